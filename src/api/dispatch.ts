@@ -1,0 +1,168 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { PlatformError } from '../kernel/errors.js';
+import { agentForKey, countRequest } from '../platform/identity.js';
+import type { Platform } from '../platform/platform.js';
+import type { Agent } from '../platform/state.js';
+import { errorResponse } from './errors.js';
+import { ROUTES } from './routes/index.js';
+import type { ApiRequest, ApiResponse, QueryValue, Route } from './types.js';
+
+/**
+ * Runs one request against the route table: match, settle due timers, authenticate, validate, handle,
+ * map errors through the registry. The in-process transport calls this directly; the HTTP server reuses
+ * the same route table, so both transports validate and answer identically.
+ */
+interface CompiledRoute {
+  route: Route;
+  segments: string[];
+  params?: ValidateFunction;
+  query?: ValidateFunction;
+  body?: ValidateFunction;
+}
+
+// Bodies keep JSON's own types; query strings arrive as text, so they are coerced (and repeated keys
+// become arrays), as the HTTP server does.
+const bodyAjv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
+const queryAjv = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
+
+export class Api {
+  readonly platform: Platform;
+  readonly #routes: CompiledRoute[];
+
+  constructor(platform: Platform, routes: readonly Route[] = ROUTES) {
+    this.platform = platform;
+    this.#routes = compileRoutes(routes);
+  }
+
+  handle(request: ApiRequest): ApiResponse {
+    try {
+      return this.#handle(request);
+    } catch (error) {
+      if (error instanceof PlatformError) return errorResponse(error.code, error.message, error.details);
+      throw error; // a programmer error: stop loudly
+    }
+  }
+
+  #handle(request: ApiRequest): ApiResponse {
+    const { path, query } = splitPath(request.path, request.query);
+    const match = matchRoute(this.#routes, request.method.toUpperCase(), path);
+    if ('error' in match) return match.error;
+    const { compiled, params } = match;
+    this.platform.advanceTo(this.platform.nowMs);
+    const agent = authenticate(this.platform, compiled.route, request.headers);
+    if (agent && 'status' in agent) return agent;
+    const input = validateInput(compiled, params, query, request.body);
+    if ('status' in input) return input;
+    const body = compiled.route.handler({ platform: this.platform, agent, params, query: input.query, body: input.body });
+    return { status: compiled.route.status ?? 200, body };
+  }
+}
+
+function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
+  const compiled = routes.map((route) => ({
+    route,
+    segments: route.path.split('/').filter(Boolean),
+    params: route.schema.params ? queryAjv.compile(route.schema.params) : undefined,
+    query: route.schema.querystring ? queryAjv.compile(route.schema.querystring) : undefined,
+    body: route.schema.body ? bodyAjv.compile(route.schema.body) : undefined,
+  }));
+  // Static segments win over parameters: /chess/games/my-turn before /chess/games/{id}.
+  const specificity = (c: CompiledRoute) => c.segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+  return compiled.sort((a, b) => (specificity(a) < specificity(b) ? -1 : specificity(a) > specificity(b) ? 1 : 0));
+}
+
+/** Accepts `/api/x`, `/x`, a trailing slash, and a query string inside the path. */
+function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { path: string; query: Record<string, QueryValue> } {
+  const [pathPart = '', search] = rawPath.split('?', 2);
+  const merged: Record<string, QueryValue> = { ...query };
+  if (search) {
+    for (const [key, value] of new URLSearchParams(search)) {
+      const prior = merged[key];
+      merged[key] = prior === undefined ? value : ([] as string[]).concat(prior, value);
+    }
+  }
+  let path = pathPart.replace(/\/+$/, '') || '/';
+  if (!path.startsWith('/api/') && path !== '/api') path = `/api${path}`;
+  return { path, query: merged };
+}
+
+type RouteMatch = { compiled: CompiledRoute; params: Record<string, string> } | { error: ApiResponse };
+
+function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch {
+  const segments = path.split('/').filter(Boolean).map(safeDecode);
+  let pathMatched = false;
+  for (const compiled of routes) {
+    const params = matchSegments(compiled.segments, segments);
+    if (!params) continue;
+    pathMatched = true;
+    if (compiled.route.method === method) return { compiled, params };
+  }
+  if (pathMatched) return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
+  return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
+  if (pattern.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const want = pattern[i]!;
+    if (want.startsWith('{')) params[want.slice(1, -1)] = actual[i]!;
+    else if (want !== actual[i]) return undefined;
+  }
+  return params;
+}
+
+function authenticate(platform: Platform, route: Route, headers: ApiRequest['headers'] = {}): Agent | null | ApiResponse {
+  const header = headers['authorization'] ?? headers['Authorization'];
+  if (header === undefined || header === '') {
+    return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : null;
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const agent = match ? agentForKey(platform, match[1]!) : undefined;
+  if (!agent) return errorResponse('invalid_api_key', 'the API key is not valid');
+  countRequest(platform, agent);
+  return agent;
+}
+
+function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {
+  const queryCopy: Record<string, unknown> = { ...query };
+  const bodyValue = compiled.body ? (body === undefined || body === null ? {} : structuredCloneJson(body)) : undefined;
+  const failures: Array<[ValidateFunction | undefined, unknown, string]> = [
+    [compiled.params, params, 'path'],
+    [compiled.query, queryCopy, 'query'],
+    [compiled.body, bodyValue, 'body'],
+  ];
+  for (const [validate, value, where] of failures) {
+    if (validate && !validate(value)) return errorResponse('validation_error', describe(validate.errors, where), { field: fieldOf(validate.errors) });
+  }
+  return { query: queryCopy, body: bodyValue };
+}
+
+/** Handlers never see (or keep) the caller's objects. */
+function structuredCloneJson(value: unknown): unknown {
+  return typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : value;
+}
+
+function fieldOf(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return '';
+  if (first.keyword === 'required') return String(first.params['missingProperty']);
+  return first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+}
+
+function describe(errors: ErrorObject[] | null | undefined, where: string): string {
+  const first = errors?.[0];
+  if (!first) return `invalid ${where}`;
+  const field = fieldOf(errors) || where;
+  if (first.keyword === 'enum') return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
+  if (first.keyword === 'type' && first.instancePath === '' && where === 'body') return 'body: must be a JSON object';
+  return `${field}: ${first.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,37 @@
+import type { ErrorCode } from '../kernel/errors.js';
+
+/**
+ * The one registry of wire error codes and their HTTP statuses. Typed over every code, so adding a code
+ * without a status does not compile. Statuses the real service documents: 400 for contract errors, 429 for
+ * rate limits, 201 for replies; the rest follow the wire shapes' stated inferences (401/403/404/409).
+ */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  authentication_required: 401,
+  invalid_api_key: 401,
+  agent_banned: 403,
+  validation_error: 400,
+  bad_request: 400,
+  not_found: 404,
+  handle_taken: 400, // the check route says 400 for a taken handle; register answers the same way
+  research_phase_incomplete: 403,
+  insufficient_balance: 400,
+  rate_limit_exceeded: 429,
+  server_error: 500,
+  cannot_accept_own_challenge: 400,
+  challenge_not_open: 409,
+  challenge_not_for_you: 403,
+  too_many_open_challenges: 409,
+  method_not_allowed: 405,
+  route_not_found: 404,
+};
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  [extra: string]: unknown;
+}
+
+export function errorResponse(code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>) {
+  const body: ErrorBody = { error: code, message, ...(details ?? {}) };
+  return { status: HTTP_STATUS_BY_CODE[code], body };
+}

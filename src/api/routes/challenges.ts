@@ -1,0 +1,88 @@
+import { acceptChallenge, createChallenge, openChallengeOf, openChallenges } from '../../platform/challenges.js';
+import { requireAgent } from '../../platform/identity.js';
+import { nullable, num, object, paging, str } from '../schema.js';
+import { caller, type Route } from '../types.js';
+import { agentRef, challengeView, gameSummary } from '../views.js';
+import { page } from './paging.js';
+
+/** Challenges (WIRE §5) and the open-challenge probe of §3. */
+export const challengeRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/chess/challenge',
+    auth: 'required',
+    summary: 'Create a direct (opponent_handle) or open challenge',
+    schema: { body: object({ opponent_handle: nullable(str()), bounty_sol: nullable(num()) }) },
+    handler: (ctx) => {
+      const challenge = createChallenge(ctx.platform, caller(ctx), ctx.body);
+      return { success: true, challenge: challengeView(ctx.platform, challenge), ...noEscrow() };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/chess/challenges/open',
+    auth: 'none',
+    summary: 'Open challenges any agent can accept',
+    schema: { querystring: object({ ...paging(), challenger_handle: str() }) },
+    handler: ({ platform, query }) => {
+      let rows = openChallenges(platform).filter((c) => c.opponentId === null);
+      if (query.challenger_handle) {
+        const who = requireAgent(platform, query.challenger_handle);
+        rows = rows.filter((c) => c.challengerId === who.id);
+      }
+      const { items, total } = page(rows, query);
+      return { challenges: items.map((c) => challengeView(platform, c)), total, limit: query.limit, offset: query.offset };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/chess/challenges/mine',
+    auth: 'required',
+    summary: 'My open outgoing challenges, and direct challenges waiting on either side',
+    schema: {},
+    handler: (ctx) => {
+      const me = caller(ctx);
+      const p = ctx.platform;
+      const open = openChallenges(p);
+      const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
+      const direct = open.filter((c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id));
+      return {
+        outgoing_open: outgoing.map((c) => ({ challenge_id: c.id, game_id: c.id, created_at: p.iso(c.createdAtMs), bounty_sol: null })),
+        direct_pending: direct.map((c) => {
+          const incoming = c.opponentId === me.id;
+          const other = p.state.agents.get(incoming ? c.challengerId : c.opponentId!)!;
+          const direction = incoming ? 'incoming' : 'outgoing';
+          return { challenge_id: c.id, game_id: c.id, direction, opponent: agentRef(other), created_at: p.iso(c.createdAtMs), bounty_sol: null };
+        }),
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/chess/challenges/{id}/accept',
+    auth: 'required',
+    summary: 'Accept a challenge; the game starts as soon as any escrow is funded',
+    schema: {},
+    handler: (ctx) => {
+      const { game } = acceptChallenge(ctx.platform, caller(ctx), ctx.params['id']!);
+      const summary = gameSummary(ctx.platform, game);
+      return { success: true, game: summary, ...noEscrow() };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/agents/{handle}/open-challenge',
+    auth: 'none',
+    summary: 'Whether the agent has an open public challenge waiting',
+    schema: {},
+    handler: ({ platform, params }) => {
+      const challenge = openChallengeOf(platform, requireAgent(platform, params['handle']!));
+      return { has_open_challenge: challenge !== undefined, challenge: challenge ? challengeView(platform, challenge) : null };
+    },
+  },
+];
+
+/** Without a bounty there is no escrow: the fields are present (clients read them) and null. */
+function noEscrow() {
+  return { bounty_sol: null, escrow_address: null, escrow_status: null, transfer_status: null };
+}

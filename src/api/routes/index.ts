@@ -1,0 +1,9 @@
+import type { Route } from '../types.js';
+import { challengeRoutes } from './challenges.js';
+import { gameRoutes } from './games.js';
+import { identityRoutes } from './identity.js';
+import { leaderboardRoutes } from './leaderboards.js';
+import { socialRoutes } from './social.js';
+
+/** The route table: one row per route, shared by the in-process and HTTP transports. */
+export const ROUTES: readonly Route[] = [...identityRoutes, ...challengeRoutes, ...gameRoutes, ...leaderboardRoutes, ...socialRoutes];

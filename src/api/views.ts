@@ -1,0 +1,145 @@
+import { toIso } from '../kernel/clock.js';
+import { currentFen } from '../rules/chess.js';
+import type { Side } from '../rules/game.js';
+import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/games.js';
+import type { Platform } from '../platform/platform.js';
+import type { Agent, Challenge, Game, MoveRecord, Post } from '../platform/state.js';
+
+/**
+ * Wire views: records -> the real service's JSON field names (wire-shapes.md). Where the wire shapes say
+ * clients read two spellings, both are emitted.
+ */
+export function agentRef(a: Agent) {
+  return { handle: a.handle, elo: a.elo };
+}
+
+function agentOf(p: Platform, id: string): Agent {
+  return p.state.agents.get(id)!;
+}
+
+export function agentSelf(a: Agent) {
+  return {
+    ...{ id: a.id, handle: a.handle, bio: a.bio, tags: a.tags, wallet_address: a.walletAddress },
+    ...{ is_bot: true, is_active: true, kol_points: 0, trust_score: 0 },
+    ...{ followers_count: a.followersCount, following_count: a.followingCount, posts_count: a.postsCount, likes_given_count: a.likesGivenCount },
+    ...{ verified: a.verified, verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs), twitter_handle: a.twitterHandle },
+    ...{ github_url: a.githubUrl, github_username: a.githubUsername, github_repo_url: a.githubRepoUrl, avatar_url: null },
+    ...{ chess_elo: a.elo, chess_peak_elo: a.peakElo, chess_games_played: gamesPlayed(a), chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws },
+  };
+}
+
+export function apiUsage(p: Platform, a: Agent) {
+  return {
+    prefix: a.apiKeyPrefix,
+    requests_today: a.usage.requestsToday,
+    requests_limit: p.ruleset.api.requestsPerDay,
+    total_requests: a.usage.totalRequests,
+    last_used: a.usage.lastUsedMs === null ? null : toIso(a.usage.lastUsedMs),
+  };
+}
+
+export function challengeView(p: Platform, c: Challenge) {
+  const challenger = agentOf(p, c.challengerId);
+  return {
+    challenge_id: c.id,
+    game_id: c.id,
+    id: c.id,
+    challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses },
+    opponent: c.opponentId === null ? null : agentRef(agentOf(p, c.opponentId)),
+    status: c.status,
+    bounty_sol: null,
+    created_at: toIso(c.createdAtMs),
+    expires_at: toIso(c.expiresAtMs),
+  };
+}
+
+/** The game summary of GET /api/chess/games (WIRE §4). */
+export function gameSummary(p: Platform, g: Game) {
+  return {
+    game_id: g.id,
+    id: g.id,
+    status: g.status,
+    white_player: agentRef(agentOf(p, g.whiteId)),
+    black_player: agentRef(agentOf(p, g.blackId)),
+    current_fen: currentFen(g.board),
+    move_count: g.moves.length,
+    result: g.end?.result ?? null,
+    end_reason: g.end?.reason ?? null,
+    created_at: toIso(g.createdAtMs),
+    bounty_sol: null,
+    tournament_id: g.tournamentId,
+  };
+}
+
+export function moveView(m: MoveRecord) {
+  return {
+    move_id: m.moveId,
+    move_number: m.moveNumber,
+    move_san: m.san,
+    move_uci: m.uci,
+    fen_after: m.fenAfter,
+    color: m.color,
+    is_check: m.isCheck,
+    is_checkmate: m.isCheckmate,
+    created_at: toIso(m.playedAtMs),
+  };
+}
+
+/** GET /api/chess/games/{id}: everything a client needs to move, plus the deadline it must beat. */
+export function gameDetail(p: Platform, g: Game, viewer: Agent | null) {
+  const myColor: Side | null = viewer ? (colorOf(g, viewer.id) ?? null) : null;
+  return {
+    ...gameSummary(p, g),
+    initial_fen: g.initialFen,
+    moves: g.moves.map(moveView),
+    is_my_turn: viewer ? isAgentsTurn(g, viewer.id) : false,
+    my_color: myColor,
+    turn: g.status === 'active' ? (g.moves.length % 2 === 0 ? 'white' : 'black') : null,
+    turn_deadline_at: g.status === 'active' && g.deadlineMs !== null ? toIso(g.deadlineMs) : null,
+    winner_handle: g.end?.winner ? agentOf(p, g.end.winner === 'white' ? g.whiteId : g.blackId).handle : null,
+    started_at: g.startedAtMs === null ? null : toIso(g.startedAtMs),
+    ended_at: g.end ? toIso(g.end.endedAtMs) : null,
+    escrow_address: null,
+  };
+}
+
+/** One row of GET /api/chess/games/history, from the caller's side. */
+export function historyRow(p: Platform, g: Game, me: Agent) {
+  const end = g.end!;
+  const mine = colorOf(g, me.id)!;
+  const opponent = agentOf(p, mine === 'white' ? g.blackId : g.whiteId);
+  const before = mine === 'white' ? end.whiteEloBefore : end.blackEloBefore;
+  const delta = mine === 'white' ? end.whiteDelta : end.blackDelta;
+  const result = end.winner === null ? 'draw' : end.winner === mine ? 'win' : 'loss';
+  return {
+    ...{ game_id: g.id, result, end_reason: end.reason, my_color: mine },
+    ...{ opponent_handle: opponent.handle, opponent_bio: opponent.bio, opponent_tags: opponent.tags },
+    ...{ my_elo_before: before, my_elo_after: before + delta, elo_change: delta, move_count: g.moves.length },
+    ...{ created_at: toIso(g.createdAtMs), ended_at: toIso(end.endedAtMs), tournament_name: null },
+  };
+}
+
+export function postView(p: Platform, post: Post) {
+  const author = agentOf(p, post.authorId);
+  return {
+    ...{ id: post.id, post_id: post.id, content: post.content, post_type: post.postType },
+    author: { handle: author.handle, author_type: 'agent' },
+    ...{ chess_game_id: post.chessGameId, tournament_id: post.tournamentId, repost_of_post_id: post.repostOfPostId },
+    ...{ likes_count: 0, like_count: 0, replies_count: 0, reply_count: 0 },
+    created_at: toIso(post.createdAtMs),
+  };
+}
+
+export function leaderboardRow(rank: number, a: Agent) {
+  return {
+    rank,
+    agent: { handle: a.handle },
+    handle: a.handle,
+    elo: a.elo,
+    peak_elo: a.peakElo,
+    wins: a.wins,
+    losses: a.losses,
+    draws: a.draws,
+    games_played: gamesPlayed(a),
+  };
+}

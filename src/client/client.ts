@@ -1,0 +1,71 @@
+import type { Transport, TransportRequest } from './transport.js';
+import type * as T from './types.js';
+
+/** A non-2xx answer, carrying the wire error code. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
+    const payload = (body ?? {}) as { error?: string; message?: string };
+    super(`${status} ${payload.error ?? 'request_failed'}: ${payload.message ?? ''}`);
+    this.status = status;
+    this.code = payload.error ?? 'request_failed';
+    this.body = body;
+  }
+}
+
+/** The platform API, typed. Works over either transport; holds at most one API key. */
+export class PlatformClient {
+  readonly transport: Transport;
+  apiKey: string | undefined;
+
+  constructor(transport: Transport, apiKey?: string) {
+    this.transport = transport;
+    this.apiKey = apiKey;
+  }
+
+  async call<R>(method: TransportRequest['method'], path: string, extra: Omit<TransportRequest, 'method' | 'path'> = {}): Promise<R> {
+    const response = await this.transport.send({ method, path, ...(this.apiKey ? { apiKey: this.apiKey } : {}), ...extra });
+    if (response.status < 200 || response.status >= 300) throw new ApiError(response.status, response.body);
+    return response.body as R;
+  }
+
+  async register(input: { handle: string; bio?: string; tags?: string[]; github_url?: string }): Promise<T.RegisterResponse> {
+    const result = await this.call<T.RegisterResponse>('POST', '/api/register', { body: input });
+    this.apiKey = result.api_key;
+    return result;
+  }
+
+  checkHandle = (handle: string) => this.call<{ available: boolean }>('GET', `/api/register/check/${encodeURIComponent(handle)}`);
+  whoami = () => this.call<T.WhoamiResponse>('GET', '/api/whoami');
+  updateProfile = (patch: Record<string, unknown>) => this.call<{ success: true }>('PATCH', '/api/agents/profile', { body: patch });
+  post = (content: string, postType = 'standard') =>
+    this.call<{ success: true; post_id: string }>('POST', '/api/social/post', { body: { content, post_type: postType } });
+
+  createChallenge = (input: { opponent_handle?: string; bounty_sol?: number } = {}) =>
+    this.call<T.CreateChallengeResponse>('POST', '/api/chess/challenge', { body: input });
+  openChallenges = (query: { limit?: number; offset?: number } = {}) =>
+    this.call<{ challenges: T.ChallengeRow[]; total: number }>('GET', '/api/chess/challenges/open', { query });
+  myChallenges = () => this.call<T.MyChallengesResponse>('GET', '/api/chess/challenges/mine');
+  acceptChallenge = (id: string) => this.call<T.AcceptResponse>('POST', `/api/chess/challenges/${encodeURIComponent(id)}/accept`);
+  openChallengeOf = (handle: string) =>
+    this.call<{ has_open_challenge: boolean }>('GET', `/api/agents/${encodeURIComponent(handle)}/open-challenge`);
+
+  games = (query: { status?: string; player_handle?: string; my_turn?: boolean; limit?: number; offset?: number } = {}) =>
+    this.call<{ games: T.GameSummary[]; total: number }>('GET', '/api/chess/games', { query });
+  myTurn = (limit = 50) => this.call<{ games: T.MyTurnGame[]; total: number }>('GET', '/api/chess/games/my-turn', { query: { limit } });
+  game = (id: string) => this.call<T.GameDetail>('GET', `/api/chess/games/${encodeURIComponent(id)}`);
+  history = (query: { limit?: number; offset?: number } = {}) =>
+    this.call<{ games: T.HistoryRow[]; total: number }>('GET', '/api/chess/games/history', { query });
+  move = (input: { game_id: string; move_san?: string; move_uci?: string }) =>
+    this.call<T.MoveResponse>('POST', '/api/chess/move', { body: input });
+
+  leaderboard = (query: { limit?: number; offset?: number } = {}) =>
+    this.call<{ leaderboard: T.LeaderboardRow[]; total: number }>('GET', '/api/chess/leaderboard', { query });
+  leaderboardAround = (halfWindow?: number) =>
+    this.call<{ leaderboard: T.LeaderboardRow[]; your_rank: number | null; total_ranked: number }>('GET', '/api/chess/leaderboard/around', {
+      query: { half_window: halfWindow },
+    });
+}

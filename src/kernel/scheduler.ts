@@ -1,0 +1,127 @@
+import { VirtualClock } from './clock.js';
+
+/**
+ * A queue of future events ordered by due time, ties broken by insertion sequence, so two events due at
+ * the same instant always run in the order they were scheduled. Payloads are plain data (not closures)
+ * so that a world can later be snapshotted; the owner dispatches them.
+ */
+export interface ScheduledEvent<P> {
+  readonly id: number;
+  readonly dueMs: number;
+  readonly seq: number;
+  readonly payload: P;
+}
+
+export class Scheduler<P> {
+  readonly clock: VirtualClock;
+  #heap: ScheduledEvent<P>[] = [];
+  #cancelled = new Set<number>();
+  #nextSeq = 0;
+
+  constructor(clock: VirtualClock) {
+    this.clock = clock;
+  }
+
+  get size(): number {
+    return this.#heap.length - this.#cancelled.size;
+  }
+
+  /** Schedules `payload` at absolute time `dueMs` (never in the past). Returns an id for `cancel`. */
+  at(dueMs: number, payload: P): number {
+    if (!Number.isSafeInteger(dueMs)) throw new Error(`due time must be an integer, got ${dueMs}`);
+    const due = Math.max(dueMs, this.clock.nowMs);
+    const seq = this.#nextSeq++;
+    this.#push({ id: seq, dueMs: due, seq, payload });
+    return seq;
+  }
+
+  after(delayMs: number, payload: P): number {
+    return this.at(this.clock.nowMs + delayMs, payload);
+  }
+
+  cancel(id: number): void {
+    if (id >= 0 && id < this.#nextSeq) this.#cancelled.add(id);
+  }
+
+  /** The due time of the next live event, or undefined when idle. */
+  peekDueMs(): number | undefined {
+    this.#dropCancelledHead();
+    return this.#heap[0]?.dueMs;
+  }
+
+  /** Removes and returns the next event due at or before `untilMs`, advancing the clock to its due time. */
+  popDue(untilMs: number): ScheduledEvent<P> | undefined {
+    const due = this.peekDueMs();
+    if (due === undefined || due > untilMs) return undefined;
+    const event = this.#pop();
+    this.clock.advanceTo(event.dueMs);
+    return event;
+  }
+
+  /**
+   * Runs every event due at or before `untilMs`, then leaves the clock at `untilMs`. Bounded: more than
+   * `maxEvents` events is treated as a runaway loop and throws.
+   */
+  async runUntil(untilMs: number, dispatch: (payload: P) => void | Promise<void>, maxEvents = 50_000_000): Promise<number> {
+    let count = 0;
+    for (let event = this.popDue(untilMs); event; event = this.popDue(untilMs)) {
+      if (++count > maxEvents) throw new Error(`scheduler exceeded ${maxEvents} events before ${untilMs}`);
+      await dispatch(event.payload);
+    }
+    if (untilMs > this.clock.nowMs) this.clock.advanceTo(untilMs);
+    return count;
+  }
+
+  /** Runs until no event is left (bounded like runUntil). */
+  async runUntilIdle(dispatch: (payload: P) => void | Promise<void>, maxEvents = 50_000_000): Promise<number> {
+    return this.runUntil(Number.MAX_SAFE_INTEGER, dispatch, maxEvents);
+  }
+
+  #dropCancelledHead(): void {
+    while (this.#heap.length > 0 && this.#cancelled.has(this.#heap[0]!.id)) {
+      this.#cancelled.delete(this.#pop().id);
+    }
+  }
+
+  #before(a: ScheduledEvent<P>, b: ScheduledEvent<P>): boolean {
+    return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+  }
+
+  #push(event: ScheduledEvent<P>): void {
+    const heap = this.#heap;
+    heap.push(event);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#before(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  #pop(): ScheduledEvent<P> {
+    const heap = this.#heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      this.#siftDown(0);
+    }
+    return top;
+  }
+
+  #siftDown(start: number): void {
+    const heap = this.#heap;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let best = i;
+      if (left < heap.length && this.#before(heap[left]!, heap[best]!)) best = left;
+      if (right < heap.length && this.#before(heap[right]!, heap[best]!)) best = right;
+      if (best === i) return;
+      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
+      i = best;
+    }
+  }
+}

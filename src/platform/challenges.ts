@@ -1,0 +1,101 @@
+import { fail } from '../kernel/errors.js';
+import { solToLamports } from '../kernel/money.js';
+import type { Platform, PlatformTimer } from './platform.js';
+import { requireResearchDone } from './guards.js';
+import { requireAgent } from './identity.js';
+import { startGame } from './games.js';
+import type { Agent, Challenge, Game } from './state.js';
+
+/** Direct and open challenges, and accepting them. */
+export interface ChallengeInput {
+  opponent_handle?: string | null;
+  bounty_sol?: number | null;
+}
+
+const MIN_BOUNTY_LAMPORTS = solToLamports('0.01')!;
+const MAX_BOUNTY_LAMPORTS = solToLamports('10')!;
+
+export function createChallenge(p: Platform, challenger: Agent, input: ChallengeInput): Challenge {
+  requireResearchDone(p, challenger);
+  const opponent = input.opponent_handle ? requireAgent(p, input.opponent_handle) : null;
+  if (opponent?.id === challenger.id) fail('bad_request', 'you cannot challenge yourself', { field: 'opponent_handle' });
+  if (input.bounty_sol !== undefined && input.bounty_sol !== null) checkBounty(input.bounty_sol);
+  if (countOpenChallenges(p, challenger) >= p.ruleset.challenges.maxOpenPerAgent) {
+    fail('too_many_open_challenges', `at most ${p.ruleset.challenges.maxOpenPerAgent} open challenges at once`);
+  }
+  const challenge: Challenge = {
+    id: p.newId('challenge'),
+    challengerId: challenger.id,
+    opponentId: opponent?.id ?? null,
+    status: 'open',
+    createdAtMs: p.nowMs,
+    expiresAtMs: p.nowMs + p.ruleset.challenges.expiryMs,
+    acceptedById: null,
+    expiryTimer: null,
+  };
+  challenge.expiryTimer = p.setTimer(challenge.expiresAtMs, { kind: 'challenge_expiry', challengeId: challenge.id });
+  p.state.challenges.set(challenge.id, challenge);
+  p.state.openChallengeIds.add(challenge.id);
+  p.emit({ type: 'challenge_created', t: p.nowMs, challengeId: challenge.id, challengerId: challenger.id, opponentId: challenge.opponentId });
+  return challenge;
+}
+
+/**
+ * SPEC: bounty 0.01-10 SOL, and the creator must already hold the stake. Until the escrow exists every
+ * wallet holds 0 lamports, so a valid bounty is refused as insufficient_balance rather than silently dropped.
+ */
+function checkBounty(bountySol: number): void {
+  const lamports = solToLamports(bountySol);
+  if (lamports === undefined || lamports < MIN_BOUNTY_LAMPORTS || lamports > MAX_BOUNTY_LAMPORTS) {
+    fail('validation_error', 'bounty_sol: must be from 0.01 to 10 SOL', { field: 'bounty_sol' });
+  }
+  fail('insufficient_balance', 'the stake is not available in your wallet');
+}
+
+function countOpenChallenges(p: Platform, agent: Agent): number {
+  let count = 0;
+  for (const id of p.state.openChallengeIds) if (p.state.challenges.get(id)?.challengerId === agent.id) count++;
+  return count;
+}
+
+/** Accepting checks, in precedence order; each refusal changes nothing. */
+export function acceptChallenge(p: Platform, acceptor: Agent, challengeId: string): { challenge: Challenge; game: Game } {
+  const challenge = p.state.challenges.get(challengeId) ?? fail('not_found', `no challenge "${challengeId}"`);
+  requireResearchDone(p, acceptor);
+  if (challenge.status !== 'open') fail('challenge_not_open', `challenge is ${challenge.status}`);
+  if (challenge.challengerId === acceptor.id) fail('cannot_accept_own_challenge', 'you cannot accept your own challenge');
+  if (challenge.opponentId !== null && challenge.opponentId !== acceptor.id) {
+    fail('challenge_not_for_you', 'this direct challenge names another opponent');
+  }
+  challenge.status = 'accepted';
+  challenge.acceptedById = acceptor.id;
+  closeChallenge(p, challenge);
+  p.emit({ type: 'challenge_accepted', t: p.nowMs, challengeId: challenge.id, agentId: acceptor.id });
+  // WIRE §5: the challenger plays White, the acceptor Black; the game keeps the challenge's id.
+  const game = startGame(p, { id: challenge.id, whiteId: challenge.challengerId, blackId: acceptor.id });
+  return { challenge, game };
+}
+
+function closeChallenge(p: Platform, challenge: Challenge): void {
+  p.cancelTimer(challenge.expiryTimer);
+  challenge.expiryTimer = null;
+  p.state.openChallengeIds.delete(challenge.id);
+}
+
+/** OURS: an unaccepted challenge expires after `challenges.expiryMs`, so stale ones do not pile up. */
+export function onChallengeExpiry(p: Platform, timer: PlatformTimer): void {
+  if (timer.kind !== 'challenge_expiry') return;
+  const challenge = p.state.challenges.get(timer.challengeId);
+  if (!challenge || challenge.status !== 'open') return;
+  challenge.status = 'expired';
+  closeChallenge(p, challenge);
+  p.emit({ type: 'challenge_expired', t: p.nowMs, challengeId: challenge.id });
+}
+
+export function openChallenges(p: Platform): Challenge[] {
+  return [...p.state.openChallengeIds].map((id) => p.state.challenges.get(id)!);
+}
+
+export function openChallengeOf(p: Platform, agent: Agent): Challenge | undefined {
+  return openChallenges(p).find((c) => c.challengerId === agent.id && c.opponentId === null);
+}

@@ -1,0 +1,186 @@
+import { fail, invariant } from '../kernel/errors.js';
+import { boardResult, currentFen, newBoard, parseMoveFields, playMove, sideToMove } from '../rules/chess.js';
+import { kFactorFor, rateGame } from '../rules/elo.js';
+import {
+  isMoveInTime,
+  moveLimitWinner,
+  reachedMoveLimit,
+  resultFor,
+  timeoutWinner,
+  turnDeadlineMs,
+  whiteScore,
+  type Side,
+} from '../rules/game.js';
+import type { Platform, PlatformTimer } from './platform.js';
+import { requireResearchDone } from './guards.js';
+import type { Agent, EndReason, Game, MoveRecord } from './state.js';
+
+/** Starting games, moves, deadlines, game end and rating updates. */
+export function startGame(p: Platform, seat: { id: string; whiteId: string; blackId: string }): Game {
+  const board = newBoard();
+  const game: Game = {
+    id: seat.id,
+    whiteId: seat.whiteId,
+    blackId: seat.blackId,
+    status: 'active',
+    board,
+    initialFen: currentFen(board),
+    moves: [],
+    createdAtMs: p.nowMs,
+    startedAtMs: p.nowMs,
+    turnStartedMs: null,
+    deadlineMs: null,
+    deadlineTimer: null,
+    end: null,
+    bountyLamports: null,
+    tournamentId: null,
+  };
+  p.state.games.set(game.id, game);
+  p.state.liveGamesByAgent.get(game.whiteId)!.add(game.id);
+  p.state.liveGamesByAgent.get(game.blackId)!.add(game.id);
+  beginTurn(p, game);
+  p.emit({ type: 'game_started', t: p.nowMs, gameId: game.id, whiteId: game.whiteId, blackId: game.blackId, deadlineMs: game.deadlineMs! });
+  return game;
+}
+
+function beginTurn(p: Platform, game: Game): void {
+  p.cancelTimer(game.deadlineTimer);
+  game.turnStartedMs = p.nowMs;
+  game.deadlineMs = turnDeadlineMs(p.nowMs, p.ruleset);
+  game.deadlineTimer = p.setTimer(game.deadlineMs, { kind: 'turn_deadline', gameId: game.id, deadlineMs: game.deadlineMs });
+}
+
+export function colorOf(game: Game, agentId: string): Side | undefined {
+  if (agentId === game.whiteId) return 'white';
+  return agentId === game.blackId ? 'black' : undefined;
+}
+
+export function isAgentsTurn(game: Game, agentId: string): boolean {
+  return game.status === 'active' && colorOf(game, agentId) === sideToMove(game.board);
+}
+
+export interface MoveInput {
+  game_id: string;
+  move_san?: string | null;
+  move_uci?: string | null;
+}
+
+/** POST /api/chess/move. Checks run in precedence order; any refusal leaves the game untouched. */
+export function submitMove(p: Platform, agent: Agent, input: MoveInput): { game: Game; move: MoveRecord } {
+  const game = p.state.games.get(input.game_id) ?? fail('not_found', `no game "${input.game_id}"`);
+  requireResearchDone(p, agent);
+  const color = colorOf(game, agent.id) ?? fail('bad_request', 'you are not a player in this game', { reason: 'not_a_player' });
+  if (game.status !== 'active') refuseInactive(game);
+  invariant(isMoveInTime(p.nowMs, game.deadlineMs!), 'an overdue turn reached the move route unsettled');
+  if (color !== sideToMove(game.board)) fail('bad_request', 'it is not your turn', { reason: 'not_your_turn' });
+  const parsed = parseMoveFields(game.board, input.move_san ?? undefined, input.move_uci ?? undefined);
+  if (!parsed.ok) fail('bad_request', `illegal move: ${parsed.reason}`, { reason: 'illegal_move' });
+  const deadlineBeaten = game.deadlineMs!;
+  const move = recordMove(p, game, parsed.move, color);
+  const ended = settleAfterMove(p, game);
+  if (!ended) beginTurn(p, game);
+  p.emit({
+    ...{ type: 'move_played' as const, t: p.nowMs, gameId: game.id, agentId: agent.id },
+    ...{ ply: game.moves.length, uci: move.uci, san: move.san, deadlineMs: deadlineBeaten },
+    nextDeadlineMs: ended ? null : game.deadlineMs,
+  });
+  if (ended) emitGameEnded(p, game);
+  return { game, move };
+}
+
+function refuseInactive(game: Game): never {
+  if (game.end?.reason === 'timeout') {
+    fail('bad_request', 'the 5-minute move deadline passed; the game was completed by timeout', { reason: 'deadline_passed' });
+  }
+  fail('bad_request', `the game is ${game.status}`, { reason: 'game_not_active' });
+}
+
+function recordMove(p: Platform, game: Game, move: Parameters<typeof playMove>[1], color: Side): MoveRecord {
+  const played = playMove(game.board, move);
+  const record: MoveRecord = {
+    moveNumber: Math.floor(game.moves.length / 2) + 1,
+    san: played.san,
+    uci: played.uci,
+    fenAfter: played.fenAfter,
+    color,
+    isCheck: played.isCheck,
+    isCheckmate: played.isCheckmate,
+    playedAtMs: p.nowMs,
+    moveId: p.newId('move'),
+  };
+  game.moves.push(record);
+  return record;
+}
+
+/**
+ * Ends the game if the move ended it. Precedence (OURS): the board (mate, then the automatic draws) before
+ * the move limit, so a mate on the 1000th half-move is a mate.
+ */
+function settleAfterMove(p: Platform, game: Game): boolean {
+  const board = boardResult(game.board);
+  if (board) {
+    finishGame(p, game, board.winner, board.ending);
+    return true;
+  }
+  if (reachedMoveLimit(game.moves.length, p.ruleset)) {
+    const white = p.state.agents.get(game.whiteId)!;
+    const black = p.state.agents.get(game.blackId)!;
+    finishGame(p, game, moveLimitWinner(white.elo, black.elo), 'move_limit');
+    return true;
+  }
+  return false;
+}
+
+/** Platform timer: the side to move missed its deadline. Stale timers (the turn moved on) do nothing. */
+export function onTurnDeadline(p: Platform, timer: PlatformTimer): void {
+  if (timer.kind !== 'turn_deadline') return;
+  const game = p.state.games.get(timer.gameId);
+  if (!game || game.status !== 'active' || game.deadlineMs !== timer.deadlineMs) return;
+  finishGame(p, game, timeoutWinner(sideToMove(game.board)), 'timeout');
+  emitGameEnded(p, game);
+}
+
+function finishGame(p: Platform, game: Game, winner: Side | null, reason: EndReason): void {
+  const white = p.state.agents.get(game.whiteId)!;
+  const black = p.state.agents.get(game.blackId)!;
+  const result = resultFor(winner);
+  const policy = p.ruleset.elo.kFactor;
+  const rated = (a: Agent) => ({ rating: a.elo, gamesPlayed: a.wins + a.losses + a.draws, peakRating: a.peakElo });
+  const update = rateGame(rated(white), rated(black), whiteScore(result), policy);
+  game.end = {
+    ...{ result, reason, winner, endedAtMs: p.nowMs },
+    ...{ whiteEloBefore: white.elo, blackEloBefore: black.elo, whiteDelta: update.whiteDelta, blackDelta: update.blackDelta },
+    equalK: kFactorFor(rated(white), policy) === kFactorFor(rated(black), policy),
+  };
+  applyRating(white, update.whiteDelta, winner === null ? 'draw' : winner === 'white' ? 'win' : 'loss');
+  applyRating(black, update.blackDelta, winner === null ? 'draw' : winner === 'black' ? 'win' : 'loss');
+  game.status = 'completed';
+  p.cancelTimer(game.deadlineTimer);
+  game.deadlineTimer = null;
+  for (const id of [game.whiteId, game.blackId]) {
+    p.state.liveGamesByAgent.get(id)!.delete(game.id);
+    p.state.completedGamesByAgent.get(id)!.push(game.id);
+  }
+}
+
+function applyRating(agent: Agent, delta: number, outcome: 'win' | 'loss' | 'draw'): void {
+  agent.elo += delta;
+  agent.peakElo = Math.max(agent.peakElo, agent.elo);
+  if (outcome === 'win') agent.wins++;
+  else if (outcome === 'loss') agent.losses++;
+  else agent.draws++;
+}
+
+function emitGameEnded(p: Platform, game: Game): void {
+  const end = game.end!;
+  p.emit({
+    ...{ type: 'game_ended' as const, t: p.nowMs, gameId: game.id, whiteId: game.whiteId, blackId: game.blackId },
+    ...{ result: end.result, reason: end.reason, plies: game.moves.length },
+    ...{ whiteEloBefore: end.whiteEloBefore, blackEloBefore: end.blackEloBefore, whiteDelta: end.whiteDelta, blackDelta: end.blackDelta },
+    equalK: end.equalK,
+  });
+}
+
+export function gamesPlayed(agent: Agent): number {
+  return agent.wins + agent.losses + agent.draws;
+}

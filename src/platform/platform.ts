@@ -1,0 +1,115 @@
+import { VirtualClock, toIso } from '../kernel/clock.js';
+import { Rng } from '../kernel/rng.js';
+import { Scheduler } from '../kernel/scheduler.js';
+import { uuidV4 } from '../kernel/ids.js';
+import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
+import type { EventListener, PlatformEvent } from './events.js';
+import { emptyState, type PlatformState } from './state.js';
+
+/** Time-driven transitions of the platform itself (not of agents). */
+export type PlatformTimer =
+  | { kind: 'turn_deadline'; gameId: string; deadlineMs: number }
+  | { kind: 'challenge_expiry'; challengeId: string };
+
+export type TimerHandler = (platform: Platform, timer: PlatformTimer) => void;
+
+export interface PlatformOptions {
+  seed: string;
+  startMs: number;
+  ruleset?: Ruleset;
+  clock?: VirtualClock;
+}
+
+/**
+ * The platform's plumbing: state, ruleset, clock, its own timer queue, seeded id streams and the event
+ * log. It knows no rule; route-group modules (identity, challenges, games, ...) do the work.
+ */
+export class Platform {
+  readonly state: PlatformState = emptyState();
+  readonly ruleset: Ruleset;
+  readonly clock: VirtualClock;
+  readonly timers: Scheduler<PlatformTimer>;
+  readonly rng: Rng;
+  #idStreams = new Map<string, Rng>();
+  #listeners: EventListener[] = [];
+  #timerHandlers = new Map<PlatformTimer['kind'], TimerHandler>();
+  #eventCount = 0;
+
+  constructor(options: PlatformOptions) {
+    this.ruleset = options.ruleset ?? DEFAULT_RULESET;
+    this.clock = options.clock ?? new VirtualClock(options.startMs);
+    this.timers = new Scheduler<PlatformTimer>(this.clock);
+    this.rng = new Rng(options.seed).fork('platform');
+  }
+
+  get nowMs(): number {
+    return this.clock.nowMs;
+  }
+
+  get eventCount(): number {
+    return this.#eventCount;
+  }
+
+  iso(ms: number): string {
+    return toIso(ms);
+  }
+
+  /** A seeded stream per purpose, so e.g. drawing a move id never shifts the next agent id. */
+  stream(purpose: string): Rng {
+    let stream = this.#idStreams.get(purpose);
+    if (!stream) {
+      stream = this.rng.fork(purpose);
+      this.#idStreams.set(purpose, stream);
+    }
+    return stream;
+  }
+
+  newId(purpose: string): string {
+    return uuidV4(this.stream(`id:${purpose}`));
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  emit(event: PlatformEvent): void {
+    this.#eventCount++;
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  registerTimerHandler(kind: PlatformTimer['kind'], handler: TimerHandler): void {
+    this.#timerHandlers.set(kind, handler);
+  }
+
+  setTimer(dueMs: number, timer: PlatformTimer): number {
+    return this.timers.at(dueMs, timer);
+  }
+
+  cancelTimer(id: number | null): void {
+    if (id !== null) this.timers.cancel(id);
+  }
+
+  nextTimerDueMs(): number | undefined {
+    return this.timers.peekDueMs();
+  }
+
+  /**
+   * Fires every platform timer due at or before `untilMs`, in due order, then moves the clock there.
+   * Every request calls this first, so a deadline that has passed is settled before the request is
+   * judged: time-driven transitions at an instant happen before requests at that instant.
+   */
+  advanceTo(untilMs: number): void {
+    const bound = 10_000_000;
+    let fired = 0;
+    for (let event = this.timers.popDue(untilMs); event; event = this.timers.popDue(untilMs)) {
+      if (++fired > bound) throw new Error('platform timers did not settle');
+      const handler = this.#timerHandlers.get(event.payload.kind);
+      if (!handler) throw new Error(`no handler for timer ${event.payload.kind}`);
+      handler(this, event.payload);
+    }
+    if (untilMs > this.clock.nowMs) this.clock.advanceTo(untilMs);
+  }
+}
