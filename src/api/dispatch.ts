@@ -134,7 +134,7 @@ function authenticate(platform: Platform, route: Route, headers: ApiRequest['hea
 
 function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {
   const queryCopy: Record<string, unknown> = { ...query };
-  const bodyValue = compiled.body ? (body === undefined || body === null ? {} : structuredCloneJson(body)) : undefined;
+  const bodyValue = compiled.body ? (body === undefined || body === null ? {} : shallowCopy(body)) : undefined;
   const failures: Array<[ValidateFunction | undefined, unknown, string]> = [
     [compiled.params, params, 'path'],
     [compiled.query, queryCopy, 'query'],
@@ -146,9 +146,13 @@ function validateInput(compiled: CompiledRoute, params: Record<string, string>, 
   return { query: queryCopy, body: bodyValue };
 }
 
-/** Handlers never see (or keep) the caller's objects. */
-function structuredCloneJson(value: unknown): unknown {
-  return typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : value;
+/**
+ * Validation fills defaults into the body, so it works on a copy and the caller's object is never changed.
+ * One level suffices: request bodies are flat, and the platform copies the arrays it keeps (tags).
+ */
+function shallowCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return [...value];
+  return typeof value === 'object' && value !== null ? { ...value } : value;
 }
 
 function fieldOf(errors: ErrorObject[] | null | undefined): string {

@@ -20,6 +20,7 @@ export function startGame(p: Platform, seat: { id: string; whiteId: string; blac
   const board = newBoard();
   const game: Game = {
     id: seat.id,
+    seq: p.state.games.size,
     whiteId: seat.whiteId,
     blackId: seat.blackId,
     status: 'active',
@@ -179,6 +180,19 @@ function emitGameEnded(p: Platform, game: Game): void {
     ...{ whiteEloBefore: end.whiteEloBefore, blackEloBefore: end.blackEloBefore, whiteDelta: end.whiteDelta, blackDelta: end.blackDelta },
     equalK: end.equalK,
   });
+}
+
+/** A player's games (or everyone's), newest first; reads the per-agent indexes so polling stays cheap. */
+export function listGames(p: Platform, playerId: string | null, status: Game['status'] | undefined): Game[] {
+  let games: Game[];
+  if (playerId === null) games = [...p.state.games.values()];
+  else {
+    const live = status === 'completed' ? [] : [...p.state.liveGamesByAgent.get(playerId)!];
+    const done = status === 'pending' || status === 'active' ? [] : p.state.completedGamesByAgent.get(playerId)!;
+    games = [...live, ...done].map((id) => p.state.games.get(id)!);
+  }
+  if (status) games = games.filter((g) => g.status === status);
+  return games.sort((a, b) => b.seq - a.seq);
 }
 
 export function gamesPlayed(agent: Agent): number {

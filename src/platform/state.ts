@@ -94,6 +94,8 @@ export interface GameEnd {
 export interface Game {
   /** Equal to the id of the challenge it came from (WIRE §5: clients key challenges by either name). */
   readonly id: string;
+  /** Creation order, for stable newest-first listings. */
+  readonly seq: number;
   readonly whiteId: string;
   readonly blackId: string;
   status: GameStatus;

@@ -1,5 +1,5 @@
 import { fail } from '../../kernel/errors.js';
-import { isAgentsTurn, submitMove } from '../../platform/games.js';
+import { isAgentsTurn, listGames, submitMove } from '../../platform/games.js';
 import { requireAgent } from '../../platform/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Game } from '../../platform/state.js';
@@ -19,13 +19,9 @@ export const gameRoutes: Route[] = [
       querystring: object({ ...paging(), status: oneOf(['pending', 'active', 'completed']), player_handle: str(), player: str(), my_turn: bool() }),
     },
     handler: ({ platform, agent, query }) => {
-      let games = newestFirst([...platform.state.games.values()]);
-      if (query.status) games = games.filter((g) => g.status === query.status);
       const player = query.player_handle ?? query.player;
-      if (player) {
-        const who = requireAgent(platform, player);
-        games = games.filter((g) => g.whiteId === who.id || g.blackId === who.id);
-      }
+      const who = player ? requireAgent(platform, player) : null;
+      let games = listGames(platform, who?.id ?? null, query.status);
       if (query.my_turn) {
         if (!agent) fail('authentication_required', 'my_turn needs an API key');
         games = games.filter((g) => isAgentsTurn(g, agent.id));
@@ -86,10 +82,6 @@ export const gameRoutes: Route[] = [
     },
   },
 ];
-
-function newestFirst(games: Game[]): Game[] {
-  return games.reverse();
-}
 
 function myTurnRow(p: Platform, g: Game, agentId: string) {
   const white = p.state.agents.get(g.whiteId)!;

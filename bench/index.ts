@@ -1,0 +1,50 @@
+/**
+ * `npm run bench`: figures are ratios of loops measured side by side in one run (this machine is shared,
+ * so absolute times drift). Rounds alternate between the loops and each figure is the median of its rounds.
+ */
+import { bareRandomGames } from './bare-chessops.js';
+import { platformRandomGames } from './platform-loop.js';
+
+interface Sample {
+  plies: number;
+  ms: number;
+}
+
+async function timed(run: () => Promise<{ plies: number }> | { plies: number }): Promise<Sample> {
+  const start = performance.now();
+  const { plies } = await run();
+  return { plies, ms: performance.now() - start };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function runBench(options: { rounds: number; games: number; log: (line: string) => void }): Promise<void> {
+  const { rounds, games, log } = options;
+  const bare: number[] = [];
+  const platform: number[] = [];
+  await timed(() => bareRandomGames(20, 'warmup'));
+  await timed(() => platformRandomGames(20, 'warmup'));
+  for (let round = 0; round < rounds; round++) {
+    const seed = `bench-${round}`;
+    const b = await timed(() => bareRandomGames(games, seed));
+    const p = await timed(() => platformRandomGames(games, seed));
+    bare.push((b.plies / b.ms) * 1000);
+    platform.push((p.plies / p.ms) * 1000);
+    log(`round ${round + 1}/${rounds}: bare chessops ${Math.round(bare.at(-1)!)} plies/s, platform ${Math.round(platform.at(-1)!)} plies/s`);
+  }
+  const ratio = median(platform) / median(bare);
+  log(`random-game throughput (median of ${rounds} rounds of ${games} games each):`);
+  log(`  bare chessops loop : ${Math.round(median(bare))} plies/s`);
+  log(`  platform game loop : ${Math.round(median(platform))} plies/s (through the in-process API)`);
+  log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed)`);
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isMain) {
+  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
+  const games = Number(process.env['BENCH_GAMES'] ?? 100);
+  await runBench({ rounds, games, log: (line) => process.stdout.write(`${line}\n`) });
+}

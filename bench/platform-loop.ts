@@ -1,0 +1,39 @@
+/**
+ * The platform's random-game loop: two agents play uniformly random legal games through the in-process
+ * API (authentication, validation, move parsing, recording, game-end and deadline bookkeeping, events).
+ * The agents pick moves on their own chessops board, as a real agent would, and send UCI.
+ */
+import { Api } from '../src/api/dispatch.js';
+import { PlatformClient } from '../src/client/client.js';
+import { InProcessTransport } from '../src/client/in-process.js';
+import { Rng } from '../src/kernel/rng.js';
+import { createPlatform } from '../src/platform/index.js';
+import { legalMoves, newBoard, playMove, toWireUci } from '../src/rules/chess.js';
+
+export async function platformRandomGames(games: number, seed: string): Promise<{ plies: number }> {
+  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1) });
+  const transport = new InProcessTransport(new Api(platform));
+  const [white, black] = [new PlatformClient(transport), new PlatformClient(transport)];
+  await white.register({ handle: 'bench_white' });
+  await black.register({ handle: 'bench_black' });
+  await white.post('bench');
+  await black.post('bench');
+  const rng = new Rng(seed).fork('bench');
+  let plies = 0;
+  for (let i = 0; i < games; i++) plies += await playOne(white, black, rng);
+  return { plies };
+}
+
+async function playOne(white: PlatformClient, black: PlatformClient, rng: Rng): Promise<number> {
+  const { challenge } = await white.createChallenge({ opponent_handle: 'bench_black' });
+  await black.acceptChallenge(challenge.challenge_id);
+  const board = newBoard();
+  for (let ply = 0; ; ply++) {
+    const move = rng.pick(legalMoves(board));
+    const uci = toWireUci(board, move);
+    playMove(board, move);
+    const mover = ply % 2 === 0 ? white : black;
+    const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
+    if (answer.game_status === 'completed') return ply + 1;
+  }
+}

@@ -1,0 +1,19 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { runCommand } from './run.js';
+import { benchCommand } from './bench.js';
+
+/** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */
+await yargs(hideBin(process.argv))
+  .scriptName('agent-chess-sim')
+  .usage('$0 <command> [options]')
+  .command(runCommand)
+  .command(benchCommand)
+  .demandCommand(1, 'Name a command; see --help.')
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('h', 'help')
+  .version()
+  .epilogue('Docs: README.md and docs/rules.md')
+  .parseAsync();

@@ -1,0 +1,30 @@
+import { canonicalJson } from '../report/canonical.js';
+import { currentFen } from '../rules/chess.js';
+import type { Platform } from './platform.js';
+
+/**
+ * The platform's state as canonical JSON text, for "a refused request changes nothing" checks. Per-key
+ * usage counters are left out by default: every authenticated request counts against the daily quota,
+ * refused or not, as the real service's whoami counters do.
+ */
+export function stateFingerprint(p: Platform, options: { includeUsage?: boolean } = {}): string {
+  const agents = [...p.state.agents.values()].map((a) => (options.includeUsage ? a : { ...a, usage: null }));
+  const games = [...p.state.games.values()].map((g) => ({
+    ...g,
+    board: { fen: currentFen(g.board), plies: g.board.plies, repetitions: [...g.board.repetitions.entries()] },
+  }));
+  return canonicalJson({
+    nowMs: p.nowMs,
+    agents,
+    handles: [...p.state.agentIdByHandle.entries()],
+    keys: [...p.state.agentIdByKeyHash.entries()],
+    challenges: [...p.state.challenges.values()],
+    games,
+    live: [...p.state.liveGamesByAgent.entries()].map(([id, set]) => [id, [...set]]),
+    completed: [...p.state.completedGamesByAgent.entries()],
+    open: [...p.state.openChallengeIds],
+    posts: [...p.state.posts.values()],
+    timers: p.timers.size,
+    events: p.eventCount,
+  });
+}

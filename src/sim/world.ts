@@ -1,0 +1,188 @@
+import { Api } from '../api/dispatch.js';
+import { ApiError, PlatformClient } from '../client/client.js';
+import { InProcessTransport } from '../client/in-process.js';
+import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
+import { Rng } from '../kernel/rng.js';
+import { Scheduler } from '../kernel/scheduler.js';
+import { createPlatform, type Platform } from '../platform/index.js';
+import type { PlatformEvent } from '../platform/events.js';
+import { Fingerprint } from '../report/canonical.js';
+import { PERSONAS } from '../../agents/registry.js';
+import type { AgentContext, Persona } from '../../agents/persona.js';
+import { InvariantSuite, type InvariantResult } from './invariants.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
+ * (platform timers first at equal instants, then agent heartbeats and deferred agent actions in
+ * insertion order) and runs it to completion before the next, so one seed always gives one history.
+ */
+export interface SimAgent {
+  readonly index: number;
+  readonly handle: string;
+  readonly persona: string;
+  readonly client: PlatformClient;
+  readonly rng: Rng;
+  readonly impl: Persona;
+  readonly heartbeatMinMs: number;
+  readonly heartbeatMaxMs: number;
+}
+
+type WorldEvent = { kind: 'heartbeat'; agent: number } | { kind: 'deferred'; action: number };
+
+export interface RequestStats {
+  requests: number;
+  rejected: number;
+  byCode: Map<string, number>;
+}
+
+export interface RunOutcome {
+  platform: Platform;
+  agents: SimAgent[];
+  invariants: InvariantResult[];
+  failed: boolean;
+  fingerprint: string;
+  events: number;
+  requests: RequestStats;
+  eventCounts: Map<PlatformEvent['type'], number>;
+  endMs: number;
+}
+
+export type ProgressListener = (fraction: number, nowMs: number) => void;
+
+export class World {
+  readonly scenario: Scenario;
+  readonly platform: Platform;
+  readonly api: Api;
+  readonly agents: SimAgent[] = [];
+  readonly invariants: InvariantSuite;
+  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map() };
+  readonly #scheduler: Scheduler<WorldEvent>;
+  readonly #deferred = new Map<number, () => Promise<void>>();
+  readonly #fingerprint = new Fingerprint();
+  readonly #eventCounts = new Map<PlatformEvent['type'], number>();
+  readonly #rng: Rng;
+  #nextAction = 0;
+
+  constructor(scenario: Scenario) {
+    this.scenario = scenario;
+    this.platform = createPlatform({ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset });
+    this.api = new Api(this.platform);
+    this.#scheduler = new Scheduler<WorldEvent>(this.platform.clock);
+    this.#rng = new Rng(scenario.seed).fork('world');
+    this.invariants = new InvariantSuite(this.platform);
+    this.platform.onEvent((event) => this.#record(event));
+  }
+
+  #record(event: PlatformEvent): void {
+    this.#fingerprint.add(event);
+    this.#eventCounts.set(event.type, (this.#eventCounts.get(event.type) ?? 0) + 1);
+  }
+
+  /** Registers the population through the API (as real agents do) and schedules first heartbeats. */
+  async populate(): Promise<void> {
+    const transport = new CountingTransport(new InProcessTransport(this.api), this.requests);
+    for (const group of this.scenario.population) {
+      const factory = PERSONAS.get(group.persona)!;
+      for (let i = 0; i < group.count; i++) {
+        const handle = `${group.persona}_${String(i + 1).padStart(4, '0')}`;
+        const client = new PlatformClient(transport);
+        await client.register({ handle, bio: factory.description, tags: [group.persona] });
+        const rng = this.#rng.fork(`agent:${handle}`);
+        const agent: SimAgent = {
+          ...{ index: this.agents.length, handle, persona: group.persona, client, rng, impl: factory.create(group.options) },
+          ...{ heartbeatMinMs: group.heartbeatMinMs, heartbeatMaxMs: group.heartbeatMaxMs },
+        };
+        this.agents.push(agent);
+        // Spread first heartbeats over one interval so a population does not poll in lockstep.
+        this.#scheduler.after(rng.int(0, group.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
+      }
+    }
+  }
+
+  async run(onProgress?: ProgressListener): Promise<RunOutcome> {
+    if (this.agents.length === 0) await this.populate();
+    const endMs = this.scenario.startMs + this.scenario.durationMs;
+    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
+    let steps = 0;
+    let nextProgressMs = this.scenario.startMs;
+    for (let due = this.#scheduler.peekDueMs(); due !== undefined && due <= endMs; due = this.#scheduler.peekDueMs()) {
+      if (++steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
+      this.platform.advanceTo(due);
+      await this.#dispatch(this.#scheduler.popDue(due)!.payload);
+      if (onProgress && due >= nextProgressMs) {
+        onProgress((due - this.scenario.startMs) / this.scenario.durationMs, due);
+        nextProgressMs = due + this.scenario.durationMs / 100;
+      }
+    }
+    this.platform.advanceTo(endMs);
+    return this.#outcome(endMs);
+  }
+
+  async #dispatch(event: WorldEvent): Promise<void> {
+    if (event.kind === 'deferred') {
+      const action = this.#deferred.get(event.action)!;
+      this.#deferred.delete(event.action);
+      await action();
+      return;
+    }
+    const agent = this.agents[event.agent]!;
+    await agent.impl.heartbeat(this.#contextFor(agent));
+    this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
+  }
+
+  #contextFor(agent: SimAgent): AgentContext {
+    const world = this;
+    return {
+      handle: agent.handle,
+      client: agent.client,
+      rng: agent.rng,
+      get nowMs() {
+        return world.platform.nowMs;
+      },
+      later: (delayMs, action) => {
+        const id = this.#nextAction++;
+        this.#deferred.set(id, action);
+        this.#scheduler.after(Math.max(0, Math.round(delayMs)), { kind: 'deferred', action: id });
+      },
+    };
+  }
+
+  #outcome(endMs: number): RunOutcome {
+    const invariants = this.invariants.finish(endMs);
+    return {
+      platform: this.platform,
+      agents: this.agents,
+      invariants,
+      failed: invariants.some((r) => !r.passed),
+      fingerprint: this.#fingerprint.digest(),
+      events: this.#fingerprint.lines,
+      requests: this.requests,
+      eventCounts: this.#eventCounts,
+      endMs,
+    };
+  }
+}
+
+/** Counts every request and every refusal by error code, for the report. */
+class CountingTransport implements Transport {
+  constructor(
+    private readonly inner: Transport,
+    private readonly stats: RequestStats,
+  ) {}
+
+  async send(request: TransportRequest): Promise<TransportResponse> {
+    const response = await this.inner.send(request);
+    this.stats.requests++;
+    if (response.status >= 400) {
+      this.stats.rejected++;
+      const code = new ApiError(response.status, response.body).code;
+      this.stats.byCode.set(code, (this.stats.byCode.get(code) ?? 0) + 1);
+    }
+    return response;
+  }
+}
+
+export async function runScenario(scenario: Scenario, onProgress?: ProgressListener): Promise<RunOutcome> {
+  return new World(scenario).run(onProgress);
+}
