@@ -1,4 +1,4 @@
-import { canonicalJson } from '../report/canonical.js';
+import { canonicalJson } from '../kernel/canonical.js';
 import { currentFen } from '../rules/chess.js';
 import type { Platform } from './platform.js';
 

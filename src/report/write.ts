@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../sim/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
-import { prettyCanonicalJson } from './canonical.js';
+import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { gamesToPgn } from './pgn.js';
 import { buildReport, type Report } from './report.js';
 

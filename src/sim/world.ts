@@ -6,7 +6,7 @@ import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import { createPlatform, type Platform } from '../platform/index.js';
 import type { PlatformEvent } from '../platform/events.js';
-import { Fingerprint } from '../report/canonical.js';
+import { Fingerprint } from '../kernel/canonical.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona } from '../../agents/persona.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
