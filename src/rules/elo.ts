@@ -15,7 +15,7 @@ export function expectedScore(rating: number, opponent: number): number {
 /** Odd-symmetric rounding: round(-x) === -round(x), which plain Math.round lacks at .5. */
 export function roundHalfAwayFromZero(x: number): number {
   const r = Math.round(Math.abs(x));
-  return x < 0 ? -r : r;
+  return x < 0 && r !== 0 ? -r : r; // never -0
 }
 
 /** The change of `rating` after scoring `score` against `opponent`, with factor `k`. */

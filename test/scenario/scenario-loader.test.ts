@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ScenarioError, loadScenarioFile, parseScenario } from '../../src/sim/scenario.js';
+
+const VALID = `
+name: t
+seed: 3
+start: 2026-01-01T00:00:00Z
+duration: 2h
+population:
+  - persona: random
+    count: 4
+    heartbeat: { min: 30s, max: 60s }
+`;
+
+function problemsOf(text: string): string[] {
+  try {
+    parseScenario(text);
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('scenario loader', () => {
+  it('parses a valid scenario with defaults and overrides', () => {
+    const s = parseScenario(`${VALID}ruleset: { game: { moveLimitPlies: 200 } }\n`);
+    expect(s.seed).toBe('3');
+    expect(s.durationMs).toBe(7_200_000);
+    expect(s.startMs).toBe(Date.UTC(2026, 0, 1));
+    expect(s.population[0]).toMatchObject({ persona: 'random', count: 4, heartbeatMinMs: 30_000, heartbeatMaxMs: 60_000 });
+    expect(s.ruleset.game.moveLimitPlies).toBe(200);
+    expect(parseScenario(VALID, 'x', '99').seed).toBe('99');
+  });
+
+  it('names the bad field', () => {
+    expect(problemsOf(VALID.replace('count: 4', 'count: -1'))).toEqual(['population[0].count: must be a positive integer']);
+    expect(problemsOf(VALID.replace('persona: random', 'persona: wizard'))[0]).toMatch(/^population\[0\]\.persona: must be one of random, slow/);
+    expect(problemsOf(VALID.replace('duration: 2h', 'duration: forever'))[0]).toMatch(/^duration:/);
+    expect(problemsOf(VALID.replace('2026-01-01T00:00:00Z', 'yesterday'))[0]).toMatch(/^start:/);
+    expect(problemsOf(VALID.replace('max: 60s', 'max: 10s'))[0]).toMatch(/^population\[0\]\.heartbeat: max/);
+    expect(problemsOf(`${VALID}colour: blue\n`)[0]).toMatch(/^colour: unknown field/);
+    expect(problemsOf(`${VALID}ruleset: { game: { turnLimitMs: fast } }\n`)[0]).toMatch(/^ruleset\.game\.turnLimitMs/);
+    expect(problemsOf(VALID.replace('heartbeat: { min: 30s, max: 60s }', 'options: { seekChance: 2 }'))[0]).toMatch(
+      /^population\[0\]\.options\.seekChance: must be/,
+    );
+    expect(problemsOf('just text')[0]).toMatch(/YAML mapping/);
+    expect(problemsOf('a: [')[0]).toMatch(/not valid YAML/);
+  });
+
+  it('reports an unreadable file as a scenario error', () => {
+    expect(() => loadScenarioFile('/nonexistent/scenario.yaml')).toThrow(ScenarioError);
+  });
+
+  it('accepts the shipped scenarios', () => {
+    expect(loadScenarioFile('scenarios/smoke.yaml').population.reduce((n, g) => n + g.count, 0)).toBe(100);
+  });
+});
