@@ -121,6 +121,9 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
 }
 
 function authenticate(platform: Platform, route: Route, headers: ApiRequest['headers'] = {}): Agent | null | ApiResponse {
+  // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
+  // and reads leaderboards. Routes where a key is optional judge a key that is sent.
+  if (route.auth === 'none') return null;
   const header = headers['authorization'] ?? headers['Authorization'];
   if (header === undefined || header === '') {
     return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : null;

@@ -19,7 +19,7 @@ function agentOf(p: Platform, id: string): Agent {
 
 export function agentSelf(a: Agent) {
   return {
-    ...{ id: a.id, handle: a.handle, bio: a.bio, tags: a.tags, wallet_address: a.walletAddress },
+    ...{ id: a.id, handle: a.handle, bio: a.bio, tags: [...a.tags], wallet_address: a.walletAddress },
     ...{ is_bot: true, is_active: true, kol_points: 0, trust_score: 0 },
     ...{ followers_count: a.followersCount, following_count: a.followingCount, posts_count: a.postsCount, likes_given_count: a.likesGivenCount },
     ...{ verified: a.verified, verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs), twitter_handle: a.twitterHandle },
@@ -113,7 +113,7 @@ export function historyRow(p: Platform, g: Game, me: Agent) {
   const result = end.winner === null ? 'draw' : end.winner === mine ? 'win' : 'loss';
   return {
     ...{ game_id: g.id, result, end_reason: end.reason, my_color: mine },
-    ...{ opponent_handle: opponent.handle, opponent_bio: opponent.bio, opponent_tags: opponent.tags },
+    ...{ opponent_handle: opponent.handle, opponent_bio: opponent.bio, opponent_tags: [...opponent.tags] },
     ...{ my_elo_before: before, my_elo_after: before + delta, elo_change: delta, move_count: g.moves.length },
     ...{ created_at: toIso(g.createdAtMs), ended_at: toIso(end.endedAtMs), tournament_name: null },
   };

@@ -2,8 +2,9 @@ import type { Api } from '../api/dispatch.js';
 import { queryAsText, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 /**
- * Calls the route table directly, with the same text query values and validation as HTTP, and hands back
- * a JSON copy of the body, so nothing the client holds aliases platform state.
+ * Calls the route table directly, with the same text query values and validation as HTTP. Views build
+ * fresh objects (arrays copied) for every response, so nothing a client holds aliases platform state;
+ * skipping a JSON round trip here keeps the in-process loop fast.
  */
 export class InProcessTransport implements Transport {
   readonly #api: Api;

@@ -1,6 +1,6 @@
 import { apiKey, apiKeyPrefix, base58Address, hashApiKey, verificationCode } from '../kernel/ids.js';
 import { fail } from '../kernel/errors.js';
-import { bioProblem, githubUrlProblem, handleKey, handleProblem, tagsProblem } from '../rules/identity.js';
+import { bioProblem, githubFieldProblem, handleKey, handleProblem, tagsProblem } from '../rules/identity.js';
 import { UUID_PATTERN } from '../kernel/ids.js';
 import type { Platform } from './platform.js';
 import type { Agent } from './state.js';
@@ -56,12 +56,14 @@ function indexAgent(p: Platform, agent: Agent): void {
   p.state.completedGamesByAgent.set(agent.id, []);
 }
 
-function checkIdentityFields(p: Platform, input: Partial<RegisterInput>): void {
+function checkIdentityFields(p: Platform, input: Partial<RegisterInput> & Partial<ProfilePatch>): void {
   const problem =
     (input.handle !== undefined ? handleProblem(input.handle, p.ruleset) : undefined) ??
     bioProblem(input.bio, p.ruleset) ??
     tagsProblem(input.tags, p.ruleset) ??
-    githubUrlProblem(input.github_url, p.ruleset);
+    githubFieldProblem('github_url', input.github_url, p.ruleset) ??
+    githubFieldProblem('github_username', input.github_username, p.ruleset) ??
+    githubFieldProblem('github_repo_url', input.github_repo_url, p.ruleset);
   if (problem) fail('validation_error', problem, { field: problem.split(':')[0] });
 }
 

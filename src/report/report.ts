@@ -2,6 +2,7 @@ import { toIso } from '../kernel/clock.js';
 import { gamesPlayed } from '../platform/games.js';
 import { findAgent } from '../platform/identity.js';
 import type { EndReason, Game } from '../platform/state.js';
+import type { GameResult } from '../rules/game.js';
 import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario.js';
 
@@ -73,9 +74,9 @@ function counts(outcome: RunOutcome, games: Game[], completed: Game[]) {
   };
 }
 
-function countResults(completed: Game[]) {
-  const out: Record<string, number> = { '1-0': 0, '0-1': 0, '1/2-1/2': 0 };
-  for (const g of completed) out[g.end!.result]!++;
+function countResults(completed: Game[]): Record<GameResult, number> {
+  const out: Record<GameResult, number> = { '1-0': 0, '0-1': 0, '1/2-1/2': 0 };
+  for (const g of completed) out[g.end!.result]++;
   return out;
 }
 

@@ -34,10 +34,11 @@ export function tagsProblem(tags: unknown, ruleset: Ruleset): string | undefined
   return bad >= 0 ? `tags[${bad}]: must be a string of 1-${tagMax} characters` : undefined;
 }
 
-export function githubUrlProblem(url: unknown, ruleset: Ruleset): string | undefined {
-  if (url === undefined || url === null) return undefined;
-  if (typeof url !== 'string') return 'github_url: must be a string or null';
-  return url.length > ruleset.identity.githubUrlMax ? `github_url: at most ${ruleset.identity.githubUrlMax} characters` : undefined;
+/** github_url (WIRE: <= 512) and, with the same cap (OURS), github_username and github_repo_url. */
+export function githubFieldProblem(field: string, value: unknown, ruleset: Ruleset): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return `${field}: must be a string or null`;
+  return value.length > ruleset.identity.githubUrlMax ? `${field}: at most ${ruleset.identity.githubUrlMax} characters` : undefined;
 }
 
 /** The exact text the agent must publish on the external network (WIRE §2, GET /api/verify). */

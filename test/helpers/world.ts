@@ -1,0 +1,142 @@
+import { expect } from 'vitest';
+import { Api } from '../../src/api/dispatch.js';
+import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
+import type { ApiResponse, QueryValue } from '../../src/api/types.js';
+import { ApiError, PlatformClient } from '../../src/client/client.js';
+import { InProcessTransport } from '../../src/client/in-process.js';
+import type { ErrorCode } from '../../src/kernel/errors.js';
+import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { stateFingerprint } from '../../src/platform/snapshot.js';
+import { resolveRuleset } from '../../src/rules/ruleset.js';
+
+/**
+ * Shared test fixtures: a fresh platform behind the route table, typed clients on the in-process
+ * transport, and small helpers to register agents, start games and play lines of moves.
+ */
+export const START_MS = Date.UTC(2026, 2, 1, 12, 0, 0);
+export const TURN_MS = 5 * 60_000;
+
+export interface WorldOptions {
+  seed?: string;
+  startMs?: number;
+  /** A deep partial of the ruleset, resolved with `resolveRuleset` (a bad override fails the test). */
+  rules?: unknown;
+}
+
+export interface TestAgent {
+  handle: string;
+  id: string;
+  apiKey: string;
+  client: PlatformClient;
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  key?: string;
+  headers?: Record<string, string | undefined>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+export class TestWorld {
+  readonly platform: Platform;
+  readonly api: Api;
+  readonly transport: InProcessTransport;
+
+  constructor(options: WorldOptions = {}) {
+    const { ruleset, errors } = resolveRuleset(options.rules ?? {});
+    if (errors.length > 0) throw new Error(`bad ruleset override: ${errors.join('; ')}`);
+    this.platform = createPlatform({ seed: options.seed ?? 'test-seed', startMs: options.startMs ?? START_MS, ruleset });
+    this.api = new Api(this.platform);
+    this.transport = new InProcessTransport(this.api);
+  }
+
+  get nowMs(): number {
+    return this.platform.nowMs;
+  }
+
+  client(apiKey?: string): PlatformClient {
+    return new PlatformClient(this.transport, apiKey);
+  }
+
+  /** A request straight through the route table, with an optional bearer key. */
+  raw(request: RawRequest): ApiResponse {
+    const headers = { ...(request.key !== undefined ? { authorization: `Bearer ${request.key}` } : {}), ...(request.headers ?? {}) };
+    return this.api.handle({ method: request.method, path: request.path, query: request.query ?? {}, headers, body: request.body });
+  }
+
+  /** Registers an agent and, unless `post: false`, completes its research phase with one post. */
+  async agent(handle: string, options: { post?: boolean; bio?: string; tags?: string[] } = {}): Promise<TestAgent> {
+    const client = this.client();
+    const input = { handle, ...(options.bio !== undefined ? { bio: options.bio } : {}), ...(options.tags ? { tags: options.tags } : {}) };
+    const registered = await client.register(input);
+    if (options.post !== false) await client.post(`hello from ${handle}`);
+    return { handle, id: registered.agent_id, apiKey: registered.api_key, client };
+  }
+
+  /** `white` challenges `black` directly and `black` accepts: returns the game id. */
+  async game(white: TestAgent, black: TestAgent): Promise<string> {
+    const created = await white.client.createChallenge({ opponent_handle: black.handle });
+    const accepted = await black.client.acceptChallenge(created.challenge.challenge_id);
+    return accepted.game.game_id;
+  }
+
+  /** Plays `moves` alternately, White first unless the game already has an odd number of plies. */
+  async play(gameId: string, white: TestAgent, black: TestAgent, moves: readonly string[]): Promise<void> {
+    for (const text of moves) {
+      const detail = await white.client.game(gameId);
+      const mover = detail.move_count % 2 === 0 ? white : black;
+      await mover.client.move({ game_id: gameId, move_san: text });
+    }
+  }
+
+  /** Moves virtual time (fires due platform timers). */
+  advanceTo(ms: number): void {
+    this.platform.advanceTo(ms);
+  }
+
+  advanceBy(ms: number): void {
+    this.platform.advanceTo(this.platform.nowMs + ms);
+  }
+
+  fingerprint(includeUsage = false): string {
+    return stateFingerprint(this.platform, { includeUsage });
+  }
+}
+
+export function newWorld(options: WorldOptions = {}): TestWorld {
+  return new TestWorld(options);
+}
+
+/** Fool's mate: the shortest checkmate, Black wins. */
+export const FOOLS_MATE = ['f3', 'e5', 'g4', 'Qh4#'] as const;
+
+/** Awaits a client call that must fail, and checks its wire code and the registry's status for it. */
+export async function expectApiError(call: Promise<unknown>, code: ErrorCode): Promise<ApiError> {
+  let caught: unknown;
+  try {
+    await call;
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, `expected ${code}, but the call succeeded`).toBeInstanceOf(ApiError);
+  const error = caught as ApiError;
+  expect(error.code).toBe(code);
+  expect(error.status).toBe(HTTP_STATUS_BY_CODE[code]);
+  return error;
+}
+
+/** Like `expectApiError`, and the platform state (usage counters aside) is the same afterwards. */
+export async function expectRejectedUnchanged(world: TestWorld, call: () => Promise<unknown>, code: ErrorCode): Promise<ApiError> {
+  const before = world.fingerprint();
+  const error = await expectApiError(call(), code);
+  expect(world.fingerprint()).toBe(before);
+  return error;
+}
+
+/** A raw response must be an error with this code and the registry's status. */
+export function expectErrorResponse(response: ApiResponse, code: ErrorCode): void {
+  expect((response.body as { error?: unknown }).error).toBe(code);
+  expect(response.status).toBe(HTTP_STATUS_BY_CODE[code]);
+}

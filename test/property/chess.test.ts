@@ -1,0 +1,169 @@
+import type { Move } from 'chessops';
+import { makeSan } from 'chessops/san';
+import { makeUci, moveEquals } from 'chessops/util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type Board,
+  boardResult,
+  currentFen,
+  legalMoves,
+  newBoard,
+  parseMove,
+  playMove,
+  positionKey,
+  sideToMove,
+  toWireUci,
+} from '../../src/rules/chess.js';
+
+// CI pins the seed; a failure prints the seed and path to replay (FC_SEED=<seed> npx vitest run ...).
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 424242), numRuns: 100 });
+
+/**
+ * Random legal play: each number picks one legal move (modulo their count); stops at a board ending.
+ * size 'max' spreads lengths over the whole range, so endgames with promotions and mates are reached
+ * (the default size keeps arrays short, i.e. almost only openings).
+ */
+const walkArb = fc.array(fc.nat(), { maxLength: 300, size: 'max' });
+
+/** Plays the walk, calling `visit` on every position reached (start included) before the next move. */
+function walk(choices: number[], visit: (board: Board) => void): Board {
+  const board = newBoard();
+  visit(board);
+  for (const choice of choices) {
+    if (boardResult(board) !== null) break;
+    const moves = legalMoves(board);
+    playMove(board, moves[choice % moves.length] as Move);
+    visit(board);
+  }
+  return board;
+}
+
+function expectSameMove(board: Board, text: string, expected: Move): void {
+  const parsed = parseMove(board, text);
+  if (!parsed.ok) expect.fail(`"${text}" rejected in ${currentFen(board)}: ${parsed.reason}`);
+  if (!moveEquals(parsed.move, expected)) {
+    expect.fail(`"${text}" parsed as ${makeUci(parsed.move)}, expected ${makeUci(expected)} in ${currentFen(board)}`);
+  }
+}
+
+const SAN_KINDS: [string, RegExp][] = [
+  ['castle short', /^O-O[+#]?$/],
+  ['castle long', /^O-O-O[+#]?$/],
+  ['promotion', /=Q/],
+  ['underpromotion', /=[RBN]/],
+  ['file disambiguation', /^[NBRQ][a-h]x?[a-h][1-8]/],
+  ['rank disambiguation', /^[NBRQ][1-8]x?[a-h][1-8]/],
+  ['mate', /#$/],
+];
+
+describe('notation round trips on positions reached by random legal play', () => {
+  it('SAN: makeSan of every legal move parses back to that move', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        walk(choices, (board) => {
+          for (const move of legalMoves(board)) {
+            const san = makeSan(board.pos, move);
+            for (const [kind, pattern] of SAN_KINDS) if (pattern.test(san)) seen.add(kind);
+            expectSameMove(board, san, move);
+          }
+        });
+      }),
+    );
+    // The walks must really reach the hard cases, or the property proves little.
+    expect([...seen].sort()).toEqual(SAN_KINDS.map(([kind]) => kind).sort());
+  });
+
+  it('UCI: wire UCI (e1g1) and chessops UCI (e1h1) of every legal move parse back to that move', () => {
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        walk(choices, (board) => {
+          for (const move of legalMoves(board)) {
+            expectSameMove(board, toWireUci(board, move), move);
+            expectSameMove(board, makeUci(move), move);
+          }
+        });
+      }),
+    );
+  });
+});
+
+// Characters that move text is made of, so that generated strings are often nearly valid moves.
+const MOVE_CHARS = [...'abcdefghNBRQKPnbrqkp12345678x-=+#!?O0o '];
+const anyText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.constantFrom(...MOVE_CHARS), maxLength: 8 }),
+);
+
+describe('parseMove on arbitrary text', () => {
+  it('never throws, and anything it accepts is a legal move', () => {
+    fc.assert(
+      fc.property(walkArb, fc.array(anyText, { maxLength: 20 }), (choices, texts) => {
+        const board = walk(choices, () => {});
+        const legal = legalMoves(board);
+        for (const text of texts) {
+          const parsed = parseMove(board, text);
+          if (parsed.ok) expect(legal.some((m) => moveEquals(m, parsed.move))).toBe(true);
+          else expect(parsed.reason.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('playMove', () => {
+  it('keeps plies, side to move, FEN and repetition counts consistent', () => {
+    fc.assert(
+      fc.property(walkArb, fc.nat(), (choices, last) => {
+        const board = walk(choices, () => {});
+        if (boardResult(board) !== null) return;
+        const before = { plies: board.plies, side: sideToMove(board), fullmoves: board.pos.fullmoves };
+        const moves = legalMoves(board);
+        const played = playMove(board, moves[last % moves.length] as Move);
+        expect(board.plies).toBe(before.plies + 1);
+        expect(played.color).toBe(before.side);
+        expect(sideToMove(board)).not.toBe(before.side);
+        expect(played.fenAfter).toBe(currentFen(board));
+        // The FEN alone rebuilds the same position (what a game record or a reload relies on).
+        expect(currentFen(newBoard(played.fenAfter))).toBe(played.fenAfter);
+        expect(board.pos.fullmoves).toBe(before.fullmoves + (before.side === 'black' ? 1 : 0));
+        expect(played.isCheck).toBe(board.pos.isCheck());
+        expect(played.isCheckmate).toBe(boardResult(board)?.ending === 'checkmate');
+        expect(board.repetitions.get(positionKey(board.pos))).toBeGreaterThanOrEqual(1);
+      }),
+    );
+  });
+
+  it('plies count every move of a walk', () => {
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        let visits = 0;
+        const board = walk(choices, () => (visits += 1));
+        expect(board.plies).toBe(visits - 1);
+      }),
+    );
+  });
+});
+
+describe('legalMoves', () => {
+  it('is strictly ordered by from, to, promotion and free of duplicates', () => {
+    const promoRank = (m: Move) => ('promotion' in m && m.promotion ? 'qrbn'.indexOf(makeUci(m)[4] ?? '') : -1);
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        walk(choices, (board) => {
+          const moves = legalMoves(board);
+          for (let i = 1; i < moves.length; i += 1) {
+            const a = moves[i - 1] as Move & { from: number };
+            const b = moves[i] as Move & { from: number };
+            const order = a.from - b.from || a.to - b.to || promoRank(a) - promoRank(b);
+            // A plain check in the hot loop; expect() only on failure, to say where.
+            if (order >= 0) expect.fail(`${makeUci(a)} before ${makeUci(b)} in ${currentFen(board)}`);
+          }
+        });
+      }),
+    );
+  });
+});
