@@ -6,11 +6,11 @@ import type { Rng } from './rng.js';
  * that would make two runs of one seed differ.
  */
 export function uuidV4(rng: Rng): string {
-  const bytes = Array.from({ length: 16 }, () => rng.int(0, 255));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 4122 variant
-  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // Four 32-bit draws rather than sixteen byte draws: ids are minted on every move.
+  let hex = '';
+  for (let i = 0; i < 4; i++) hex += rng.int(0, 0xffffffff).toString(16).padStart(8, '0');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16); // RFC 4122 variant bits 10xx
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

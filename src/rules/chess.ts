@@ -13,7 +13,8 @@
  *   if that pawn is pinned; test/property/chess-differential.test.ts documents that difference.
  * - Insufficient material is chessops' `isInsufficientMaterial()`: neither side can ever mate by any legal
  *   sequence, judged from material alone (K v K, K+N v K, kings plus bishops all on one square colour).
- *   Blocked-pawn dead positions are not detected (neither chessops nor chess.js detects them).
+ *   chess.js's isInsufficientMaterial() coincides exactly (test/property/chess-differential.test.ts).
+ *   Blocked-pawn dead positions are not detected (neither library detects them).
  * - Only standard chess: a FEN with Chess960 castling rights is rejected.
  */
 import type { Move, NormalMove, Role } from 'chessops';
@@ -117,6 +118,7 @@ export function currentFen(board: Board): string {
 
 // --- parsing what agents send ----------------------------------------------------------------------------
 
+// O-O / 0-0 (digit zero, common from engines and humans) / o-o; one character throughout.
 const CASTLING_TEXT = /^([O0o])-\1(-\1)?$/;
 const UCI_TEXT = /^([a-h][1-8])([a-h][1-8])([qrbnQRBN])?$/;
 // The shape chessops' parseSan accepts for piece and pawn moves (it also takes long algebraic "Ng1-f3").
@@ -247,11 +249,16 @@ export function boardResult(board: Board): BoardResult | null {
     return { ending: 'stalemate', winner: null };
   }
   if (pos.isInsufficientMaterial()) return { ending: 'insufficient_material', winner: null };
-  if ((board.repetitions.get(positionKey(pos)) ?? 0) >= REPETITION_LIMIT) {
-    return { ending: 'threefold_repetition', winner: null };
-  }
+  if (isThreefold(board)) return { ending: 'threefold_repetition', winner: null };
   if (pos.halfmoves >= FIFTY_MOVE_HALFMOVES) return { ending: 'fifty_move_rule', winner: null };
   return null;
+}
+
+function isThreefold(board: Board): boolean {
+  // Scanning the (small) counts first skips building the current key on almost every move.
+  let any = false;
+  for (const n of board.repetitions.values()) any ||= n >= REPETITION_LIMIT;
+  return any && (board.repetitions.get(positionKey(board.pos)) ?? 0) >= REPETITION_LIMIT;
 }
 
 // Promotion order inside legalMoves: strongest first.

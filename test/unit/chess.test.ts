@@ -71,6 +71,7 @@ describe('parseMove accepts every spelling agents send', () => {
   it.each([
     ['O-O', 'e1g1'],
     ['0-0', 'e1g1'],
+    ['o-o', 'e1g1'],
     ['O-O+', 'e1g1'],
     ['O-O-O', 'e1c1'],
     ['0-0-0', 'e1c1'],
