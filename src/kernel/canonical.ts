@@ -17,13 +17,30 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
+/**
+ * The same text as canonicalJson for an object whose values are all primitives (every platform event),
+ * without building a sorted copy: the fingerprint serialises one of these per event.
+ */
+function flatCanonicalJson(value: Record<string, unknown>): string | undefined {
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (v !== null && typeof v === 'object') return undefined;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(v)}`;
+  }
+  return `${out}}`;
+}
+
 /** A running SHA-256 over canonical lines: the fingerprint of an event log without keeping the log. */
 export class Fingerprint {
   readonly #hash: Hash = createHash('sha256');
   #lines = 0;
 
   add(value: unknown): void {
-    this.#hash.update(canonicalJson(value));
+    const flat = typeof value === 'object' && value !== null && !Array.isArray(value) ? flatCanonicalJson(value as Record<string, unknown>) : undefined;
+    this.#hash.update(flat ?? canonicalJson(value));
     this.#hash.update('\n');
     this.#lines++;
   }

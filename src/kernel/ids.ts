@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Rng } from './rng.js';
 
 /**
@@ -37,7 +37,7 @@ export function verificationCode(rng: Rng): string {
 
 /** Keys are stored only as this hash; the key itself is returned once at registration. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex'); // one-shot: every authenticated request hashes its key
 }
 
 /** The visible prefix whoami shows (`moltchess_abcd`). */

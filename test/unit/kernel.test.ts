@@ -101,3 +101,19 @@ describe('durations', () => {
     expect(parseDurationMs('soon')).toBeUndefined();
   });
 });
+
+describe('canonical JSON and fingerprints', async () => {
+  const { canonicalJson, Fingerprint } = await import('../../src/kernel/canonical.js');
+  it('sorts keys at every level and hashes flat and nested values the same way', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"e":0,"f":1}]},"b":1}');
+    const flat = { type: 'x', t: 5, id: 'q"', none: null, skipped: undefined, yes: true };
+    const a = new Fingerprint();
+    a.add(flat);
+    const b = new Fingerprint();
+    b.add(JSON.parse(canonicalJson(flat)));
+    expect(a.digest()).toBe(b.digest());
+    const c = new Fingerprint();
+    c.add({ ...flat, t: 6 });
+    expect(c.digest()).not.toBe(a.digest());
+  });
+});
