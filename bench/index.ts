@@ -3,7 +3,7 @@
  * so absolute times drift). Rounds alternate between the loops and each figure is the median of its rounds.
  */
 import { bareRandomGames } from './bare-chessops.js';
-import { platformRandomGames } from './platform-loop.js';
+import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 
 interface Sample {
   plies: number;
@@ -24,20 +24,24 @@ function median(values: number[]): number {
 export async function runBench(options: { rounds: number; games: number; log: (line: string) => void }): Promise<void> {
   const { rounds, games, log } = options;
   const bare: number[] = [];
+  const rules: number[] = [];
   const platform: number[] = [];
   await timed(() => bareRandomGames(20, 'warmup'));
   await timed(() => platformRandomGames(20, 'warmup'));
   for (let round = 0; round < rounds; round++) {
     const seed = `bench-${round}`;
     const b = await timed(() => bareRandomGames(games, seed));
+    const r = await timed(() => rulesRandomGames(games, seed));
     const p = await timed(() => platformRandomGames(games, seed));
     bare.push((b.plies / b.ms) * 1000);
+    rules.push((r.plies / r.ms) * 1000);
     platform.push((p.plies / p.ms) * 1000);
-    log(`round ${round + 1}/${rounds}: bare chessops ${Math.round(bare.at(-1)!)} plies/s, platform ${Math.round(platform.at(-1)!)} plies/s`);
+    log(`round ${round + 1}/${rounds}: bare ${Math.round(bare.at(-1)!)}, rules ${Math.round(rules.at(-1)!)}, platform ${Math.round(platform.at(-1)!)} plies/s`);
   }
   const ratio = median(platform) / median(bare);
   log(`random-game throughput (median of ${rounds} rounds of ${games} games each):`);
   log(`  bare chessops loop : ${Math.round(median(bare))} plies/s`);
+  log(`  agent + platform rules (no API): ${Math.round(median(rules))} plies/s, ratio to bare ${(median(rules) / median(bare)).toFixed(3)}`);
   log(`  platform game loop : ${Math.round(median(platform))} plies/s (through the in-process API)`);
   log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed)`);
 }

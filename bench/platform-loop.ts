@@ -8,7 +8,7 @@ import { PlatformClient } from '../src/client/client.js';
 import { InProcessTransport } from '../src/client/in-process.js';
 import { Rng } from '../src/kernel/rng.js';
 import { createPlatform } from '../src/platform/index.js';
-import { legalMoves, newBoard, playMove, toWireUci } from '../src/rules/chess.js';
+import { boardResult, legalMoves, newBoard, parseMove, playMove, toWireUci } from '../src/rules/chess.js';
 
 export async function platformRandomGames(games: number, seed: string): Promise<{ plies: number }> {
   const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1) });
@@ -36,4 +36,28 @@ async function playOne(white: PlatformClient, black: PlatformClient, rng: Rng): 
     const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
     if (answer.game_status === 'completed') return ply + 1;
   }
+}
+
+/**
+ * The platform's chess rules alone (no API, no state): parse the agent's UCI, play it with SAN and FEN,
+ * decide game end. Splits the platform loop's cost into rules and API/bookkeeping.
+ */
+export function rulesRandomGames(games: number, seed: string): { plies: number } {
+  const rng = new Rng(seed).fork('bench');
+  let plies = 0;
+  for (let i = 0; i < games; i++) {
+    const agentBoard = newBoard();
+    const platformBoard = newBoard();
+    for (;;) {
+      const move = rng.pick(legalMoves(agentBoard));
+      const uci = toWireUci(agentBoard, move);
+      playMove(agentBoard, move);
+      const parsed = parseMove(platformBoard, uci);
+      if (!parsed.ok) throw new Error(`bench: ${parsed.reason}`);
+      playMove(platformBoard, parsed.move);
+      plies++;
+      if (boardResult(platformBoard) || platformBoard.plies >= 1000) break;
+    }
+  }
+  return { plies };
 }
