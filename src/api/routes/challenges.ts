@@ -3,7 +3,7 @@ import { requireAgent } from '../../platform/identity.js';
 import { nullable, num, object, paging, str } from '../schema.js';
 import { caller, type Route } from '../types.js';
 import { agentRef, challengeView, gameSummary } from '../views.js';
-import { page } from './paging.js';
+import { pagedList } from './paging.js';
 
 /** Challenges (WIRE §5) and the open-challenge probe of §3. */
 export const challengeRoutes: Route[] = [
@@ -30,8 +30,7 @@ export const challengeRoutes: Route[] = [
         const who = requireAgent(platform, query.challenger_handle);
         rows = rows.filter((c) => c.challengerId === who.id);
       }
-      const { items, total } = page(rows, query);
-      return { challenges: items.map((c) => challengeView(platform, c)), total, limit: query.limit, offset: query.offset };
+      return pagedList('challenges', rows, query, (c) => challengeView(platform, c));
     },
   },
   {

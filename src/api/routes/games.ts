@@ -6,7 +6,7 @@ import type { Game } from '../../platform/state.js';
 import { bool, nullable, object, oneOf, paging, str } from '../schema.js';
 import { caller, type Route } from '../types.js';
 import { agentRef, gameDetail, gameSummary, historyRow, moveView } from '../views.js';
-import { page } from './paging.js';
+import { page, pagedList } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
 export const gameRoutes: Route[] = [
@@ -26,8 +26,7 @@ export const gameRoutes: Route[] = [
         if (!agent) fail('authentication_required', 'my_turn needs an API key');
         games = games.filter((g) => isAgentsTurn(g, agent.id));
       }
-      const { items, total } = page(games, query);
-      return { games: items.map((g) => gameSummary(platform, g)), total, limit: query.limit, offset: query.offset };
+      return pagedList('games', games, query, (g) => gameSummary(platform, g));
     },
   },
   {
@@ -54,8 +53,7 @@ export const gameRoutes: Route[] = [
       const me = caller(ctx);
       const p = ctx.platform;
       const done = p.state.completedGamesByAgent.get(me.id)!.map((id) => p.state.games.get(id)!).reverse();
-      const { items, total } = page(done, ctx.query);
-      return { games: items.map((g) => historyRow(p, g, me)), total, limit: ctx.query.limit, offset: ctx.query.offset };
+      return pagedList('games', done, ctx.query, (g) => historyRow(p, g, me));
     },
   },
   {

@@ -2,7 +2,7 @@ import { checkHalfWindow, rankedAgents, rankedAround } from '../../platform/lead
 import { int, object, paging } from '../schema.js';
 import { caller, type Route } from '../types.js';
 import { leaderboardRow } from '../views.js';
-import { page } from './paging.js';
+import { pagedList } from './paging.js';
 
 /** Elo leaderboards (WIRE §6). */
 export const leaderboardRoutes: Route[] = [
@@ -13,8 +13,7 @@ export const leaderboardRoutes: Route[] = [
     summary: 'Elo leaderboard of all ranked agents (ranked = at least one completed game)',
     schema: { querystring: object({ ...paging() }) },
     handler: ({ platform, query }) => {
-      const { items, total } = page(rankedAgents(platform), query);
-      return { leaderboard: items.map((r) => leaderboardRow(r.rank, r.agent)), total, limit: query.limit, offset: query.offset };
+      return pagedList('leaderboard', rankedAgents(platform), query, (r) => leaderboardRow(r.rank, r.agent));
     },
   },
   {
