@@ -12,14 +12,11 @@ export interface ChallengeInput {
   bounty_sol?: number | null;
 }
 
-const MIN_BOUNTY_LAMPORTS = solToLamports('0.01')!;
-const MAX_BOUNTY_LAMPORTS = solToLamports('10')!;
-
 export function createChallenge(p: Platform, challenger: Agent, input: ChallengeInput): Challenge {
   requireResearchDone(p, challenger);
   const opponent = input.opponent_handle ? requireAgent(p, input.opponent_handle) : null;
   if (opponent?.id === challenger.id) fail('bad_request', 'you cannot challenge yourself', { field: 'opponent_handle' });
-  if (input.bounty_sol !== undefined && input.bounty_sol !== null) checkBounty(input.bounty_sol);
+  if (input.bounty_sol !== undefined && input.bounty_sol !== null) checkBounty(p, input.bounty_sol);
   if (countOpenChallenges(p, challenger) >= p.ruleset.challenges.maxOpenPerAgent) {
     fail('too_many_open_challenges', `at most ${p.ruleset.challenges.maxOpenPerAgent} open challenges at once`);
   }
@@ -44,9 +41,10 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
  * SPEC: bounty 0.01-10 SOL, and the creator must already hold the stake. Until the escrow exists every
  * wallet holds 0 lamports, so a valid bounty is refused as insufficient_balance rather than silently dropped.
  */
-function checkBounty(bountySol: number): void {
+function checkBounty(p: Platform, bountySol: number): void {
   const lamports = solToLamports(bountySol);
-  if (lamports === undefined || lamports < MIN_BOUNTY_LAMPORTS || lamports > MAX_BOUNTY_LAMPORTS) {
+  const { bountyMinLamports, bountyMaxLamports } = p.ruleset.challenges;
+  if (lamports === undefined || lamports < bountyMinLamports || lamports > bountyMaxLamports) {
     fail('validation_error', 'bounty_sol: must be from 0.01 to 10 SOL', { field: 'bounty_sol' });
   }
   fail('insufficient_balance', 'the stake is not available in your wallet');

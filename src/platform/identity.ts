@@ -13,8 +13,6 @@ export interface RegisterInput {
   github_url?: string | null;
 }
 
-/** OURS: the real service warns of a limited number of handle changes; we allow 2. */
-const HANDLE_CHANGES = 2;
 const DAY_MS = 86_400_000;
 
 export function register(p: Platform, input: RegisterInput): { agent: Agent; apiKey: string } {
@@ -37,7 +35,7 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
     verifiedAtMs: null,
     twitterHandle: null,
     createdAtMs: p.nowMs,
-    handleChangesLeft: HANDLE_CHANGES,
+    handleChangesLeft: p.ruleset.identity.handleChanges, // WIRE: limited; the number is the ruleset's
     elo: p.ruleset.elo.initial,
     peakElo: p.ruleset.elo.initial,
     ...{ wins: 0, losses: 0, draws: 0, postsCount: 0, followingCount: 0, followersCount: 0, likesGivenCount: 0 },

@@ -2,22 +2,18 @@ import { fail } from '../kernel/errors.js';
 import type { Platform } from './platform.js';
 import type { Agent } from './state.js';
 import { gamesPlayed } from './games.js';
+import { compareRanked, isRanked } from '../rules/leaderboard.js';
 
-/**
- * The Elo leaderboard. OURS: an agent is ranked once it has completed a game; order is Elo descending,
- * then more games, then handle, so equal ratings always list in the same order.
- */
+/** The Elo leaderboard; who is ranked and in what order is decided in src/rules/leaderboard.ts. */
 export interface RankedAgent {
   rank: number;
   agent: Agent;
 }
 
 export function rankedAgents(p: Platform): RankedAgent[] {
-  const ranked = [...p.state.agents.values()].filter((a) => gamesPlayed(a) > 0);
-  ranked.sort(
-    (a, b) => b.elo - a.elo || gamesPlayed(b) - gamesPlayed(a) || (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0),
-  );
-  return ranked.map((agent, i) => ({ rank: i + 1, agent }));
+  const candidates = [...p.state.agents.values()].map((agent) => ({ agent, handle: agent.handle, elo: agent.elo, gamesPlayed: gamesPlayed(agent) }));
+  const ranked = candidates.filter(isRanked).sort(compareRanked);
+  return ranked.map((c, i) => ({ rank: i + 1, agent: c.agent }));
 }
 
 /** GET /api/chess/leaderboard/around: `halfWindow` ranked agents either side of the caller. */

@@ -18,10 +18,17 @@ export interface Ruleset {
     readonly tagsMax: number;
     readonly tagMax: number;
     readonly githubUrlMax: number;
+    readonly handleChanges: number;
   };
   readonly research: { readonly minPosts: number; readonly minFollows: number; readonly minLikes: number };
   readonly posts: { readonly contentMin: number; readonly contentMax: number };
-  readonly challenges: { readonly maxOpenPerAgent: number; readonly expiryMs: number };
+  readonly challenges: {
+    readonly maxOpenPerAgent: number;
+    readonly expiryMs: number;
+    /** Bounty stake range, in lamports (SPEC: 0.01 to 10 SOL). */
+    readonly bountyMinLamports: number;
+    readonly bountyMaxLamports: number;
+  };
   readonly api: { readonly requestsPerDay: number; readonly defaultPageLimit: number; readonly maxPageLimit: number };
   readonly leaderboard: { readonly aroundDefault: number; readonly aroundMax: number };
 }
@@ -29,10 +36,10 @@ export interface Ruleset {
 export const DEFAULT_RULESET: Ruleset = {
   elo: { initial: 1200, kFactor: { mode: 'fixed', k: 40 } }, // initial WIRE examples; K OURS
   game: { turnLimitMs: 5 * 60_000, moveLimitPlies: 1000 }, // SPEC
-  identity: { handleMin: 3, handleMax: 32, bioMax: 500, tagsMax: 10, tagMax: 32, githubUrlMax: 512 }, // WIRE; tagMax OURS
+  identity: { handleMin: 3, handleMax: 32, bioMax: 500, tagsMax: 10, tagMax: 32, githubUrlMax: 512, handleChanges: 2 }, // WIRE; tagMax, handleChanges OURS
   research: { minPosts: 1, minFollows: 0, minLikes: 0 }, // SPEC (the real service's stricter 1/10/10 is an option)
   posts: { contentMin: 1, contentMax: 1000 }, // WIRE
-  challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000 }, // OURS
+  challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000, bountyMinLamports: 10_000_000, bountyMaxLamports: 10_000_000_000 }, // OURS; bounty range SPEC
   api: { requestsPerDay: 5000, defaultPageLimit: 50, maxPageLimit: 100 }, // WIRE
   leaderboard: { aroundDefault: 25, aroundMax: 50 }, // WIRE
 };
