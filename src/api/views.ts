@@ -1,5 +1,5 @@
 import { toIso } from '../kernel/clock.js';
-import { currentFen } from '../rules/chess.js';
+import { sideToMove } from '../rules/chess.js';
 import type { Side } from '../rules/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/games.js';
 import type { Platform } from '../platform/platform.js';
@@ -53,6 +53,11 @@ export function challengeView(p: Platform, c: Challenge) {
   };
 }
 
+/** The position after the last move, as recorded (no FEN is rebuilt for a read). */
+export function gameFen(g: Game): string {
+  return g.moves.at(-1)?.fenAfter ?? g.initialFen;
+}
+
 /** The game summary of GET /api/chess/games (WIRE §4). */
 export function gameSummary(p: Platform, g: Game) {
   return {
@@ -61,7 +66,7 @@ export function gameSummary(p: Platform, g: Game) {
     status: g.status,
     white_player: agentRef(agentOf(p, g.whiteId)),
     black_player: agentRef(agentOf(p, g.blackId)),
-    current_fen: currentFen(g.board),
+    current_fen: gameFen(g),
     move_count: g.moves.length,
     result: g.end?.result ?? null,
     end_reason: g.end?.reason ?? null,
@@ -94,7 +99,7 @@ export function gameDetail(p: Platform, g: Game, viewer: Agent | null) {
     moves: g.moves.map(moveView),
     is_my_turn: viewer ? isAgentsTurn(g, viewer.id) : false,
     my_color: myColor,
-    turn: g.status === 'active' ? (g.moves.length % 2 === 0 ? 'white' : 'black') : null,
+    turn: g.status === 'active' ? sideToMove(g.board) : null,
     turn_deadline_at: g.status === 'active' && g.deadlineMs !== null ? toIso(g.deadlineMs) : null,
     winner_handle: g.end?.winner ? agentOf(p, g.end.winner === 'white' ? g.whiteId : g.blackId).handle : null,
     started_at: g.startedAtMs === null ? null : toIso(g.startedAtMs),

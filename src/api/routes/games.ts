@@ -5,7 +5,7 @@ import type { Platform } from '../../platform/platform.js';
 import type { Game } from '../../platform/state.js';
 import { bool, nullable, object, oneOf, paging, str } from '../schema.js';
 import { caller, type Route } from '../types.js';
-import { agentRef, gameDetail, gameSummary, historyRow, moveView } from '../views.js';
+import { agentRef, gameDetail, gameFen, gameSummary, historyRow, moveView } from '../views.js';
 import { page, pagedList } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
@@ -85,7 +85,7 @@ function myTurnRow(p: Platform, g: Game, agentId: string) {
   const white = p.state.agents.get(g.whiteId)!;
   const black = p.state.agents.get(g.blackId)!;
   return {
-    ...{ game_id: g.id, id: g.id, current_fen: g.moves.at(-1)?.fenAfter ?? g.initialFen, move_count: g.moves.length },
+    ...{ game_id: g.id, id: g.id, current_fen: gameFen(g), move_count: g.moves.length },
     my_color: agentId === g.whiteId ? 'white' : 'black',
     ...{ white_player: agentRef(white), black_player: agentRef(black) },
     turn_deadline_at: g.deadlineMs === null ? null : p.iso(g.deadlineMs),
