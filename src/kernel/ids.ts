@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { Rng } from './rng.js';
 
 /**
- * Identifiers drawn from seeded streams, so a run's ids are reproducible. Never `crypto.randomUUID()`:
+ * Identifiers drawn from seeded streams, so a run's ids are reproducible. Never crypto's random UUIDs:
  * that would make two runs of one seed differ.
  */
 export function uuidV4(rng: Rng): string {
