@@ -1,6 +1,6 @@
 import { fail, invariant } from '../kernel/errors.js';
 import { boardResult, currentFen, newBoard, parseMoveFields, playMove, sideToMove } from '../rules/chess.js';
-import { kFactorFor, rateGame } from '../rules/elo.js';
+import { rateGame } from '../rules/elo.js';
 import {
   isMoveInTime,
   moveLimitWinner,
@@ -151,7 +151,7 @@ function finishGame(p: Platform, game: Game, winner: Side | null, reason: EndRea
   game.end = {
     ...{ result, reason, winner, endedAtMs: p.nowMs },
     ...{ whiteEloBefore: white.elo, blackEloBefore: black.elo, whiteDelta: update.whiteDelta, blackDelta: update.blackDelta },
-    equalK: kFactorFor(rated(white), policy) === kFactorFor(rated(black), policy),
+    equalK: update.equalK,
   };
   applyRating(white, update.whiteDelta, winner === null ? 'draw' : winner === 'white' ? 'win' : 'loss');
   applyRating(black, update.blackDelta, winner === null ? 'draw' : winner === 'black' ? 'win' : 'loss');

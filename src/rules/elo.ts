@@ -39,11 +39,15 @@ export function kFactorFor(player: RatedPlayer, policy: KFactorPolicy): number {
 export interface EloUpdate {
   readonly whiteDelta: number;
   readonly blackDelta: number;
+  /** Both sides were rated with the same K, so the two deltas cancel exactly. */
+  readonly equalK: boolean;
 }
 
 /** Rating changes for one finished game; `whiteScore` is 1, 0.5 or 0. */
 export function rateGame(white: RatedPlayer, black: RatedPlayer, whiteScore: Score, policy: KFactorPolicy): EloUpdate {
-  const whiteDelta = eloChange(white.rating, black.rating, whiteScore, kFactorFor(white, policy));
-  const blackDelta = eloChange(black.rating, white.rating, (1 - whiteScore) as Score, kFactorFor(black, policy));
-  return { whiteDelta, blackDelta };
+  const whiteK = kFactorFor(white, policy);
+  const blackK = kFactorFor(black, policy);
+  const whiteDelta = eloChange(white.rating, black.rating, whiteScore, whiteK);
+  const blackDelta = eloChange(black.rating, white.rating, (1 - whiteScore) as Score, blackK);
+  return { whiteDelta, blackDelta, equalK: whiteK === blackK };
 }

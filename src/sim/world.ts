@@ -62,6 +62,8 @@ export class World {
   readonly #fingerprint = new Fingerprint();
   readonly #eventCounts = new Map<PlatformEvent['type'], number>();
   readonly #rng: Rng;
+  /** One context per agent, built once: heartbeats are the hottest loop of a run. */
+  readonly #contexts: AgentContext[] = [];
   #nextAction = 0;
 
   constructor(scenario: Scenario) {
@@ -127,7 +129,8 @@ export class World {
       return;
     }
     const agent = this.agents[event.agent]!;
-    await agent.impl.heartbeat(this.#contextFor(agent));
+    this.#contexts[agent.index] ??= this.#contextFor(agent);
+    await agent.impl.heartbeat(this.#contexts[agent.index]!);
     this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
   }
 
