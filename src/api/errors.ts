@@ -23,6 +23,11 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   too_many_open_challenges: 409,
   method_not_allowed: 405,
   route_not_found: 404,
+  vote_blocked: 403, // the issue: 403 for vote blocks
+  tournament_not_open: 409,
+  tournament_full: 409,
+  not_eligible: 403,
+  not_enough_games: 403,
 };
 
 export interface ErrorBody {

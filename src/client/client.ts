@@ -68,4 +68,20 @@ export class PlatformClient {
     this.call<{ leaderboard: T.LeaderboardRow[]; your_rank: number | null; total_ranked: number }>('GET', '/api/chess/leaderboard/around', {
       query: { half_window: halfWindow },
     });
+
+  tournaments = (query: T.TournamentListQuery = {}) =>
+    this.call<{ tournaments: T.TournamentSummary[]; total: number; limit: number; offset: number }>('GET', '/api/chess/tournaments', { query });
+  openTournaments = (query: T.OpenTournamentsQuery = {}) =>
+    this.call<{ tournaments: T.OpenTournamentRow[]; total: number; limit: number; offset: number }>('GET', '/api/chess/tournaments/open', { query });
+  tournament = (id: string) => this.call<{ tournament: T.TournamentDetail }>('GET', `/api/chess/tournaments/${encodeURIComponent(id)}`);
+  createTournament = (input: T.CreateTournamentInput) =>
+    this.call<{ success: true; tournament: T.TournamentDetail }>('POST', '/api/chess/tournaments', { body: input });
+  /** Sent with no body, as the real SDKs do. */
+  joinTournament = (id: string) => this.call<T.JoinTournamentResponse>('POST', `/api/chess/tournaments/${encodeURIComponent(id)}/join`);
+  transfers = (handle: string, query: { limit?: number; offset?: number } = {}) =>
+    this.call<T.TransfersResponse>('GET', `/api/agents/${encodeURIComponent(handle)}/transfers`, { query });
+  tournamentWinsLeaderboard = (query: { limit?: number; offset?: number } = {}) =>
+    this.call<{ leaderboard: T.TournamentWinsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-wins', { query });
+  tournamentEarningsLeaderboard = (query: { limit?: number; offset?: number } = {}) =>
+    this.call<{ leaderboard: T.TournamentEarningsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-earnings', { query });
 }

@@ -23,6 +23,11 @@ export const ERROR_CODES = [
   'too_many_open_challenges',
   'method_not_allowed',
   'route_not_found',
+  'vote_blocked',
+  'tournament_not_open',
+  'tournament_full',
+  'not_eligible',
+  'not_enough_games',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

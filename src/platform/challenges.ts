@@ -1,9 +1,10 @@
 import { fail } from '../kernel/errors.js';
-import { solToLamports } from '../kernel/money.js';
 import type { Platform, PlatformTimer } from './platform.js';
 import { requireResearchDone } from './guards.js';
 import { requireAgent } from './identity.js';
 import { startGame } from './games.js';
+import { checkBountySol, deriveEscrowAddress, fundBountyGame, requireStake } from './bounties.js';
+import { requireNotBlocked } from './votes.js';
 import type { Agent, Challenge, Game } from './state.js';
 
 /** Direct and open challenges, and accepting them. */
@@ -16,10 +17,12 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
   requireResearchDone(p, challenger);
   const opponent = input.opponent_handle ? requireAgent(p, input.opponent_handle) : null;
   if (opponent?.id === challenger.id) fail('bad_request', 'you cannot challenge yourself', { field: 'opponent_handle' });
-  if (input.bounty_sol !== undefined && input.bounty_sol !== null) checkBounty(p, input.bounty_sol);
+  const bounty = input.bounty_sol !== undefined && input.bounty_sol !== null ? checkBountySol(p, input.bounty_sol) : null;
+  if (bounty !== null) requireStake(p, challenger, bounty);
   if (countOpenChallenges(p, challenger) >= p.ruleset.challenges.maxOpenPerAgent) {
     fail('too_many_open_challenges', `at most ${p.ruleset.challenges.maxOpenPerAgent} open challenges at once`);
   }
+  if (opponent) requireNotBlocked(p, challenger, opponent, 'a direct challenge');
   const challenge: Challenge = {
     id: p.newId('challenge'),
     challengerId: challenger.id,
@@ -29,25 +32,14 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
     expiresAtMs: p.nowMs + p.ruleset.challenges.expiryMs,
     acceptedById: null,
     expiryTimer: null,
+    bountyLamports: bounty,
+    escrowAddress: bounty === null ? null : deriveEscrowAddress(p, 'bounty_escrow'),
   };
   challenge.expiryTimer = p.setTimer(challenge.expiresAtMs, { kind: 'challenge_expiry', challengeId: challenge.id });
   p.state.challenges.set(challenge.id, challenge);
   p.state.openChallengeIds.add(challenge.id);
   p.emit({ type: 'challenge_created', t: p.nowMs, challengeId: challenge.id, challengerId: challenger.id, opponentId: challenge.opponentId });
   return challenge;
-}
-
-/**
- * SPEC: bounty 0.01-10 SOL, and the creator must already hold the stake. Until the escrow exists every
- * wallet holds 0 lamports, so a valid bounty is refused as insufficient_balance rather than silently dropped.
- */
-function checkBounty(p: Platform, bountySol: number): void {
-  const lamports = solToLamports(bountySol);
-  const { bountyMinLamports, bountyMaxLamports } = p.ruleset.challenges;
-  if (lamports === undefined || lamports < bountyMinLamports || lamports > bountyMaxLamports) {
-    fail('validation_error', 'bounty_sol: must be from 0.01 to 10 SOL', { field: 'bounty_sol' });
-  }
-  fail('insufficient_balance', 'the stake is not available in your wallet');
 }
 
 function countOpenChallenges(p: Platform, agent: Agent): number {
@@ -65,12 +57,17 @@ export function acceptChallenge(p: Platform, acceptor: Agent, challengeId: strin
   if (challenge.opponentId !== null && challenge.opponentId !== acceptor.id) {
     fail('challenge_not_for_you', 'this direct challenge names another opponent');
   }
+  if (challenge.opponentId !== null) requireNotBlocked(p, acceptor, p.state.agents.get(challenge.challengerId)!, 'this direct challenge');
+  if (challenge.bountyLamports !== null) requireStake(p, acceptor, challenge.bountyLamports);
   challenge.status = 'accepted';
   challenge.acceptedById = acceptor.id;
   closeChallenge(p, challenge);
   p.emit({ type: 'challenge_accepted', t: p.nowMs, challengeId: challenge.id, agentId: acceptor.id });
   // WIRE §5: the challenger plays White, the acceptor Black; the game keeps the challenge's id.
-  const game = startGame(p, { id: challenge.id, whiteId: challenge.challengerId, blackId: acceptor.id });
+  const game =
+    challenge.bountyLamports === null
+      ? startGame(p, { id: challenge.id, whiteId: challenge.challengerId, blackId: acceptor.id })
+      : fundBountyGame(p, challenge, acceptor);
   return { challenge, game };
 }
 

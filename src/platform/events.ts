@@ -1,5 +1,5 @@
 import type { GameResult } from '../rules/game.js';
-import type { EndReason, PostType } from './state.js';
+import type { EndReason, PostType, TransferType } from './state.js';
 
 /**
  * Every state transition of the platform, in order. The event log is the run's record: invariant
@@ -41,7 +41,46 @@ export type PlatformEvent =
       blackDelta: number;
       /** Whether both players were rated with the same K, so their changes must cancel exactly. */
       equalK: boolean;
-    };
+    }
+  // Money: every lamport that moves, and every escrow's life (src/sim/invariants.ts replays these).
+  | { type: 'lamports_minted'; t: number; address: string; lamports: number; reason: 'airdrop' }
+  | { type: 'transfer_queued'; t: number; transferId: string; transferType: TransferType; from: string; to: string; lamports: number; dueMs: number }
+  | { type: 'transfer_retried'; t: number; transferId: string; attempt: number; dueMs: number }
+  | { type: 'transfer_settled'; t: number; transferId: string; transferType: TransferType; from: string; to: string; lamports: number }
+  | { type: 'transfer_failed'; t: number; transferId: string; transferType: TransferType; reason: string; attempts: number }
+  | { type: 'escrow_opened'; t: number; escrow: string; kind: 'bounty' | 'tournament'; refId: string }
+  | { type: 'escrow_closed'; t: number; escrow: string; kind: 'bounty' | 'tournament'; refId: string; outcome: 'paid_out' | 'refunded'; lamportsIn: number; lamportsOut: number }
+  | { type: 'game_created'; t: number; gameId: string; whiteId: string; blackId: string; bountyLamports: number }
+  | { type: 'game_cancelled'; t: number; gameId: string; reason: string }
+  | { type: 'bounty_settled'; t: number; gameId: string; pot: number; fee: number; white: number; black: number }
+  // Tournaments.
+  | {
+      type: 'tournament_created';
+      t: number;
+      tournamentId: string;
+      creatorId: string;
+      maxParticipants: number;
+      prizeLamports: number;
+      entryFeeLamports: number;
+      distribution: string;
+    }
+  | { type: 'tournament_joined'; t: number; tournamentId: string; agentId: string; participants: number }
+  | { type: 'tournament_seeded'; t: number; tournamentId: string; seeds: string[]; elos: number[]; scheduledStartMs: number }
+  | { type: 'tournament_started'; t: number; tournamentId: string }
+  | { type: 'tournament_match_started'; t: number; tournamentId: string; round: number; matchIndex: number; gameId: string; whiteId: string; blackId: string }
+  | {
+      type: 'tournament_match_decided';
+      t: number;
+      tournamentId: string;
+      round: number;
+      matchIndex: number;
+      gameId: string;
+      result: GameResult;
+      advancedId: string;
+      eliminatedId: string;
+    }
+  | { type: 'tournament_completed'; t: number; tournamentId: string; placements: string[]; payouts: number[]; pool: number; systemFee: number; organizerFee: number }
+  | { type: 'tournament_cancelled'; t: number; tournamentId: string; reason: string };
 
 export type PlatformEventType = PlatformEvent['type'];
 export type EventListener = (event: PlatformEvent) => void;

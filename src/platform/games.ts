@@ -16,32 +16,60 @@ import { requireResearchDone } from './guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from './state.js';
 
 /** Starting games, moves, deadlines, game end and rating updates. */
-export function startGame(p: Platform, seat: { id: string; whiteId: string; blackId: string }): Game {
+export interface Seating {
+  id: string;
+  whiteId: string;
+  blackId: string;
+  bountyLamports?: number;
+  escrowAddress?: string;
+  tournamentId?: string;
+}
+
+/** A game that starts now (no stake, or a tournament match). */
+export function startGame(p: Platform, seat: Seating): Game {
+  const game = createGame(p, seat);
+  activateGame(p, game);
+  return game;
+}
+
+/** A bounty game waits in `pending`, with no deadline, until both deposits settle. */
+export function createPendingGame(p: Platform, seat: Seating & { bountyLamports: number; escrowAddress: string }): Game {
+  const game = createGame(p, seat);
+  p.emit({ type: 'game_created', t: p.nowMs, gameId: game.id, whiteId: game.whiteId, blackId: game.blackId, bountyLamports: seat.bountyLamports });
+  return game;
+}
+
+function createGame(p: Platform, seat: Seating): Game {
   const board = newBoard();
   const game: Game = {
-    id: seat.id,
-    seq: p.state.games.size,
-    whiteId: seat.whiteId,
-    blackId: seat.blackId,
-    status: 'active',
-    board,
-    initialFen: currentFen(board),
-    moves: [],
-    createdAtMs: p.nowMs,
-    startedAtMs: p.nowMs,
-    turnStartedMs: null,
-    deadlineMs: null,
-    deadlineTimer: null,
-    end: null,
-    bountyLamports: null,
-    tournamentId: null,
+    ...{ id: seat.id, seq: p.state.games.size, whiteId: seat.whiteId, blackId: seat.blackId, status: 'pending' as Game['status'] },
+    ...{ board, initialFen: currentFen(board), moves: [], createdAtMs: p.nowMs, startedAtMs: null },
+    ...{ turnStartedMs: null, deadlineMs: null, deadlineTimer: null, end: null, cancelReason: null },
+    ...{ bountyLamports: seat.bountyLamports ?? null, escrowAddress: seat.escrowAddress ?? null, tournamentId: seat.tournamentId ?? null },
   };
   p.state.games.set(game.id, game);
   p.state.liveGamesByAgent.get(game.whiteId)!.add(game.id);
   p.state.liveGamesByAgent.get(game.blackId)!.add(game.id);
+  return game;
+}
+
+/** The first turn's deadline starts here, not at creation: a pending game's clock does not run. */
+export function activateGame(p: Platform, game: Game): void {
+  invariant(game.status === 'pending', `game ${game.id} activated while ${game.status}`);
+  game.status = 'active';
+  game.startedAtMs = p.nowMs;
   beginTurn(p, game);
   p.emit({ type: 'game_started', t: p.nowMs, gameId: game.id, whiteId: game.whiteId, blackId: game.blackId, deadlineMs: game.deadlineMs! });
-  return game;
+}
+
+/** A pending game whose funding failed: never played, never rated. */
+export function cancelPendingGame(p: Platform, game: Game, reason: string): void {
+  invariant(game.status === 'pending', `game ${game.id} cancelled while ${game.status}`);
+  game.status = 'cancelled';
+  game.cancelReason = reason;
+  p.state.liveGamesByAgent.get(game.whiteId)!.delete(game.id);
+  p.state.liveGamesByAgent.get(game.blackId)!.delete(game.id);
+  p.emit({ type: 'game_cancelled', t: p.nowMs, gameId: game.id, reason });
 }
 
 function beginTurn(p: Platform, game: Game): void {
@@ -180,6 +208,7 @@ function emitGameEnded(p: Platform, game: Game): void {
     ...{ whiteEloBefore: end.whiteEloBefore, blackEloBefore: end.blackEloBefore, whiteDelta: end.whiteDelta, blackDelta: end.blackDelta },
     equalK: end.equalK,
   });
+  p.gameEnded(game); // bounty payouts and tournament advancement follow the result
 }
 
 /** A player's games (or everyone's), newest first; reads the per-agent indexes so polling stays cheap. */

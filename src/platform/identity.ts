@@ -1,4 +1,4 @@
-import { apiKey, apiKeyPrefix, base58Address, hashApiKey, verificationCode } from '../kernel/ids.js';
+import { apiKey, apiKeyPrefix, hashApiKey, verificationCode } from '../kernel/ids.js';
 import { fail } from '../kernel/errors.js';
 import { bioProblem, githubFieldProblem, handleKey, handleProblem, tagsProblem } from '../rules/identity.js';
 import { UUID_PATTERN } from '../kernel/ids.js';
@@ -29,7 +29,7 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
     githubRepoUrl: null,
     apiKeyHash: hashApiKey(key),
     apiKeyPrefix: apiKeyPrefix(key),
-    walletAddress: base58Address(p.stream('wallets')),
+    walletAddress: p.ledger.open('wallet', p.stream('wallets')),
     verificationCode: verificationCode(p.stream('verification-codes')),
     verified: false,
     verifiedAtMs: null,

@@ -4,20 +4,31 @@ import { Scheduler } from '../kernel/scheduler.js';
 import { uuidV4 } from '../kernel/ids.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
-import { emptyState, type PlatformState } from './state.js';
+import { MockLedger } from '../escrow/ledger.js';
+import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../escrow/network.js';
+import { emptyState, type Game, type PlatformState, type Transfer } from './state.js';
 
 /** Time-driven transitions of the platform itself (not of agents). */
 export type PlatformTimer =
   | { kind: 'turn_deadline'; gameId: string; deadlineMs: number }
-  | { kind: 'challenge_expiry'; challengeId: string };
+  | { kind: 'challenge_expiry'; challengeId: string }
+  | { kind: 'transfer_due'; transferId: string; attempt: number }
+  | { kind: 'bounty_funding_deadline'; gameId: string }
+  | { kind: 'tournament_timer'; tournamentId: string; phase: 'registration_closes' | 'settlement_ends' | 'round_one' };
 
 export type TimerHandler = (platform: Platform, timer: PlatformTimer) => void;
+export type GameEndHook = (platform: Platform, game: Game) => void;
+export type TransferHook = (platform: Platform, transfer: Transfer) => void;
 
 export interface PlatformOptions {
   seed: string;
   startMs: number;
   ruleset?: Ruleset;
   clock?: VirtualClock;
+  /** Latency and faults of the mock Solana network (not platform rules, so not in the ruleset). */
+  network?: NetworkConditions;
+  /** Keep the ledger journal, so a run can be cross-checked against the real SVM afterwards. */
+  ledgerJournal?: boolean;
 }
 
 /**
@@ -30,6 +41,11 @@ export class Platform {
   readonly clock: VirtualClock;
   readonly timers: Scheduler<PlatformTimer>;
   readonly rng: Rng;
+  readonly ledger: MockLedger;
+  readonly network: NetworkConditions;
+  readonly treasuryAddress: string;
+  #gameEndHooks: GameEndHook[] = [];
+  #transferHooks = new Map<Transfer['purpose']['kind'], TransferHook>();
   #idStreams = new Map<string, Rng>();
   #listeners: EventListener[] = [];
   #timerHandlers = new Map<PlatformTimer['kind'], TimerHandler>();
@@ -40,6 +56,31 @@ export class Platform {
     this.clock = options.clock ?? new VirtualClock(options.startMs);
     this.timers = new Scheduler<PlatformTimer>(this.clock);
     this.rng = new Rng(options.seed).fork('platform');
+    this.network = options.network ?? DEFAULT_NETWORK;
+    const problems = checkNetwork(this.network);
+    if (problems.length > 0) throw new Error(`bad network conditions: ${problems.join('; ')}`);
+    this.ledger = new MockLedger({ rentExemptMinimum: this.ruleset.escrow.rentExemptMinimumLamports, journal: options.ledgerJournal ?? false });
+    // Opened before any listener exists, so a platform's first event is still the first registration.
+    this.treasuryAddress = this.ledger.open('treasury', this.stream('treasury'));
+    this.ledger.mint(this.treasuryAddress, this.ruleset.escrow.treasuryLamports);
+  }
+
+  registerGameEndHook(hook: GameEndHook): void {
+    this.#gameEndHooks.push(hook);
+  }
+
+  /** Called by the games module after a game is completed and rated. */
+  gameEnded(game: Game): void {
+    for (const hook of this.#gameEndHooks) hook(this, game);
+  }
+
+  registerTransferHook(kind: Transfer['purpose']['kind'], hook: TransferHook): void {
+    this.#transferHooks.set(kind, hook);
+  }
+
+  /** Called by the transfer queue when a transfer settles or finally fails. */
+  transferDone(transfer: Transfer): void {
+    this.#transferHooks.get(transfer.purpose.kind)?.(this, transfer);
   }
 
   get nowMs(): number {

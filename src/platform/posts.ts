@@ -21,7 +21,7 @@ export function createPost(p: Platform, author: Agent, input: PostInput): Post {
   if (input.chess_game_id && !p.state.games.has(input.chess_game_id)) fail('not_found', 'chess_game_id: no such game');
   if (input.repost_of_post_id && !p.state.posts.has(input.repost_of_post_id)) fail('not_found', 'repost_of_post_id: no such post');
   // Tournaments arrive with the money issue; until then no tournament id can name one.
-  if (input.tournament_id) fail('not_found', 'tournament_id: no such tournament');
+  if (input.tournament_id && !p.state.tournaments.has(input.tournament_id)) fail('not_found', 'tournament_id: no such tournament');
   const post: Post = {
     id: p.newId('post'),
     authorId: author.id,

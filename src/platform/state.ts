@@ -53,9 +53,14 @@ export interface Challenge {
   readonly expiresAtMs: number;
   acceptedById: string | null;
   expiryTimer: number | null;
+  /** The stake each player deposits, or null for a challenge without a bounty. */
+  readonly bountyLamports: number | null;
+  /** Derived at creation (the wire shows it at once); the escrow itself opens when the challenge is accepted. */
+  readonly escrowAddress: string | null;
 }
 
-export type GameStatus = 'pending' | 'active' | 'completed';
+/** `pending` waits for escrow deposits; `cancelled` is a bounty game whose funding failed (never rated). */
+export type GameStatus = 'pending' | 'active' | 'completed' | 'cancelled';
 
 export type EndReason =
   | 'checkmate'
@@ -109,7 +114,9 @@ export interface Game {
   deadlineTimer: number | null;
   end: GameEnd | null;
   readonly bountyLamports: number | null;
+  readonly escrowAddress: string | null;
   readonly tournamentId: string | null;
+  cancelReason: string | null;
 }
 
 export const POST_TYPES = ['standard', 'game_result', 'challenge', 'tournament_created', 'tournament_result', 'milestone'] as const;
@@ -126,6 +133,131 @@ export interface Post {
   readonly createdAtMs: number;
 }
 
+export const TRANSFER_TYPES = [
+  'bounty_deposit',
+  'bounty_system_fee',
+  'bounty_payout',
+  'bounty_refund',
+  'tournament_fund',
+  'tournament_entry',
+  'tournament_system_fee',
+  'tournament_organizer_fee',
+  'tournament_payout',
+  'tournament_refund',
+  'devnet_funding',
+] as const;
+export type TransferType = (typeof TRANSFER_TYPES)[number];
+
+/** What a transfer's settlement or failure is reported to. */
+export type TransferPurpose = { kind: 'bounty'; escrow: string } | { kind: 'tournament'; tournamentId: string } | { kind: 'funding' };
+
+export interface Transfer {
+  readonly id: string;
+  readonly seq: number;
+  readonly type: TransferType;
+  readonly from: string;
+  readonly to: string;
+  readonly lamports: number;
+  /** The agent whose wallet this moves money in or out of (null for escrow -> treasury fees). */
+  readonly agentId: string | null;
+  /** For fees: the agent whose winnings or entry it was charged to. */
+  readonly chargedToId: string | null;
+  readonly purpose: TransferPurpose;
+  readonly description: string;
+  status: 'queued' | 'settled' | 'failed';
+  attempts: number;
+  readonly createdAtMs: number;
+  settledAtMs: number | null;
+  failureReason: string | null;
+}
+
+export type EscrowStatus = 'awaiting_deposits' | 'funded' | 'paying_out' | 'paid_out' | 'refunding' | 'refunded';
+
+/** One escrow account per bounty game and per tournament; it settles once, paid out or refunded. */
+export interface Escrow {
+  readonly address: string;
+  readonly kind: 'bounty' | 'tournament';
+  /** The game or tournament id. */
+  readonly refId: string;
+  status: EscrowStatus;
+  readonly pendingIn: Set<string>;
+  readonly pendingOut: Set<string>;
+  /** Every deposit queued into this escrow, settled or not. */
+  readonly depositIds: string[];
+  /** Settled deposits by transfer id: each is refunded to its sender if the escrow is cancelled. */
+  readonly deposits: string[];
+  lamportsIn: number;
+  lamportsOut: number;
+  /** A bounty's funding deadline timer. */
+  timer: number | null;
+  closedAtMs: number | null;
+}
+
+export type TournamentStatus = 'registration' | 'in_progress' | 'completed' | 'cancelled';
+
+export interface Eligibility {
+  readonly verifiedOnly: boolean;
+  readonly eloMin: number | null;
+  readonly eloMax: number | null;
+  readonly minGamesPlayed: number | null;
+  readonly maxGamesPlayed: number | null;
+  readonly requiredTags: readonly string[];
+}
+
+export interface Participant {
+  readonly id: string;
+  readonly agentId: string;
+  readonly joinOrder: number;
+  readonly joinedAtMs: number;
+  readonly entryTransferId: string | null;
+  paymentStatus: 'pending' | 'paid' | 'free' | 'failed';
+  seed: number | null;
+  eloAtSeed: number | null;
+  eliminated: boolean;
+  eliminatedRound: number | null;
+}
+
+export interface Match {
+  readonly matchIndex: number;
+  /** Agent ids of the two slots; null until the feeding match is decided. */
+  readonly slots: [string | null, string | null];
+  gameId: string | null;
+  winnerId: string | null;
+  status: 'waiting' | 'active' | 'completed';
+}
+
+export interface Tournament {
+  readonly id: string;
+  readonly seq: number;
+  readonly name: string;
+  readonly description: string | null;
+  readonly creatorId: string;
+  readonly maxParticipants: number;
+  readonly prizeLamports: number;
+  readonly entryFeeLamports: number;
+  readonly distribution: 'winner_only' | 'top_four';
+  readonly organizerFeeEnabled: boolean;
+  readonly eligibility: Eligibility;
+  readonly minimumStartAtMs: number | null;
+  readonly createdAtMs: number;
+  readonly registrationClosesAtMs: number;
+  readonly escrowAddress: string;
+  readonly fundTransferId: string | null;
+  fundSettled: boolean;
+  status: TournamentStatus;
+  readonly participants: Participant[];
+  filledAtMs: number | null;
+  seededAtMs: number | null;
+  scheduledStartMs: number | null;
+  startedAtMs: number | null;
+  completedAtMs: number | null;
+  timer: number | null;
+  readonly rounds: Match[][];
+  /** Agent ids: 1st, 2nd, then 3rd and 4th for top_four. */
+  placements: string[];
+  cancelReason: string | null;
+}
+
 export interface PlatformState {
   readonly agents: Map<string, Agent>;
   readonly agentIdByHandle: Map<string, string>;
@@ -137,6 +269,17 @@ export interface PlatformState {
   readonly completedGamesByAgent: Map<string, string[]>;
   readonly openChallengeIds: Set<string>;
   readonly posts: Map<string, Post>;
+  readonly transfers: Map<string, Transfer>;
+  /** Transfers that move money in or out of each agent's wallet, oldest first. */
+  readonly transfersByAgent: Map<string, string[]>;
+  /** Fees charged to each agent (bounty fees on its winnings). */
+  readonly feesByAgent: Map<string, string[]>;
+  readonly escrows: Map<string, Escrow>;
+  /** Outgoing lamports already promised by queued transfers, per address: not spendable again. */
+  readonly pendingOutByAddress: Map<string, number>;
+  readonly tournaments: Map<string, Tournament>;
+  /** Profile votes, keyed `${voterId}>${targetId}`; the social layer fills it, challenges and joins read it. */
+  readonly profileVotes: Map<string, 'up' | 'down'>;
 }
 
 export function emptyState(): PlatformState {
@@ -150,5 +293,12 @@ export function emptyState(): PlatformState {
     completedGamesByAgent: new Map(),
     openChallengeIds: new Set(),
     posts: new Map(),
+    transfers: new Map(),
+    transfersByAgent: new Map(),
+    feesByAgent: new Map(),
+    escrows: new Map(),
+    pendingOutByAddress: new Map(),
+    tournaments: new Map(),
+    profileVotes: new Map(),
   };
 }

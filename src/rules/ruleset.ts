@@ -29,6 +29,41 @@ export interface Ruleset {
     readonly bountyMinLamports: number;
     readonly bountyMaxLamports: number;
   };
+  readonly escrow: {
+    /** Solana's rent-exempt minimum for a plain account: no account may end between 0 and this. */
+    readonly rentExemptMinimumLamports: number;
+    /** Lamports minted into the treasury when the platform starts (devnet funding and fees flow through it). */
+    readonly treasuryLamports: number;
+    /** What a newly verified agent receives from the treasury. */
+    readonly verifiedFundingLamports: number;
+    /** Attempts of an agent's deposit before it counts as failed (faults only; a refusal is final at once). */
+    readonly depositMaxAttempts: number;
+    /** Attempts of a payout, fee or refund from an escrow; they hold settled funds, so only faults fail them. */
+    readonly payoutMaxAttempts: number;
+    /** Wait before a faulted transfer is sent again, on top of the network latency. */
+    readonly retryDelayMs: number;
+  };
+  readonly bounty: {
+    readonly systemFeeBps: number;
+    /** Both deposits must settle within this window after the accept, or the game is cancelled and refunded. */
+    readonly fundingWindowMs: number;
+  };
+  readonly tournaments: {
+    readonly creatorMinGames: number;
+    readonly sizes: readonly number[];
+    readonly nameMax: number;
+    readonly descriptionMax: number;
+    readonly prizeMaxLamports: number;
+    readonly entryFeeMaxLamports: number;
+    readonly systemFeeBps: number;
+    readonly organizerFeeBps: number;
+    /** After the bracket fills: transfers must settle within this window; seeding happens at its end or earlier. */
+    readonly settlementWindowMs: number;
+    /** From seeding to round 1 (unless the creator's minimum_start_at is later). */
+    readonly startDelayMs: number;
+    /** A bracket that has not filled this long after creation (or after minimum_start_at) is cancelled. */
+    readonly registrationWindowMs: number;
+  };
   readonly api: { readonly requestsPerDay: number; readonly defaultPageLimit: number; readonly maxPageLimit: number };
   readonly leaderboard: { readonly aroundDefault: number; readonly aroundMax: number };
 }
@@ -40,6 +75,22 @@ export const DEFAULT_RULESET: Ruleset = {
   research: { minPosts: 1, minFollows: 0, minLikes: 0 }, // SPEC (the real service's stricter 1/10/10 is an option)
   posts: { contentMin: 1, contentMax: 1000 }, // WIRE
   challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000, bountyMinLamports: 10_000_000, bountyMaxLamports: 10_000_000_000 }, // OURS; bounty range SPEC
+  escrow: {
+    rentExemptMinimumLamports: 890_880, // Solana (litesvm 0.8 reports the same)
+    treasuryLamports: 1_000_000 * 1_000_000_000, // OURS: a devnet faucet that never runs dry in a run
+    verifiedFundingLamports: 1_000_000_000, // OURS: 1 SOL of devSOL per verified agent
+    depositMaxAttempts: 3, // OURS
+    payoutMaxAttempts: 50, // OURS: with a fault rate <= 0.5, 50 faults in a row is below 1e-15
+    retryDelayMs: 5_000, // OURS
+  },
+  bounty: { systemFeeBps: 1000, fundingWindowMs: 10 * 60_000 }, // fee SPEC (10%); window OURS
+  tournaments: {
+    ...{ creatorMinGames: 100, sizes: [8, 16, 32, 64], nameMax: 100, descriptionMax: 1000 }, // SPEC, WIRE; lengths OURS
+    ...{ prizeMaxLamports: 100_000_000_000, entryFeeMaxLamports: 10_000_000_000 }, // WIRE (100 SOL, 10 SOL)
+    ...{ systemFeeBps: 500, organizerFeeBps: 500 }, // OURS: WIRE names both fees without percentages
+    ...{ settlementWindowMs: 2 * 60_000, startDelayMs: 5 * 60_000 }, // SPEC
+    registrationWindowMs: 24 * 60 * 60_000, // OURS
+  },
   api: { requestsPerDay: 5000, defaultPageLimit: 50, maxPageLimit: 100 }, // WIRE
   leaderboard: { aroundDefault: 25, aroundMax: 50 }, // WIRE
 };
@@ -88,7 +139,28 @@ function checkRuleset(r: Ruleset): string[] {
     ['challenges.maxOpenPerAgent', r.challenges.maxOpenPerAgent],
     ['challenges.expiryMs', r.challenges.expiryMs],
     ['api.requestsPerDay', r.api.requestsPerDay],
+    ['escrow.rentExemptMinimumLamports', r.escrow.rentExemptMinimumLamports],
+    ['escrow.treasuryLamports', r.escrow.treasuryLamports],
+    ['escrow.depositMaxAttempts', r.escrow.depositMaxAttempts],
+    ['escrow.payoutMaxAttempts', r.escrow.payoutMaxAttempts],
+    ['bounty.fundingWindowMs', r.bounty.fundingWindowMs],
+    ['tournaments.settlementWindowMs', r.tournaments.settlementWindowMs],
+    ['tournaments.registrationWindowMs', r.tournaments.registrationWindowMs],
   ];
+  const bps: Array<[string, number]> = [
+    ['bounty.systemFeeBps', r.bounty.systemFeeBps],
+    ['tournaments.systemFeeBps', r.tournaments.systemFeeBps],
+    ['tournaments.organizerFeeBps', r.tournaments.organizerFeeBps],
+  ];
+  for (const [name, value] of bps) {
+    if (!Number.isSafeInteger(value) || value < 0 || value > 10_000) problems.push(`ruleset.${name}: must be basis points from 0 to 10000`);
+  }
+  const sizes = r.tournaments.sizes;
+  if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => Number.isSafeInteger(n) && n >= 2 && n <= 256 && (n & (n - 1)) === 0)) {
+    problems.push('ruleset.tournaments.sizes: must be a list of powers of two from 2 to 256');
+  }
+  if (r.tournaments.systemFeeBps + r.tournaments.organizerFeeBps > 10_000) problems.push('ruleset.tournaments: the two fees exceed 100%');
+  if (r.escrow.treasuryLamports > 4e15) problems.push('ruleset.escrow.treasuryLamports: at most 4e15, so every sum stays an exact integer');
   for (const [name, value] of positiveInts) {
     if (!Number.isSafeInteger(value) || value <= 0) problems.push(`ruleset.${name}: must be a positive integer`);
   }

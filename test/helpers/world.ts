@@ -8,6 +8,9 @@ import type { ErrorCode } from '../../src/kernel/errors.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
 import { stateFingerprint } from '../../src/platform/snapshot.js';
 import { resolveRuleset } from '../../src/rules/ruleset.js';
+import type { NetworkConditions } from '../../src/escrow/network.js';
+import { solToLamports } from '../../src/kernel/money.js';
+import { airdrop } from '../../src/platform/transfers.js';
 
 /**
  * Shared test fixtures: a fresh platform behind the route table, typed clients on the in-process
@@ -21,6 +24,10 @@ export interface WorldOptions {
   startMs?: number;
   /** A deep partial of the ruleset, resolved with `resolveRuleset` (a bad override fails the test). */
   rules?: unknown;
+  /** Mock Solana network conditions (latency, faults); the default settles in 400-2500 ms. */
+  network?: NetworkConditions;
+  /** Keep the ledger journal for a litesvm cross-check. */
+  journal?: boolean;
 }
 
 export interface TestAgent {
@@ -47,7 +54,11 @@ export class TestWorld {
   constructor(options: WorldOptions = {}) {
     const { ruleset, errors } = resolveRuleset(options.rules ?? {});
     if (errors.length > 0) throw new Error(`bad ruleset override: ${errors.join('; ')}`);
-    this.platform = createPlatform({ seed: options.seed ?? 'test-seed', startMs: options.startMs ?? START_MS, ruleset });
+    this.platform = createPlatform({
+      ...{ seed: options.seed ?? 'test-seed', startMs: options.startMs ?? START_MS, ruleset },
+      ...(options.network ? { network: options.network } : {}),
+      ledgerJournal: options.journal ?? false,
+    });
     this.api = new Api(this.platform);
     this.transport = new InProcessTransport(this.api);
   }
@@ -89,6 +100,16 @@ export class TestWorld {
       const mover = detail.move_count % 2 === 0 ? white : black;
       await mover.client.move({ game_id: gameId, move_san: text });
     }
+  }
+
+  /** Mints SOL into an agent's wallet, as a scenario airdrop does. */
+  airdrop(agent: TestAgent, sol: number): void {
+    airdrop(this.platform, this.platform.state.agents.get(agent.id)!.walletAddress, solToLamports(sol)!);
+  }
+
+  /** An agent's wallet balance in lamports, straight from the ledger. */
+  balance(agent: TestAgent): number {
+    return this.platform.ledger.balance(this.platform.state.agents.get(agent.id)!.walletAddress);
   }
 
   /** Moves virtual time (fires due platform timers). */

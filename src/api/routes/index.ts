@@ -4,6 +4,8 @@ import { gameRoutes } from './games.js';
 import { identityRoutes } from './identity.js';
 import { leaderboardRoutes } from './leaderboards.js';
 import { socialRoutes } from './social.js';
+import { moneyRoutes } from './money.js';
+import { tournamentRoutes } from './tournaments.js';
 
 /** The route table: one row per route, shared by the in-process and HTTP transports. */
-export const ROUTES: readonly Route[] = [...identityRoutes, ...challengeRoutes, ...gameRoutes, ...leaderboardRoutes, ...socialRoutes];
+export const ROUTES: readonly Route[] = [...identityRoutes, ...challengeRoutes, ...gameRoutes, ...leaderboardRoutes, ...socialRoutes, ...tournamentRoutes, ...moneyRoutes];
