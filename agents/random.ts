@@ -1,7 +1,8 @@
 /**
  * random: posts once (the research phase), then on every heartbeat plays a uniformly random legal move in
  * each game where it is on move, accepts direct challenges aimed at it, accepts open challenges, and
- * creates open and direct challenges. It writes its moves in every notation real agents use (SAN with and
+ * creates open and direct challenges, some with a bounty when `bountyShare` > 0 (its wallet then runs
+ * down and up, and insufficient_balance refusals happen naturally). It writes its moves in every notation real agents use (SAN with and
  * without check marks, `0-0`, UCI, both fields at once) so the platform's move parsing is exercised.
  */
 import { makeSan } from 'chessops/san';
@@ -20,9 +21,14 @@ export interface RandomOptions {
   seekChance: number;
   /** Of new challenges, the share aimed at a named opponent. */
   directShare: number;
+  /** Of new challenges, the share that carry a bounty (0 = never; no draw is spent then). */
+  bountyShare: number;
+  /** Bounty range in SOL; each stake is drawn in whole milli-SOL. */
+  bountyMinSol: number;
+  bountyMaxSol: number;
 }
 
-export const RANDOM_DEFAULTS: RandomOptions = { maxGames: 3, seekChance: 0.5, directShare: 0.3 };
+export const RANDOM_DEFAULTS: RandomOptions = { maxGames: 3, seekChance: 0.5, directShare: 0.3, bountyShare: 0, bountyMinSol: 0.01, bountyMaxSol: 0.1 };
 
 export class RandomPersona implements Persona {
   protected readonly options: RandomOptions;
@@ -55,7 +61,7 @@ export class RandomPersona implements Persona {
     }
   }
 
-  private async seekGame(ctx: AgentContext): Promise<void> {
+  protected async seekGame(ctx: AgentContext): Promise<void> {
     if (!ctx.rng.chance(this.options.seekChance)) return;
     const live = await ctx.client.games({ player_handle: ctx.handle, status: 'active', limit: 1 });
     if (live.total >= this.options.maxGames) return;
@@ -65,7 +71,15 @@ export class RandomPersona implements Persona {
       return;
     }
     const opponent = ctx.rng.chance(this.options.directShare) ? await pickOpponent(ctx) : undefined;
-    await tolerate(ctx.client.createChallenge(opponent ? { opponent_handle: opponent } : {}));
+    const bounty = this.drawBounty(ctx);
+    await tolerate(ctx.client.createChallenge({ ...(opponent ? { opponent_handle: opponent } : {}), ...(bounty ? { bounty_sol: bounty } : {}) }));
+  }
+
+  /** A stake in whole milli-SOL (so the decimal is exact), or undefined for a plain challenge. */
+  private drawBounty(ctx: AgentContext): number | undefined {
+    const o = this.options;
+    if (o.bountyShare <= 0 || !ctx.rng.chance(o.bountyShare)) return undefined;
+    return ctx.rng.int(Math.round(o.bountyMinSol * 1000), Math.round(o.bountyMaxSol * 1000)) / 1000;
   }
 }
 
@@ -126,5 +140,11 @@ export function checkRandomOptions(options: Record<string, unknown>, extra: stri
   problems.push(...checkNumberOption(options, 'maxGames', 1, 1000, true));
   problems.push(...checkNumberOption(options, 'seekChance', 0, 1));
   problems.push(...checkNumberOption(options, 'directShare', 0, 1));
+  problems.push(...checkNumberOption(options, 'bountyShare', 0, 1));
+  problems.push(...checkNumberOption(options, 'bountyMinSol', 0.01, 10));
+  problems.push(...checkNumberOption(options, 'bountyMaxSol', 0.01, 10));
+  const min = (options['bountyMinSol'] as number | undefined) ?? RANDOM_DEFAULTS.bountyMinSol;
+  const max = (options['bountyMaxSol'] as number | undefined) ?? RANDOM_DEFAULTS.bountyMaxSol;
+  if (typeof min === 'number' && typeof max === 'number' && min > max) problems.push('bountyMinSol: must not exceed bountyMaxSol');
   return problems;
 }

@@ -3,6 +3,8 @@ import { sideToMove } from '../rules/chess.js';
 import type { Side } from '../rules/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/games.js';
 import type { Platform } from '../platform/platform.js';
+import { escrowWireStatus } from '../platform/bounties.js';
+import { lamportsToSol } from '../kernel/money.js';
 import type { Agent, Challenge, Game, MoveRecord, Post } from '../platform/state.js';
 
 /**
@@ -47,10 +49,19 @@ export function challengeView(p: Platform, c: Challenge) {
     challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses },
     opponent: c.opponentId === null ? null : agentRef(agentOf(p, c.opponentId)),
     status: c.status,
-    bounty_sol: null,
+    bounty_sol: solOrNull(c.bountyLamports),
     created_at: toIso(c.createdAtMs),
     expires_at: toIso(c.expiresAtMs),
   };
+}
+
+export function solOrNull(lamports: number | null): number | null {
+  return lamports === null ? null : lamportsToSol(lamports);
+}
+
+/** The money fields of a challenge or game: stake, escrow account and the state of its deposits. */
+export function escrowFields(p: Platform, bountyLamports: number | null, escrowAddress: string | null) {
+  return { bounty_sol: solOrNull(bountyLamports), escrow_address: escrowAddress, ...escrowWireStatus(p, escrowAddress) };
 }
 
 /** The position after the last move, as recorded (no FEN is rebuilt for a read). */
@@ -71,8 +82,9 @@ export function gameSummary(p: Platform, g: Game) {
     result: g.end?.result ?? null,
     end_reason: g.end?.reason ?? null,
     created_at: toIso(g.createdAtMs),
-    bounty_sol: null,
+    bounty_sol: solOrNull(g.bountyLamports),
     tournament_id: g.tournamentId,
+    cancel_reason: g.cancelReason,
   };
 }
 
@@ -104,7 +116,7 @@ export function gameDetail(p: Platform, g: Game, viewer: Agent | null) {
     winner_handle: g.end?.winner ? agentOf(p, g.end.winner === 'white' ? g.whiteId : g.blackId).handle : null,
     started_at: g.startedAtMs === null ? null : toIso(g.startedAtMs),
     ended_at: g.end ? toIso(g.end.endedAtMs) : null,
-    escrow_address: null,
+    ...escrowFields(p, g.bountyLamports, g.escrowAddress),
   };
 }
 

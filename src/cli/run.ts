@@ -3,12 +3,16 @@ import { loadScenarioFile, ScenarioError } from '../sim/scenario.js';
 import { runScenario } from '../sim/world.js';
 import { writeRunReport } from '../report/write.js';
 import type { Report } from '../report/report.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeCrossCheck } from '../escrow/litesvm.js';
 
 interface RunArgs {
   scenario: string;
   seed?: string;
   out: string;
   progress: boolean;
+  crossCheck?: boolean;
 }
 
 export const runCommand = {
@@ -20,6 +24,7 @@ export const runCommand = {
       .option('seed', { type: 'string', describe: "override the scenario's seed" })
       .option('out', { type: 'string', default: 'reports/latest', describe: 'directory for report.json and games.pgn' })
       .option('progress', { type: 'boolean', default: true, describe: 'print progress to stderr' })
+      .option('cross-check', { type: 'boolean', describe: 'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt' })
       .example('$0 run scenarios/smoke.yaml --seed 7 --out reports/smoke', 'run the smoke scenario with seed 7'),
   handler: async (args: ArgumentsCamelCase<RunArgs>) => {
     process.exitCode = await run(args);
@@ -40,11 +45,17 @@ async function run(args: RunArgs): Promise<number> {
   }
   const started = performance.now(); // wall time for the human only; never written to the report
   const progress = args.progress ? progressPrinter(scenario.name) : undefined;
-  const outcome = await runScenario(scenario, progress);
+  const outcome = await runScenario(scenario, progress, args.crossCheck === undefined ? {} : { crossCheck: args.crossCheck });
   if (args.progress) process.stderr.write('\n');
   const { report, files } = writeRunReport(args.out, scenario, outcome);
   printSummary(report, files, (performance.now() - started) / 1000);
-  if (!report.passed) {
+  if (outcome.crossCheck) {
+    // Kept out of report.json: a run with and without the cross-check must give the same report bytes.
+    const line = describeCrossCheck(outcome.crossCheck);
+    writeFileSync(join(args.out, 'crosscheck.txt'), `${line}\n`);
+    process.stdout.write(`${line}\n`);
+  }
+  if (outcome.failed) {
     printReplay(args, scenario.seed, report);
     return 1;
   }
@@ -67,6 +78,7 @@ function printSummary(report: Report, files: string[], seconds: number): void {
   const lines = [
     `${report.scenario.name} (seed ${report.scenario.seed}): ${c.agents} agents, ${c.games_completed}/${c.games_started} games finished, ${c.moves} moves, ${report.requests.total} requests`,
     `endings: ${endings || 'none'}`,
+    ...moneyLines(report),
     `invariants: ${report.invariants.map((i) => `${i.name} ${i.passed ? 'ok' : `FAILED (${i.violationCount})`}`).join(', ')}`,
     `fingerprint: ${report.fingerprint}`,
     `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
@@ -80,4 +92,20 @@ function printReplay(args: RunArgs, seed: string, report: Report): void {
     process.stderr.write(`invariant ${inv.name} broke ${inv.violationCount} time(s); first: ${inv.violations[0]?.message ?? '?'}\n`);
   }
   process.stderr.write(`seed: ${seed}\nreplay: npx agent-chess-sim run ${args.scenario} --seed ${seed} --out ${args.out}\n`);
+}
+
+/** Money and tournaments, only when the run had any. */
+function moneyLines(report: Report): string[] {
+  const m = report.money;
+  if (m.transfers === 0) return [];
+  const lines = [
+    `money: ${m.transfers} transfers (${m.transfers_retried} retries, ${m.transfers_in_flight_at_end} in flight at the end); escrows ${m.escrows.opened} opened, ${m.escrows.paid_out} paid out, ${m.escrows.refunded} refunded`,
+  ];
+  const t = report.tournaments;
+  if (t.length > 0) {
+    const done = t.filter((x) => x.status === 'completed').length;
+    const cancelled = t.filter((x) => x.status === 'cancelled').length;
+    lines.push(`tournaments: ${t.length} created, ${done} completed, ${cancelled} cancelled`);
+  }
+  return lines;
 }

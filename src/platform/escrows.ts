@@ -43,11 +43,14 @@ export type EscrowChange = 'deposit_settled' | 'deposit_failed' | 'outflow_settl
 export function bookTransfer(p: Platform, escrow: Escrow, transfer: Transfer, refundType: TransferType): EscrowChange {
   const settled = transfer.status === 'settled';
   if (escrow.pendingIn.delete(transfer.id)) {
-    if (!settled) return 'deposit_failed';
-    escrow.deposits.push(transfer.id);
-    escrow.lamportsIn += transfer.lamports;
-    if (escrow.status === 'refunding') refundDeposit(p, escrow, transfer, refundType);
-    return 'deposit_settled';
+    if (settled) {
+      escrow.deposits.push(transfer.id);
+      escrow.lamportsIn += transfer.lamports;
+      if (escrow.status === 'refunding') refundDeposit(p, escrow, transfer, refundType);
+    }
+    // The last deposit of a cancelled escrow may be the one that failed: that is when it can close.
+    closeIfDone(p, escrow);
+    return settled ? 'deposit_settled' : 'deposit_failed';
   }
   invariant(escrow.pendingOut.delete(transfer.id), `transfer ${transfer.id} is not pending on escrow ${escrow.address}`);
   if (settled) escrow.lamportsOut += transfer.lamports;

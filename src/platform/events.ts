@@ -65,6 +65,7 @@ export type PlatformEvent =
       distribution: string;
     }
   | { type: 'tournament_joined'; t: number; tournamentId: string; agentId: string; participants: number }
+  | { type: 'tournament_entry_dropped'; t: number; tournamentId: string; agentId: string; participants: number }
   | { type: 'tournament_seeded'; t: number; tournamentId: string; seeds: string[]; elos: number[]; scheduledStartMs: number }
   | { type: 'tournament_started'; t: number; tournamentId: string }
   | { type: 'tournament_match_started'; t: number; tournamentId: string; round: number; matchIndex: number; gameId: string; whiteId: string; blackId: string }

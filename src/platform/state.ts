@@ -210,7 +210,7 @@ export interface Participant {
   readonly joinOrder: number;
   readonly joinedAtMs: number;
   readonly entryTransferId: string | null;
-  paymentStatus: 'pending' | 'paid' | 'free' | 'failed';
+  paymentStatus: 'pending' | 'paid' | 'free' | 'failed' | 'refunded';
   seed: number | null;
   eloAtSeed: number | null;
   eliminated: boolean;
@@ -246,6 +246,8 @@ export interface Tournament {
   fundSettled: boolean;
   status: TournamentStatus;
   readonly participants: Participant[];
+  /** Joins so far, dropped entries included: the next join order (seeding ties go to the earlier joiner). */
+  joins: number;
   filledAtMs: number | null;
   seededAtMs: number | null;
   scheduledStartMs: number | null;

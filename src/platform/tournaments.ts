@@ -1,4 +1,5 @@
 import { fail, invariant } from '../kernel/errors.js';
+import { toIso } from '../kernel/clock.js';
 import { lamportsToSol, solToLamports } from '../kernel/money.js';
 import { advancer, firstRoundPairings, matchColours, nextSlot, placements, roundsFor, seedEntrants, type Seeded } from '../rules/brackets.js';
 import { poolProblem, prizeSplit, tournamentPool, type PrizeDistribution } from '../rules/fees.js';
@@ -108,6 +109,8 @@ function startTime(p: Platform, text: string | null | undefined, invalid: (f: st
   if (text === undefined || text === null) return null;
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(ms)) invalid('minimum_start_at', 'must be an ISO 8601 UTC time ending in Z');
+  // Date.parse rolls impossible dates over (April 31 -> May 1): the text must survive the round trip.
+  if (toIso(ms).slice(0, 19) !== text.slice(0, 19)) invalid('minimum_start_at', 'is not a real calendar time');
   if (ms <= p.nowMs) invalid('minimum_start_at', 'must be in the future');
   return ms;
 }
@@ -137,7 +140,7 @@ function newTournament(p: Platform, creator: Agent, input: TournamentInput, term
     ...{ entryFeeLamports: terms.entryFeeLamports, distribution: terms.distribution, organizerFeeEnabled: input.organizer_fee_enabled ?? false },
     ...{ eligibility: terms.eligibility, minimumStartAtMs: terms.minimumStartAtMs, createdAtMs: p.nowMs, registrationClosesAtMs: closes },
     ...{ escrowAddress: deriveEscrowAddress(p, 'tournament_escrow'), fundTransferId: null, fundSettled: terms.prizeLamports === 0 },
-    ...{ status: 'registration' as const, participants: [], filledAtMs: null, seededAtMs: null, scheduledStartMs: null },
+    ...{ status: 'registration' as const, participants: [], joins: 0, filledAtMs: null, seededAtMs: null, scheduledStartMs: null },
     ...{ startedAtMs: null, completedAtMs: null, timer: null, rounds: [], placements: [], cancelReason: null },
   };
 }
@@ -190,7 +193,7 @@ function enter(p: Platform, t: Tournament, agent: Agent): Participant {
           description: `entry fee - ${t.name}`,
         });
   const participant: Participant = {
-    ...{ id: p.newId('participant'), agentId: agent.id, joinOrder: t.participants.length, joinedAtMs: p.nowMs },
+    ...{ id: p.newId('participant'), agentId: agent.id, joinOrder: t.joins++, joinedAtMs: p.nowMs },
     ...{ entryTransferId: entry?.id ?? null, paymentStatus: entry ? 'pending' : 'free', seed: null, eloAtSeed: null },
     ...{ eliminated: false, eliminatedRound: null },
   };
@@ -244,26 +247,45 @@ export function onTournamentTimer(p: Platform, timer: PlatformTimer): void {
   } else if (timer.phase === 'round_one') startRoundOne(p, t);
 }
 
-/** Transfer hook: books the transfer; a failed deposit cancels, the last settled one may trigger seeding. */
+/**
+ * Transfer hook: books the transfer against the escrow. Before round 1, a settled entry marks its
+ * participant paid (and the last one may trigger seeding); a failed entry drops only that entrant, while a
+ * failed prize fund cancels the tournament. After a cancellation, late entries are refunded as they land.
+ */
 export function onTournamentTransfer(p: Platform, transfer: Transfer): void {
   if (transfer.purpose.kind !== 'tournament') return;
   const t = p.state.tournaments.get(transfer.purpose.tournamentId)!;
   const change = bookTransfer(p, p.state.escrows.get(t.escrowAddress)!, transfer, 'tournament_refund');
-  if (t.status !== 'registration' || (change !== 'deposit_settled' && change !== 'deposit_failed')) return;
-  if (change === 'deposit_failed') return cancelTournament(p, t, 'funding_failed');
-  if (transfer.id === t.fundTransferId) t.fundSettled = true;
-  else t.participants.find((x) => x.entryTransferId === transfer.id)!.paymentStatus = 'paid';
+  if (change !== 'deposit_settled' && change !== 'deposit_failed') return;
+  const entrant = t.participants.find((x) => x.entryTransferId === transfer.id);
+  if (t.status === 'cancelled') {
+    if (entrant) entrant.paymentStatus = change === 'deposit_settled' ? 'refunded' : 'failed';
+    return;
+  }
+  if (change === 'deposit_failed') return entrant ? dropEntrant(p, t, entrant) : cancelTournament(p, t, 'prize_funding_failed');
+  if (entrant) entrant.paymentStatus = 'paid';
+  else t.fundSettled = true;
   if (t.filledAtMs !== null && t.seededAtMs === null && fundingSettled(t)) seed(p, t);
 }
 
-/** OURS: a bracket that does not fill in time, or whose funding fails, is cancelled; every lamport goes back. */
+/** OURS: an entry fee that never lands frees the place; a full bracket reopens for registration. */
+function dropEntrant(p: Platform, t: Tournament, entrant: Participant): void {
+  t.participants.splice(t.participants.indexOf(entrant), 1);
+  p.emit({ type: 'tournament_entry_dropped', t: p.nowMs, tournamentId: t.id, agentId: entrant.agentId, participants: t.participants.length });
+  if (t.filledAtMs === null) return;
+  t.filledAtMs = null;
+  if (p.nowMs >= t.registrationClosesAtMs) return cancelTournament(p, t, 'registration_window_expired');
+  setPhase(p, t, t.registrationClosesAtMs, 'registration_closes');
+}
+
+/** OURS: a bracket that does not fill in time, or whose prize funding fails, is cancelled; every lamport goes back. */
 function cancelTournament(p: Platform, t: Tournament, reason: string): void {
   p.cancelTimer(t.timer);
   t.timer = null;
   t.status = 'cancelled';
   t.cancelReason = reason;
   t.completedAtMs = p.nowMs;
-  for (const x of t.participants) if (x.paymentStatus === 'pending') x.paymentStatus = 'failed';
+  for (const x of t.participants) if (x.paymentStatus === 'paid') x.paymentStatus = 'refunded';
   p.emit({ type: 'tournament_cancelled', t: p.nowMs, tournamentId: t.id, reason });
   beginRefund(p, p.state.escrows.get(t.escrowAddress)!, 'tournament_refund');
 }

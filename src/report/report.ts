@@ -1,7 +1,9 @@
 import { toIso } from '../kernel/clock.js';
 import { gamesPlayed } from '../platform/games.js';
 import { findAgent } from '../platform/identity.js';
-import type { EndReason, Game } from '../platform/state.js';
+import type { EndReason, Game, TransferType } from '../platform/state.js';
+import { TRANSFER_TYPES } from '../platform/state.js';
+import { lamportsToSol } from '../kernel/money.js';
 import type { GameResult } from '../rules/game.js';
 import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario.js';
@@ -48,6 +50,8 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
       rejected: outcome.requests.rejected,
       rejected_by_code: Object.fromEntries([...outcome.requests.byCode.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
     },
+    money: moneySummary(outcome),
+    tournaments: tournamentTable(outcome),
     elo: eloTable(outcome),
     invariants: outcome.invariants,
     passed: !outcome.failed,
@@ -93,4 +97,52 @@ function eloTable(outcome: RunOutcome): EloRow[] {
   });
   rows.sort((a, b) => b.elo - a.elo || b.games - a.games || (a.handle < b.handle ? -1 : 1));
   return rows.map((row, i) => ({ rank: i + 1, ...row }));
+}
+
+/** Where the money went: per transfer type, what settled and what failed; escrows; the treasury's change. */
+function moneySummary(outcome: RunOutcome) {
+  const p = outcome.platform;
+  const byType = Object.fromEntries(TRANSFER_TYPES.map((t) => [t, { settled: 0, settled_sol: 0, failed: 0 }])) as Record<
+    TransferType,
+    { settled: number; settled_sol: number; failed: number }
+  >;
+  const lamportsByType = new Map<TransferType, number>();
+  for (const t of p.state.transfers.values()) {
+    const row = byType[t.type];
+    if (t.status === 'settled') {
+      row.settled++;
+      lamportsByType.set(t.type, (lamportsByType.get(t.type) ?? 0) + t.lamports);
+    } else if (t.status === 'failed') row.failed++;
+  }
+  for (const [type, lamports] of lamportsByType) byType[type].settled_sol = lamportsToSol(lamports);
+  const escrows = [...p.state.escrows.values()];
+  const event = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) => outcome.eventCounts.get(type) ?? 0;
+  return {
+    transfers: p.state.transfers.size,
+    transfers_retried: event('transfer_retried'),
+    transfers_in_flight_at_end: [...p.state.transfers.values()].filter((t) => t.status === 'queued').length,
+    by_type: Object.fromEntries(Object.entries(byType).filter(([, row]) => row.settled + row.failed > 0)),
+    escrows: { opened: escrows.length, paid_out: escrows.filter((e) => e.status === 'paid_out').length, refunded: escrows.filter((e) => e.status === 'refunded').length },
+    bounty_games: { created: event('game_created'), cancelled: event('game_cancelled'), settled: event('bounty_settled') },
+    total_supply_sol: lamportsToSol(p.ledger.totalSupply),
+    treasury_sol: lamportsToSol(p.ledger.balance(p.treasuryAddress)),
+  };
+}
+
+function tournamentTable(outcome: RunOutcome) {
+  const p = outcome.platform;
+  const handle = (id: string) => p.state.agents.get(id)!.handle;
+  return [...p.state.tournaments.values()].map((t) => ({
+    name: t.name,
+    status: t.status,
+    size: t.maxParticipants,
+    entrants: t.participants.length,
+    prize_sol: lamportsToSol(t.prizeLamports),
+    entry_fee_sol: lamportsToSol(t.entryFeeLamports),
+    created_at: toIso(t.createdAtMs),
+    started_at: t.startedAtMs === null ? null : toIso(t.startedAtMs),
+    completed_at: t.completedAtMs === null ? null : toIso(t.completedAtMs),
+    placements: t.placements.map(handle),
+    cancel_reason: t.cancelReason,
+  }));
 }

@@ -155,15 +155,211 @@ class ResearchPhaseHeld extends Checker {
   }
 }
 
+/**
+ * Lamports are conserved: a model of every balance, built from the opening balances and the log's mints
+ * and settled transfers, matches the ledger after every money event; the total moves only by minting.
+ */
+class LamportsConserved extends Checker {
+  readonly name = 'lamports_conserved';
+  readonly description = 'every balance replayed from mints and settled transfers matches the ledger; the total changes only by minting';
+  #balances = new Map<string, number>();
+  #supply = 0;
+
+  constructor(private readonly platform: Platform) {
+    super();
+    for (const account of platform.ledger.balances()) this.#credit(account.address, account.lamports);
+  }
+
+  #credit(address: string, lamports: number): void {
+    this.#balances.set(address, (this.#balances.get(address) ?? 0) + lamports);
+    this.#supply += lamports;
+  }
+
+  protected check(e: PlatformEvent): void {
+    if (e.type === 'lamports_minted') this.#credit(e.address, e.lamports);
+    else if (e.type === 'transfer_settled') {
+      this.#balances.set(e.from, (this.#balances.get(e.from) ?? 0) - e.lamports);
+      this.#balances.set(e.to, (this.#balances.get(e.to) ?? 0) + e.lamports);
+      for (const address of [e.from, e.to]) this.#compare(e.t, address);
+    } else return;
+    this.expect(this.platform.ledger.totalSupply === this.#supply, e.t, () => `total supply ${this.platform.ledger.totalSupply} != minted ${this.#supply}`);
+  }
+
+  #compare(t: number, address: string): void {
+    const model = this.#balances.get(address) ?? 0;
+    const actual = this.platform.ledger.balance(address);
+    this.expect(model >= 0 && actual === model, t, () => `account ${address}: ledger ${actual} != replayed ${model}`);
+  }
+
+  finalCheck(t: number): void {
+    let sum = 0;
+    for (const account of this.platform.ledger.balances()) {
+      sum += account.lamports;
+      this.#compare(t, account.address);
+    }
+    this.expect(sum === this.#supply, t, () => `sum of balances ${sum} != minted ${this.#supply}`);
+  }
+}
+
+/**
+ * Every escrow settles exactly once: it closes once, empty, nothing moves through it afterwards, and an
+ * escrow whose game or tournament is over and has nothing in flight must have closed.
+ */
+class EscrowSettlesOnce extends Checker {
+  readonly name = 'escrow_settles_once';
+  readonly description = 'each escrow closes exactly once with a zero balance, moves nothing after, and none is left stranded';
+  #open = new Map<string, { refId: string; inFlight: number; balance: number }>();
+  #closed = new Set<string>();
+  #finished = new Set<string>();
+
+  protected check(e: PlatformEvent): void {
+    if (e.type === 'escrow_opened') {
+      this.expect(!this.#open.has(e.escrow) && !this.#closed.has(e.escrow), e.t, () => `escrow ${e.escrow} opened twice`);
+      this.#open.set(e.escrow, { refId: e.refId, inFlight: 0, balance: 0 });
+    } else if (e.type === 'transfer_queued') this.#flight(e.from, e.to, 1, e.t, e.transferId);
+    else if (e.type === 'transfer_failed') this.#failed(e.transferId);
+    else if (e.type === 'transfer_settled') this.#settled(e);
+    else if (e.type === 'escrow_closed') this.#close(e);
+    else if (e.type === 'game_ended' || e.type === 'game_cancelled') this.#finished.add(e.gameId);
+    else if (e.type === 'tournament_completed' || e.type === 'tournament_cancelled') this.#finished.add(e.tournamentId);
+  }
+
+  #routes = new Map<string, string[]>();
+
+  #flight(from: string, to: string, delta: number, t: number, transferId: string): void {
+    const touched = [from, to].filter((a) => this.#open.has(a) || this.#closed.has(a));
+    for (const address of touched) {
+      this.expect(!this.#closed.has(address), t, () => `transfer ${transferId} queued on closed escrow ${address}`);
+      const entry = this.#open.get(address);
+      if (entry) entry.inFlight += delta;
+    }
+    if (delta > 0) this.#routes.set(transferId, touched);
+  }
+
+  #failed(transferId: string): void {
+    for (const address of this.#routes.get(transferId) ?? []) {
+      const entry = this.#open.get(address);
+      if (entry) entry.inFlight--;
+    }
+    this.#routes.delete(transferId);
+  }
+
+  #settled(e: Extract<PlatformEvent, { type: 'transfer_settled' }>): void {
+    this.#failed(e.transferId);
+    const from = this.#open.get(e.from);
+    const to = this.#open.get(e.to);
+    if (from) from.balance -= e.lamports;
+    if (to) to.balance += e.lamports;
+    this.expect(!this.#closed.has(e.from) && !this.#closed.has(e.to), e.t, () => `transfer ${e.transferId} moved lamports through a closed escrow`);
+  }
+
+  #close(e: Extract<PlatformEvent, { type: 'escrow_closed' }>): void {
+    const entry = this.#open.get(e.escrow);
+    this.expect(entry !== undefined, e.t, () => `escrow ${e.escrow} closed twice or never opened`);
+    if (!entry) return;
+    this.expect(entry.balance === 0 && entry.inFlight === 0, e.t, () => `escrow ${e.escrow} closed holding ${entry.balance} with ${entry.inFlight} in flight`);
+    this.expect(e.lamportsIn === e.lamportsOut, e.t, () => `escrow ${e.escrow}: in ${e.lamportsIn} != out ${e.lamportsOut}`);
+    this.#open.delete(e.escrow);
+    this.#closed.add(e.escrow);
+  }
+
+  finalCheck(t: number): void {
+    for (const [address, entry] of this.#open) {
+      const stranded = this.#finished.has(entry.refId) && entry.inFlight === 0;
+      this.expect(!stranded, t, () => `escrow ${address} of ${entry.refId} is over but never settled (holds ${entry.balance})`);
+    }
+  }
+}
+
+/** Bounty money: the fee is 10% of the pot on a win and nothing on a draw, and fee plus payouts is the pot. */
+class BountyFeesExact extends Checker {
+  readonly name = 'bounty_fees_exact';
+  readonly description = 'each bounty pays out exactly its pot: payouts plus the fee (floor of the fee share on a win, none on a draw)';
+
+  constructor(private readonly feeBps: number) {
+    super();
+  }
+
+  protected check(e: PlatformEvent): void {
+    if (e.type !== 'bounty_settled') return;
+    const decisive = e.white === 0 || e.black === 0;
+    const expectedFee = decisive ? Number((BigInt(e.pot) * BigInt(this.feeBps)) / 10_000n) : 0;
+    this.expect(e.white + e.black + e.fee === e.pot, e.t, () => `game ${e.gameId}: ${e.white} + ${e.black} + ${e.fee} != pot ${e.pot}`);
+    this.expect(e.fee === expectedFee, e.t, () => `game ${e.gameId}: fee ${e.fee} != ${expectedFee}`);
+  }
+}
+
+/**
+ * Knockout brackets: nobody plays twice in a round, a draw advances the lower Elo at seeding (Black when
+ * equal), the champion won the final, and payouts plus fees equal the prize plus all entry fees.
+ */
+class TournamentBrackets extends Checker {
+  readonly name = 'tournament_brackets';
+  readonly description = 'no one plays twice in a round; draws follow the seeding tiebreak; one champion; prize money sums exactly';
+  #terms = new Map<string, { prize: number; entry: number; size: number }>();
+  #eloAtSeed = new Map<string, Map<string, number>>();
+  #played = new Map<string, Set<string>>();
+  #colours = new Map<string, { white: string; black: string }>();
+  #finalWinner = new Map<string, string>();
+
+  protected check(e: PlatformEvent): void {
+    if (e.type === 'tournament_created') this.#terms.set(e.tournamentId, { prize: e.prizeLamports, entry: e.entryFeeLamports, size: e.maxParticipants });
+    else if (e.type === 'tournament_seeded') this.#eloAtSeed.set(e.tournamentId, new Map(e.seeds.map((id, i) => [id, e.elos[i]!])));
+    else if (e.type === 'tournament_match_started') this.#started(e);
+    else if (e.type === 'tournament_match_decided') this.#decided(e);
+    else if (e.type === 'tournament_completed') this.#completed(e);
+  }
+
+  #started(e: Extract<PlatformEvent, { type: 'tournament_match_started' }>): void {
+    const key = `${e.tournamentId}#${e.round}`;
+    const seen = this.#played.get(key) ?? new Set<string>();
+    this.expect(!seen.has(e.whiteId) && !seen.has(e.blackId), e.t, () => `tournament ${e.tournamentId} round ${e.round}: a player plays twice`);
+    seen.add(e.whiteId).add(e.blackId);
+    this.#played.set(key, seen);
+    this.#colours.set(e.gameId, { white: e.whiteId, black: e.blackId });
+  }
+
+  #decided(e: Extract<PlatformEvent, { type: 'tournament_match_decided' }>): void {
+    const colours = this.#colours.get(e.gameId)!;
+    const elo = this.#eloAtSeed.get(e.tournamentId)!;
+    const expected =
+      e.result === '1-0' ? colours.white
+      : e.result === '0-1' ? colours.black
+      : elo.get(colours.white)! < elo.get(colours.black)! ? colours.white
+      : colours.black;
+    this.expect(e.advancedId === expected, e.t, () => `tournament ${e.tournamentId} game ${e.gameId}: ${e.advancedId} advanced, expected ${expected}`);
+    const rounds = Math.log2(this.#terms.get(e.tournamentId)!.size);
+    if (e.round === rounds) this.#finalWinner.set(e.tournamentId, e.advancedId);
+  }
+
+  #completed(e: Extract<PlatformEvent, { type: 'tournament_completed' }>): void {
+    const terms = this.#terms.get(e.tournamentId)!;
+    this.expect(e.placements[0] === this.#finalWinner.get(e.tournamentId), e.t, () => `tournament ${e.tournamentId}: champion is not the final's winner`);
+    this.expect(new Set(e.placements).size === e.placements.length, e.t, () => `tournament ${e.tournamentId}: a player placed twice`);
+    const paid = e.payouts.reduce((a, b) => a + b, 0);
+    this.expect(paid === e.pool, e.t, () => `tournament ${e.tournamentId}: payouts ${paid} != pool ${e.pool}`);
+    const income = terms.prize + terms.entry * terms.size;
+    this.expect(e.pool + e.systemFee + e.organizerFee === income, e.t, () => `tournament ${e.tournamentId}: pool + fees != prize + entries (${income})`);
+  }
+}
+
 export class InvariantSuite {
   readonly #elo: EloConservation;
+  readonly #lamports: LamportsConserved;
+  readonly #escrows: EscrowSettlesOnce;
   readonly #checkers: Checker[];
   #index = 0;
 
   constructor(platform: Platform) {
     this.#elo = new EloConservation(platform);
+    this.#lamports = new LamportsConserved(platform);
+    this.#escrows = new EscrowSettlesOnce();
     this.#checkers = [
       this.#elo,
+      this.#lamports,
+      this.#escrows,
+      new BountyFeesExact(platform.ruleset.bounty.systemFeeBps),
+      new TournamentBrackets(),
       new OneResultPerGame(),
       new DeadlinesExact(platform.ruleset.game.turnLimitMs),
       new ResearchPhaseHeld(platform.ruleset.research.minPosts),
@@ -178,6 +374,8 @@ export class InvariantSuite {
 
   finish(t: number): InvariantResult[] {
     this.#elo.finalCheck(t);
+    this.#lamports.finalCheck(t);
+    this.#escrows.finalCheck(t);
     return this.results();
   }
 

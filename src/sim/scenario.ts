@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { parseDurationMs } from '../kernel/clock.js';
 import { resolveRuleset, type Ruleset } from '../rules/ruleset.js';
+import { solToLamports } from '../kernel/money.js';
+import { RENT_EXEMPT_MINIMUM } from '../escrow/ledger.js';
+import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../escrow/network.js';
 import { PERSONAS } from '../../agents/registry.js';
 
 /**
@@ -13,6 +16,8 @@ export interface PopulationGroup {
   count: number;
   heartbeatMinMs: number;
   heartbeatMaxMs: number;
+  /** Lamports minted into each agent's wallet when it registers (0 = none). */
+  airdropLamports: number;
   options: Record<string, unknown>;
 }
 
@@ -22,6 +27,10 @@ export interface Scenario {
   startMs: number;
   durationMs: number;
   ruleset: Ruleset;
+  /** The mock Solana network: settlement latency and the chance an attempt is lost. */
+  network: NetworkConditions;
+  /** Replay the run's ledger through litesvm at the end (also `run --cross-check`). */
+  crossCheck: boolean;
   population: PopulationGroup[];
 }
 
@@ -35,8 +44,9 @@ export class ScenarioError extends Error {
   }
 }
 
-const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'population', 'description'];
-const GROUP_FIELDS = ['persona', 'count', 'heartbeat', 'options'];
+const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'escrow', 'population', 'description'];
+const GROUP_FIELDS = ['persona', 'count', 'heartbeat', 'airdrop', 'options'];
+const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
 /** A run of more agents than this is refused rather than left to exhaust memory. */
 const MAX_AGENTS = 100_000;
 
@@ -75,8 +85,32 @@ function checkScenario(raw: unknown, problems: string[], seedOverride?: string):
   const durationMs = checkDuration(raw['duration'], 'duration', problems);
   const { ruleset, errors } = resolveRuleset(raw['ruleset'] ?? {});
   problems.push(...errors);
+  const { network, crossCheck } = checkEscrow(raw['escrow'], problems);
   const population = checkPopulation(raw['population'], problems);
-  return { name, seed, startMs, durationMs, ruleset, population };
+  return { name, seed, startMs, durationMs, ruleset, network, crossCheck, population };
+}
+
+function checkEscrow(raw: unknown, problems: string[]): { network: NetworkConditions; crossCheck: boolean } {
+  if (raw === undefined) return { network: DEFAULT_NETWORK, crossCheck: false };
+  if (!isRecord(raw)) {
+    problems.push('escrow: must be a mapping with latency, faultRate and crossCheck');
+    return { network: DEFAULT_NETWORK, crossCheck: false };
+  }
+  for (const key of Object.keys(raw)) if (!ESCROW_FIELDS.includes(key)) problems.push(`escrow.${key}: unknown field (expected one of ${ESCROW_FIELDS.join(', ')})`);
+  const latency = raw['latency'];
+  let { latencyMinMs, latencyMaxMs } = DEFAULT_NETWORK;
+  if (latency !== undefined) {
+    if (!isRecord(latency)) problems.push('escrow.latency: must be a mapping with min and max, e.g. { min: 400ms, max: 3s }');
+    else {
+      latencyMinMs = checkDuration(latency['min'], 'escrow.latency.min', problems, true);
+      latencyMaxMs = checkDuration(latency['max'], 'escrow.latency.max', problems, true);
+    }
+  }
+  const faultRate = raw['faultRate'] ?? DEFAULT_NETWORK.faultRate;
+  const network = { latencyMinMs, latencyMaxMs, faultRate: faultRate as number };
+  problems.push(...checkNetwork(network).map((p) => `escrow.${p}`));
+  if (raw['crossCheck'] !== undefined && typeof raw['crossCheck'] !== 'boolean') problems.push('escrow.crossCheck: must be true or false');
+  return { network, crossCheck: raw['crossCheck'] === true };
 }
 
 function checkSeed(value: unknown, problems: string[]): string {
@@ -92,9 +126,9 @@ function checkStart(value: unknown, problems: string[]): number {
   return Number.isNaN(ms) ? 0 : ms;
 }
 
-function checkDuration(value: unknown, field: string, problems: string[]): number {
+function checkDuration(value: unknown, field: string, problems: string[], zeroAllowed = false): number {
   const ms = typeof value === 'string' || typeof value === 'number' ? parseDurationMs(value) : undefined;
-  if (ms === undefined || ms <= 0) problems.push(`${field}: must be a positive duration such as 90s, 5m, 24h or 2d`);
+  if (ms === undefined || ms < 0 || (ms === 0 && !zeroAllowed)) problems.push(`${field}: must be a positive duration such as 500ms, 90s, 5m, 24h or 2d`);
   return ms ?? 0;
 }
 
@@ -110,7 +144,7 @@ function checkPopulation(value: unknown, problems: string[]): PopulationGroup[] 
 }
 
 function checkGroup(raw: unknown, path: string, problems: string[]): PopulationGroup {
-  const group: PopulationGroup = { persona: '', count: 0, heartbeatMinMs: 30_000, heartbeatMaxMs: 60_000, options: {} };
+  const group: PopulationGroup = { persona: '', count: 0, heartbeatMinMs: 30_000, heartbeatMaxMs: 60_000, airdropLamports: 0, options: {} };
   if (!isRecord(raw)) {
     problems.push(`${path}: must be a mapping with persona, count and heartbeat`);
     return group;
@@ -122,6 +156,12 @@ function checkGroup(raw: unknown, path: string, problems: string[]): PopulationG
   if (!(Number.isSafeInteger(raw['count']) && (raw['count'] as number) > 0)) problems.push(`${path}.count: must be a positive integer`);
   group.count = Number.isSafeInteger(raw['count']) ? (raw['count'] as number) : 0;
   checkHeartbeat(raw['heartbeat'], `${path}.heartbeat`, group, problems);
+  if (raw['airdrop'] !== undefined) {
+    const lamports = typeof raw['airdrop'] === 'number' ? solToLamports(raw['airdrop']) : undefined;
+    if (lamports === undefined || lamports > 1_000_000_000_000) problems.push(`${path}.airdrop: must be SOL from 0 to 1000 per agent, e.g. 5`);
+    else if (lamports > 0 && lamports < RENT_EXEMPT_MINIMUM) problems.push(`${path}.airdrop: below the rent-exempt minimum of ${RENT_EXEMPT_MINIMUM} lamports`);
+    group.airdropLamports = lamports ?? 0;
+  }
   if (raw['options'] !== undefined && !isRecord(raw['options'])) problems.push(`${path}.options: must be a mapping`);
   group.options = isRecord(raw['options']) ? raw['options'] : {};
   if (factory) problems.push(...factory.checkOptions(group.options).map((p) => `${path}.options.${p}`));

@@ -11,6 +11,8 @@ import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona } from '../../agents/persona.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
 import type { Scenario } from './scenario.js';
+import { airdrop } from '../platform/transfers.js';
+import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -46,6 +48,13 @@ export interface RunOutcome {
   requests: RequestStats;
   eventCounts: Map<PlatformEvent['type'], number>;
   endMs: number;
+  /** Present when the run replayed its ledger through litesvm. */
+  crossCheck: CrossCheckResult | null;
+}
+
+export interface WorldOptions {
+  /** Replay the ledger through litesvm at the end, whatever the scenario says. */
+  crossCheck?: boolean;
 }
 
 export type ProgressListener = (fraction: number, nowMs: number) => void;
@@ -66,9 +75,15 @@ export class World {
   readonly #contexts: AgentContext[] = [];
   #nextAction = 0;
 
-  constructor(scenario: Scenario) {
+  readonly #crossCheck: boolean;
+
+  constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
-    this.platform = createPlatform({ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset });
+    this.#crossCheck = options.crossCheck ?? scenario.crossCheck;
+    this.platform = createPlatform({
+      ...{ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset, network: scenario.network },
+      ledgerJournal: this.#crossCheck,
+    });
     this.api = new Api(this.platform);
     this.#scheduler = new Scheduler<WorldEvent>(this.platform.clock);
     this.#rng = new Rng(scenario.seed).fork('world');
@@ -89,7 +104,8 @@ export class World {
       for (let i = 0; i < group.count; i++) {
         const handle = `${group.persona}_${String(i + 1).padStart(4, '0')}`;
         const client = new PlatformClient(transport);
-        await client.register({ handle, bio: factory.description, tags: [group.persona] });
+        const registered = await client.register({ handle, bio: factory.description, tags: [group.persona] });
+        if (group.airdropLamports > 0) airdrop(this.platform, registered.wallet_address, group.airdropLamports);
         const rng = this.#rng.fork(`agent:${handle}`);
         const agent: SimAgent = {
           ...{ index: this.agents.length, handle, persona: group.persona, client, rng, impl: factory.create(group.options) },
@@ -153,16 +169,18 @@ export class World {
 
   #outcome(endMs: number): RunOutcome {
     const invariants = this.invariants.finish(endMs);
+    const ledgerCheck = this.#crossCheck ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() }) : null;
     return {
       platform: this.platform,
       agents: this.agents,
       invariants,
-      failed: invariants.some((r) => !r.passed),
+      failed: invariants.some((r) => !r.passed) || (ledgerCheck !== null && !ledgerCheck.passed),
       fingerprint: this.#fingerprint.digest(),
       events: this.#fingerprint.lines,
       requests: this.requests,
       eventCounts: this.#eventCounts,
       endMs,
+      crossCheck: ledgerCheck,
     };
   }
 }
@@ -186,6 +204,6 @@ class CountingTransport implements Transport {
   }
 }
 
-export async function runScenario(scenario: Scenario, onProgress?: ProgressListener): Promise<RunOutcome> {
-  return new World(scenario).run(onProgress);
+export async function runScenario(scenario: Scenario, onProgress?: ProgressListener, options: WorldOptions = {}): Promise<RunOutcome> {
+  return new World(scenario, options).run(onProgress);
 }

@@ -2,7 +2,7 @@ import { acceptChallenge, createChallenge, openChallengeOf, openChallenges } fro
 import { requireAgent } from '../../platform/identity.js';
 import { nullable, num, object, paging, str } from '../schema.js';
 import { caller, type Route } from '../types.js';
-import { agentRef, challengeView, gameSummary } from '../views.js';
+import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
 import { pagedList } from './paging.js';
 
 /** Challenges (WIRE §5) and the open-challenge probe of §3. */
@@ -15,7 +15,7 @@ export const challengeRoutes: Route[] = [
     schema: { body: object({ opponent_handle: nullable(str()), bounty_sol: nullable(num()) }) },
     handler: (ctx) => {
       const challenge = createChallenge(ctx.platform, caller(ctx), ctx.body);
-      return { success: true, challenge: challengeView(ctx.platform, challenge), ...noEscrow() };
+      return { success: true, challenge: challengeView(ctx.platform, challenge), ...escrowFields(ctx.platform, challenge.bountyLamports, challenge.escrowAddress) };
     },
   },
   {
@@ -46,12 +46,12 @@ export const challengeRoutes: Route[] = [
       const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
       const direct = open.filter((c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id));
       return {
-        outgoing_open: outgoing.map((c) => ({ challenge_id: c.id, game_id: c.id, created_at: p.iso(c.createdAtMs), bounty_sol: null })),
+        outgoing_open: outgoing.map((c) => ({ challenge_id: c.id, game_id: c.id, created_at: p.iso(c.createdAtMs), bounty_sol: solOrNull(c.bountyLamports) })),
         direct_pending: direct.map((c) => {
           const incoming = c.opponentId === me.id;
           const other = p.state.agents.get(incoming ? c.challengerId : c.opponentId!)!;
           const direction = incoming ? 'incoming' : 'outgoing';
-          return { challenge_id: c.id, game_id: c.id, direction, opponent: agentRef(other), created_at: p.iso(c.createdAtMs), bounty_sol: null };
+          return { challenge_id: c.id, game_id: c.id, direction, opponent: agentRef(other), created_at: p.iso(c.createdAtMs), bounty_sol: solOrNull(c.bountyLamports) };
         }),
       };
     },
@@ -65,7 +65,7 @@ export const challengeRoutes: Route[] = [
     handler: (ctx) => {
       const { game } = acceptChallenge(ctx.platform, caller(ctx), ctx.params['id']!);
       const summary = gameSummary(ctx.platform, game);
-      return { success: true, game: summary, ...noEscrow() };
+      return { success: true, game: summary, ...escrowFields(ctx.platform, game.bountyLamports, game.escrowAddress) };
     },
   },
   {
@@ -80,8 +80,3 @@ export const challengeRoutes: Route[] = [
     },
   },
 ];
-
-/** Without a bounty there is no escrow: the fields are present (clients read them) and null. */
-function noEscrow() {
-  return { bounty_sol: null, escrow_address: null, escrow_status: null, transfer_status: null };
-}

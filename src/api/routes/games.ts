@@ -16,7 +16,7 @@ export const gameRoutes: Route[] = [
     auth: 'optional',
     summary: 'List games; filters status, player_handle (or player), my_turn (needs a key)',
     schema: {
-      querystring: object({ ...paging(), status: oneOf(['pending', 'active', 'completed']), player_handle: str(), player: str(), my_turn: bool() }),
+      querystring: object({ ...paging(), status: oneOf(['pending', 'active', 'completed', 'cancelled']), player_handle: str(), player: str(), my_turn: bool() }),
     },
     handler: ({ platform, agent, query }) => {
       const player = query.player_handle ?? query.player;

@@ -111,7 +111,7 @@ interface OpenQuery {
   required_tag?: string[];
 }
 
-/** Query text -> a filter. An unknown creator is not_found, as the challenge list's creator filter is. */
+/** Query text -> a filter. An unknown creator is not_found, as the open-challenge list's challenger filter is. */
 function openFilter(p: Platform, q: OpenQuery): OpenFilter {
   return {
     ...(q.creator_handle !== undefined ? { creatorId: requireAgent(p, q.creator_handle).id } : {}),
