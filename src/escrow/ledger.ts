@@ -84,6 +84,10 @@ export class MockLedger implements LedgerPort {
     return address;
   }
 
+  has(address: string): boolean {
+    return this.#balances.has(address);
+  }
+
   kindOf(address: string): AccountKind | undefined {
     return this.#kinds.get(address);
   }

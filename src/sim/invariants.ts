@@ -187,7 +187,7 @@ class LamportsConserved extends Checker {
 
   #compare(t: number, address: string): void {
     const model = this.#balances.get(address) ?? 0;
-    const actual = this.platform.ledger.balance(address);
+    const actual = this.platform.ledger.has(address) ? this.platform.ledger.balance(address) : undefined;
     this.expect(model >= 0 && actual === model, t, () => `account ${address}: ledger ${actual} != replayed ${model}`);
   }
 

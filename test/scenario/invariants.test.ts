@@ -48,4 +48,46 @@ describe('invariant checkers catch violations', () => {
     checks.observe(ended({ whiteDelta: 20, blackDelta: -19 }));
     expect(failing(checks)).toContain('elo_conservation');
   });
+
+  it('lamports: a settled transfer the ledger never made', () => {
+    const checks = suite();
+    checks.observe({ type: 'transfer_settled', t: t0, transferId: 'x', transferType: 'bounty_payout', from: 'nowhere', to: 'elsewhere', lamports: 5 } as never);
+    expect(failing(checks)).toContain('lamports_conserved');
+  });
+
+  it('escrow: closed twice, and closed while holding lamports', () => {
+    const checks = suite();
+    checks.observe({ type: 'escrow_opened', t: t0, escrow: 'E', kind: 'bounty', refId: 'g' });
+    checks.observe({ type: 'transfer_queued', t: t0, transferId: 'd', transferType: 'bounty_deposit', from: 'w', to: 'E', lamports: 10, dueMs: t0 + 1 });
+    checks.observe({ type: 'escrow_closed', t: t0, escrow: 'E', kind: 'bounty', refId: 'g', outcome: 'refunded', lamportsIn: 0, lamportsOut: 0 });
+    checks.observe({ type: 'escrow_closed', t: t0, escrow: 'E', kind: 'bounty', refId: 'g', outcome: 'refunded', lamportsIn: 0, lamportsOut: 0 });
+    expect(failing(checks)).toContain('escrow_settles_once');
+  });
+
+  it('escrow: a game that ended with its escrow never settled', () => {
+    const checks = suite();
+    checks.observe({ type: 'escrow_opened', t: t0, escrow: 'E', kind: 'bounty', refId: 'g' });
+    checks.observe(ended());
+    checks.finish(t0 + 5000);
+    expect(failing(checks)).toContain('escrow_settles_once');
+  });
+
+  it('bounty fees: payouts that do not add up to the pot, and a wrong fee', () => {
+    const checks = suite();
+    checks.observe({ type: 'bounty_settled', t: t0, gameId: 'g', pot: 200, fee: 20, white: 181, black: 0 });
+    checks.observe({ type: 'bounty_settled', t: t0, gameId: 'h', pot: 200, fee: 19, white: 181, black: 0 });
+    expect(failing(checks)).toContain('bounty_fees_exact');
+  });
+
+  it('brackets: a draw that advanced the higher seed, and a player twice in a round', () => {
+    const checks = suite();
+    const tid = 'T';
+    checks.observe({ type: 'tournament_created', t: t0, tournamentId: tid, creatorId: 'w', maxParticipants: 8, prizeLamports: 0, entryFeeLamports: 0, distribution: 'winner_only' });
+    checks.observe({ type: 'tournament_seeded', t: t0, tournamentId: tid, seeds: ['w', 'b'], elos: [1300, 1200], scheduledStartMs: t0 });
+    checks.observe({ type: 'tournament_match_started', t: t0, tournamentId: tid, round: 1, matchIndex: 0, gameId: 'g', whiteId: 'w', blackId: 'b' });
+    checks.observe({ type: 'tournament_match_decided', t: t0, tournamentId: tid, round: 1, matchIndex: 0, gameId: 'g', result: '1/2-1/2', advancedId: 'w', eliminatedId: 'b' });
+    checks.observe({ type: 'tournament_match_started', t: t0, tournamentId: tid, round: 1, matchIndex: 1, gameId: 'h', whiteId: 'w', blackId: 'x' });
+    const result = checks.results().find((r) => r.name === 'tournament_brackets')!;
+    expect(result.violationCount).toBe(2);
+  });
 });

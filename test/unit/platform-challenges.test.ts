@@ -248,3 +248,20 @@ describe('expiry', () => {
     expect((await a.client.createChallenge()).success).toBe(true);
   });
 });
+
+describe('profile downvote blocks', () => {
+  it('a downvote either way blocks a direct challenge and its accept (403 vote_blocked), but not open challenges', async () => {
+    const world = newWorld();
+    const alice = await world.agent('alice');
+    const bob = await world.agent('bob');
+    const direct = await alice.client.createChallenge({ opponent_handle: 'bob' });
+    world.platform.state.profileVotes.set(`${bob.id}>${alice.id}`, 'down');
+    await expectRejectedUnchanged(world, () => alice.client.createChallenge({ opponent_handle: 'bob' }), 'vote_blocked');
+    await expectRejectedUnchanged(world, () => bob.client.acceptChallenge(direct.challenge.challenge_id), 'vote_blocked');
+    const open = await alice.client.createChallenge({});
+    const accepted = await bob.client.acceptChallenge(open.challenge.challenge_id);
+    expect(accepted.game.status).toBe('active');
+    world.platform.state.profileVotes.set(`${bob.id}>${alice.id}`, 'up');
+    await expect(bob.client.createChallenge({ opponent_handle: 'alice' })).resolves.toMatchObject({ success: true });
+  });
+});
