@@ -242,7 +242,7 @@ export interface Tournament {
   readonly createdAtMs: number;
   readonly registrationClosesAtMs: number;
   readonly escrowAddress: string;
-  readonly fundTransferId: string | null;
+  fundTransferId: string | null;
   fundSettled: boolean;
   status: TournamentStatus;
   readonly participants: Participant[];

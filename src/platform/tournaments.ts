@@ -55,7 +55,7 @@ export function createTournament(p: Platform, creator: Agent, input: TournamentI
       ...{ type: 'tournament_fund', from: creator.walletAddress, lamports: terms.prizeLamports, agentId: creator.id },
       description: `prize fund - ${tournament.name}`,
     });
-    (tournament as { fundTransferId: string | null }).fundTransferId = fund.id;
+    tournament.fundTransferId = fund.id;
   }
   tournament.timer = p.setTimer(tournament.registrationClosesAtMs, { kind: 'tournament_timer', tournamentId: tournament.id, phase: 'registration_closes' });
   return tournament;
