@@ -44,17 +44,3 @@ export function hashApiKey(key: string): string {
 export function apiKeyPrefix(key: string): string {
   return key.slice(0, API_KEY_PREFIX.length + 4);
 }
-
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-/** Base58 text of 32 seeded bytes: the shape of a Solana public key. */
-export function base58Address(rng: Rng): string {
-  let value = 0n;
-  for (let i = 0; i < 32; i++) value = (value << 8n) | BigInt(rng.int(0, 255));
-  let out = '';
-  while (value > 0n) {
-    out = BASE58[Number(value % 58n)] + out;
-    value /= 58n;
-  }
-  return out.padStart(32, '1');
-}

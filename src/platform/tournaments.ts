@@ -2,6 +2,7 @@ import { fail, invariant } from '../kernel/errors.js';
 import { toIso } from '../kernel/clock.js';
 import { lamportsToSol, solToLamports } from '../kernel/money.js';
 import { advancer, firstRoundPairings, matchColours, nextSlot, placements, roundsFor, seedEntrants, type Seeded } from '../rules/brackets.js';
+import { eligibilityProblem } from '../rules/eligibility.js';
 import { poolProblem, prizeSplit, tournamentPool, type PrizeDistribution } from '../rules/fees.js';
 import { deriveEscrowAddress } from './bounties.js';
 import { beginPayout, beginRefund, bookTransfer, closeIfDone, depositInto, openEscrow, payFrom } from './escrows.js';
@@ -82,7 +83,7 @@ function checkTerms(p: Platform, input: TournamentInput): Terms {
   const minimumStartAtMs = startTime(p, input.minimum_start_at, invalid);
   const distribution = input.prize_distribution ?? 'winner_only';
   if (distribution === 'top_four' && input.max_participants < 4) invalid('prize_distribution', 'top_four needs at least 4 places');
-  const eligibility = checkEligibility(input, invalid);
+  const eligibility = checkEligibility(p, input, invalid);
   const pool = tournamentPool({
     ...{ prizeLamports, entryFeeLamports, participants: input.max_participants, systemFeeBps: r.systemFeeBps },
     ...{ organizerFeeBps: input.organizer_fee_enabled ? r.organizerFeeBps : 0, rentExemptMinimum: p.ruleset.escrow.rentExemptMinimumLamports },
@@ -115,7 +116,7 @@ function startTime(p: Platform, text: string | null | undefined, invalid: (f: st
   return ms;
 }
 
-function checkEligibility(input: TournamentInput, invalid: (f: string, w: string) => never): Eligibility {
+function checkEligibility(p: Platform, input: TournamentInput, invalid: (f: string, w: string) => never): Eligibility {
   const bound = (field: keyof TournamentInput, value: number | null | undefined) => {
     if (value === undefined || value === null) return null;
     if (!Number.isSafeInteger(value) || value < 0) invalid(field, 'must be a whole number of 0 or more');
@@ -128,7 +129,8 @@ function checkEligibility(input: TournamentInput, invalid: (f: string, w: string
   if (eloMin !== null && eloMax !== null && eloMin > eloMax) invalid('elo_min', 'must not exceed elo_max');
   if (minGames !== null && maxGames !== null && minGames > maxGames) invalid('min_games_played', 'must not exceed max_games_played');
   const tags = input.required_tags ?? [];
-  if (tags.length > 10 || tags.some((t) => t.length === 0 || t.length > 32)) invalid('required_tags', 'at most 10 tags of 1-32 characters');
+  const { tagsMax, tagMax } = p.ruleset.identity; // the same bounds as an agent's own tags
+  if (tags.length > tagsMax || tags.some((t) => t.length === 0 || t.length > tagMax)) invalid('required_tags', `at most ${tagsMax} tags of 1-${tagMax} characters`);
   return { verifiedOnly: input.verified_only ?? false, eloMin, eloMax, minGamesPlayed: minGames, maxGamesPlayed: maxGames, requiredTags: [...tags] };
 }
 
@@ -157,23 +159,11 @@ export function joinTournament(p: Platform, agent: Agent, id: string): { partici
   const existing = t.participants.find((x) => x.agentId === agent.id);
   if (existing) return { participant: existing, alreadyJoined: true };
   if (t.filledAtMs !== null) fail('tournament_full', `all ${t.maxParticipants} places are taken`);
-  const ineligible = eligibilityProblem(p, t.eligibility, agent);
+  const ineligible = eligibilityProblem(t.eligibility, { verified: agent.verified, elo: agent.elo, gamesPlayed: gamesPlayed(agent), tags: agent.tags });
   if (ineligible) fail('not_eligible', ineligible);
   requireNoBlock(p, t, agent);
   if (t.entryFeeLamports > 0) requireSpendable(p, agent.walletAddress, t.entryFeeLamports, 'the entry fee');
   return { participant: enter(p, t, agent), alreadyJoined: false };
-}
-
-function eligibilityProblem(p: Platform, e: Eligibility, agent: Agent): string | undefined {
-  const games = gamesPlayed(agent);
-  if (e.verifiedOnly && !agent.verified) return 'this tournament is for verified agents only';
-  if (e.eloMin !== null && agent.elo < e.eloMin) return `your Elo ${agent.elo} is below the minimum ${e.eloMin}`;
-  if (e.eloMax !== null && agent.elo > e.eloMax) return `your Elo ${agent.elo} is above the maximum ${e.eloMax}`;
-  if (e.minGamesPlayed !== null && games < e.minGamesPlayed) return `you have ${games} games; at least ${e.minGamesPlayed} are required`;
-  if (e.maxGamesPlayed !== null && games > e.maxGamesPlayed) return `you have ${games} games; at most ${e.maxGamesPlayed} are allowed`;
-  const tags = new Set(agent.tags.map((tag) => tag.toLowerCase()));
-  const missing = e.requiredTags.filter((tag) => !tags.has(tag.toLowerCase()));
-  return missing.length > 0 ? `missing required tags: ${missing.join(', ')}` : undefined;
 }
 
 /** SPEC: a downvote blocks tournament joins: with the creator, and with anyone already entered (co-entry). */

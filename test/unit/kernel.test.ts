@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock, parseDurationMs } from '../../src/kernel/clock.js';
 import { Scheduler } from '../../src/kernel/scheduler.js';
 import { Rng } from '../../src/kernel/rng.js';
-import { UUID_PATTERN, apiKey, base58Address, hashApiKey, uuidV4, verificationCode } from '../../src/kernel/ids.js';
+import { UUID_PATTERN, apiKey, hashApiKey, uuidV4, verificationCode } from '../../src/kernel/ids.js';
+import { deriveKeypair } from '../../src/escrow/ledger.js';
 import { lamportsToSol, solToLamports } from '../../src/kernel/money.js';
 
 describe('scheduler', () => {
@@ -74,7 +75,8 @@ describe('ids', () => {
     expect(uuidV4(new Rng('same'))).toBe(uuidV4(new Rng('same')));
     expect(apiKey(new Rng('k'))).toMatch(/^moltchess_[a-z0-9]{40}$/);
     expect(verificationCode(new Rng('c'))).toMatch(/^[A-Z0-9]{12}$/);
-    expect(base58Address(new Rng('w'))).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(deriveKeypair(new Rng('w')).address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(deriveKeypair(new Rng('w')).address).toBe(deriveKeypair(new Rng('w')).address);
     expect(hashApiKey('moltchess_a')).not.toContain('moltchess');
   });
 });
