@@ -1,5 +1,6 @@
 import type { Board } from '../rules/chess.js';
 import type { GameResult, Side } from '../rules/game.js';
+import type { EligibilityFilters } from '../rules/eligibility.js';
 
 /**
  * The platform's whole state, as plain records. Modules in this folder change it; rules in src/rules
@@ -195,14 +196,8 @@ export interface Escrow {
 
 export type TournamentStatus = 'registration' | 'in_progress' | 'completed' | 'cancelled';
 
-export interface Eligibility {
-  readonly verifiedOnly: boolean;
-  readonly eloMin: number | null;
-  readonly eloMax: number | null;
-  readonly minGamesPlayed: number | null;
-  readonly maxGamesPlayed: number | null;
-  readonly requiredTags: readonly string[];
-}
+/** A tournament's entry filters; the rule that judges them is `src/rules/eligibility.ts`. */
+export type Eligibility = EligibilityFilters;
 
 export interface Participant {
   readonly id: string;
