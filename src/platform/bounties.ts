@@ -27,11 +27,6 @@ export function requireStake(p: Platform, agent: Agent, lamports: number): void 
   requireSpendable(p, agent.walletAddress, lamports, 'the bounty stake');
 }
 
-/** The escrow's address is derived when the challenge is made, so the creation response can show it. */
-export function deriveEscrowAddress(p: Platform, kind: 'bounty_escrow' | 'tournament_escrow'): string {
-  return p.ledger.open(kind, p.stream('escrows'));
-}
-
 /** Called by accept once every check passed: the pending game, its escrow, both deposits, the window. */
 export function fundBountyGame(p: Platform, challenge: Challenge, acceptor: Agent): Game {
   const stake = challenge.bountyLamports!;

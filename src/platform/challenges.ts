@@ -3,7 +3,8 @@ import type { Platform, PlatformTimer } from './platform.js';
 import { requireResearchDone } from './guards.js';
 import { requireAgent } from './identity.js';
 import { startGame } from './games.js';
-import { checkBountySol, deriveEscrowAddress, fundBountyGame, requireStake } from './bounties.js';
+import { checkBountySol, fundBountyGame, requireStake } from './bounties.js';
+import { deriveEscrowAddress } from './escrows.js';
 import { requireNotBlocked } from './votes.js';
 import type { Agent, Challenge, Game } from './state.js';
 

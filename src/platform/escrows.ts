@@ -7,6 +7,11 @@ import { queueTransfer, type TransferSpec } from './transfers.js';
  * The life of one escrow account, shared by bounties and tournaments: deposits in, then exactly one
  * settlement, paid out or refunded. It closes when nothing is in flight and its balance is zero.
  */
+/** An escrow's address is derived before the escrow opens: a bounty challenge shows it at creation. */
+export function deriveEscrowAddress(p: Platform, kind: 'bounty_escrow' | 'tournament_escrow'): string {
+  return p.ledger.open(kind, p.stream('escrows'));
+}
+
 export function openEscrow(p: Platform, kind: Escrow['kind'], address: string, refId: string): Escrow {
   const escrow: Escrow = {
     ...{ address, kind, refId, status: 'awaiting_deposits' as const, pendingIn: new Set<string>(), pendingOut: new Set<string>() },

@@ -3,9 +3,9 @@ import { toIso } from '../kernel/clock.js';
 import { lamportsToSol, solToLamports } from '../kernel/money.js';
 import { advancer, firstRoundPairings, matchColours, nextSlot, placements, roundsFor, seedEntrants, type Seeded } from '../rules/brackets.js';
 import { eligibilityProblem } from '../rules/eligibility.js';
+import { registrationClosesAtMs, roundOneStartsAtMs, settlementEndsAtMs } from '../rules/tournament-schedule.js';
 import { poolProblem, prizeSplit, tournamentPool, type PrizeDistribution } from '../rules/fees.js';
-import { deriveEscrowAddress } from './bounties.js';
-import { beginPayout, beginRefund, bookTransfer, closeIfDone, depositInto, openEscrow, payFrom } from './escrows.js';
+import { beginPayout, beginRefund, bookTransfer, closeIfDone, depositInto, deriveEscrowAddress, openEscrow, payFrom } from './escrows.js';
 import { gamesPlayed, startGame } from './games.js';
 import { requireResearchDone } from './guards.js';
 import type { Platform, PlatformTimer } from './platform.js';
@@ -135,7 +135,7 @@ function checkEligibility(p: Platform, input: TournamentInput, invalid: (f: stri
 }
 
 function newTournament(p: Platform, creator: Agent, input: TournamentInput, terms: Terms): Tournament {
-  const closes = Math.max(p.nowMs, terms.minimumStartAtMs ?? 0) + p.ruleset.tournaments.registrationWindowMs;
+  const closes = registrationClosesAtMs(p.nowMs, terms.minimumStartAtMs, p.ruleset);
   return {
     ...{ id: p.newId('tournament'), seq: p.state.tournaments.size, name: input.name, description: input.description ?? null },
     ...{ creatorId: creator.id, maxParticipants: input.max_participants, prizeLamports: terms.prizeLamports },
@@ -196,7 +196,7 @@ function enter(p: Platform, t: Tournament, agent: Agent): Participant {
 /** SPEC: a filled bracket gets a settlement window (2 min) before seeding; it ends early once all settled. */
 function bracketFilled(p: Platform, t: Tournament): void {
   t.filledAtMs = p.nowMs;
-  setPhase(p, t, p.nowMs + p.ruleset.tournaments.settlementWindowMs, 'settlement_ends');
+  setPhase(p, t, settlementEndsAtMs(p.nowMs, p.ruleset), 'settlement_ends');
   if (fundingSettled(t)) seed(p, t);
 }
 
@@ -219,7 +219,7 @@ function seed(p: Platform, t: Tournament): void {
     participant.eloAtSeed = s.eloAtSeed;
   }
   t.seededAtMs = p.nowMs;
-  t.scheduledStartMs = Math.max(p.nowMs + p.ruleset.tournaments.startDelayMs, t.minimumStartAtMs ?? 0);
+  t.scheduledStartMs = roundOneStartsAtMs(p.nowMs, t.minimumStartAtMs, p.ruleset);
   p.state.escrows.get(t.escrowAddress)!.status = 'funded';
   setPhase(p, t, t.scheduledStartMs, 'round_one');
   p.emit({ type: 'tournament_seeded', t: p.nowMs, tournamentId: t.id, seeds: seeded.map((s) => s.id), elos: seeded.map((s) => s.eloAtSeed), scheduledStartMs: t.scheduledStartMs });

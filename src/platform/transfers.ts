@@ -22,13 +22,9 @@ export interface TransferSpec {
   description: string;
 }
 
-function pendingOut(p: Platform): Map<string, number> {
-  return p.state.pendingOutByAddress;
-}
-
 /** Balance minus what queued transfers will take: what an agent can still commit. */
 export function availableLamports(p: Platform, address: string): number {
-  return p.ledger.balance(address) - (pendingOut(p).get(address) ?? 0);
+  return p.ledger.balance(address) - (p.state.pendingOutByAddress.get(address) ?? 0);
 }
 
 /**
@@ -53,7 +49,7 @@ export function queueTransfer(p: Platform, spec: TransferSpec): Transfer {
   p.state.transfers.set(transfer.id, transfer);
   if (transfer.agentId !== null) indexUnder(p.state.transfersByAgent, transfer.agentId, transfer.id);
   if (transfer.chargedToId !== null) indexUnder(p.state.feesByAgent, transfer.chargedToId, transfer.id);
-  const pending = pendingOut(p);
+  const pending = p.state.pendingOutByAddress;
   pending.set(transfer.from, (pending.get(transfer.from) ?? 0) + transfer.lamports);
   const dueMs = scheduleAttempt(p, transfer, 0);
   p.emit({ type: 'transfer_queued', t: p.nowMs, transferId: transfer.id, transferType: transfer.type, from: transfer.from, to: transfer.to, lamports: transfer.lamports, dueMs });
@@ -102,7 +98,7 @@ function isDeposit(transfer: Transfer): boolean {
 }
 
 function release(p: Platform, transfer: Transfer): void {
-  const pending = pendingOut(p);
+  const pending = p.state.pendingOutByAddress;
   const left = (pending.get(transfer.from) ?? 0) - transfer.lamports;
   invariant(left >= 0, `pending outflow of ${transfer.from} went negative`);
   if (left === 0) pending.delete(transfer.from);

@@ -102,6 +102,17 @@ export class TestWorld {
     }
   }
 
+  /** `count` posted agents named `${prefix}1`, `${prefix}2`, ..., each given `sol` by airdrop when above 0. */
+  async agents(count: number, options: { prefix?: string; sol?: number } = {}): Promise<TestAgent[]> {
+    const out: TestAgent[] = [];
+    for (let i = 1; i <= count; i++) {
+      const agent = await this.agent(`${options.prefix ?? 'player'}${i}`);
+      if ((options.sol ?? 0) > 0) this.airdrop(agent, options.sol!);
+      out.push(agent);
+    }
+    return out;
+  }
+
   /** Mints SOL into an agent's wallet, as a scenario airdrop does. */
   airdrop(agent: TestAgent, sol: number): void {
     airdrop(this.platform, this.platform.state.agents.get(agent.id)!.walletAddress, solToLamports(sol)!);
@@ -125,6 +136,9 @@ export class TestWorld {
     return stateFingerprint(this.platform, { includeUsage });
   }
 }
+
+/** Every transfer lands exactly 1 s after it is queued, and none is lost: money timings become exact. */
+export const FIXED_NETWORK: NetworkConditions = { latencyMinMs: 1000, latencyMaxMs: 1000, faultRate: 0 };
 
 export function newWorld(options: WorldOptions = {}): TestWorld {
   return new TestWorld(options);

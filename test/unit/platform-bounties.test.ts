@@ -5,12 +5,12 @@ import type { NetworkConditions } from '../../src/escrow/network.js';
 import type { PlatformEvent } from '../../src/platform/events.js';
 import { airdrop } from '../../src/platform/transfers.js';
 import type { Transfer } from '../../src/platform/state.js';
-import { expectApiError, expectRejectedUnchanged, FOOLS_MATE, newWorld, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
+import { expectApiError, expectRejectedUnchanged, FIXED_NETWORK, FOOLS_MATE, newWorld, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 const SOL = 1_000_000_000;
 const RENT = 890_880;
 // Every transfer lands exactly 1 s after it is queued, so activation and payouts can be timed to the millisecond.
-const FIXED: NetworkConditions = { latencyMinMs: 1000, latencyMaxMs: 1000, faultRate: 0 };
+const FIXED = FIXED_NETWORK;
 // An odd lamport amount: 10% of the pot (246,913,578) is 24,691,357.8, so the fee floor is visible.
 const STAKE_SOL = 0.123456789;
 const STAKE = 123_456_789;

@@ -4,6 +4,7 @@ import { toIso } from '../../src/kernel/clock.js';
 import {
   expectApiError,
   expectRejectedUnchanged,
+  FIXED_NETWORK,
   FOOLS_MATE,
   newWorld,
   START_MS,
@@ -13,8 +14,6 @@ import {
 } from '../helpers/world.js';
 
 const RULES = { tournaments: { creatorMinGames: 0 } };
-// Every transfer lands exactly 1 s after it is queued, so settlement times can be asserted to the millisecond.
-const FIXED_NETWORK = { latencyMinMs: 1000, latencyMaxMs: 1000, faultRate: 0 };
 const SOL = 1_000_000_000;
 const START_DELAY_MS = 5 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
@@ -23,16 +22,6 @@ const BASE: CreateTournamentInput = { name: 'Spring Open', max_participants: 8 }
 
 function fixedWorld(): TestWorld {
   return newWorld({ rules: RULES, network: FIXED_NETWORK });
-}
-
-async function players(world: TestWorld, count: number, sol = 0, prefix = 'player'): Promise<TestAgent[]> {
-  const out: TestAgent[] = [];
-  for (let i = 1; i <= count; i++) {
-    const agent = await world.agent(`${prefix}${i}`);
-    if (sol > 0) world.airdrop(agent, sol);
-    out.push(agent);
-  }
-  return out;
 }
 
 async function detail(world: TestWorld, id: string): Promise<TournamentDetail> {
@@ -155,7 +144,7 @@ describe('listing tournaments', () => {
     const open = await world.client().call<{ tournaments: Array<{ id: string }> }>('GET', '/api/chess/tournaments/open');
     expect(open.tournaments.map((t) => t.id)).toEqual([third, second, first]);
 
-    await joinAll(first!, await players(world, 8));
+    await joinAll(first!, await world.agents(8));
     const list = await world.client().tournaments();
     expect(list.tournaments.map((t) => [t.id, t.reserved_participants])).toEqual([[third, null], [second, null], [first, 8]]);
     expect(list).toMatchObject({ total: 3, limit: 50, offset: 0 });
@@ -247,7 +236,7 @@ describe('joining a tournament', () => {
   it('refuses a join across a profile downvote, with the creator or with anyone already entered', async () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
-    const [early, late, other] = await players(world, 3);
+    const [early, late, other] = await world.agents(3);
     const id = (await creator.client.createTournament(BASE)).tournament.id;
     await early!.client.joinTournament(id);
     world.platform.state.profileVotes.set(`${creator.id}>${late!.id}`, 'down');
@@ -262,7 +251,7 @@ describe('joining a tournament', () => {
   it('answers a repeat join with already_joined and no change; refuses a full bracket and a started one', async () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
-    const entrants = await players(world, 9, 1);
+    const entrants = await world.agents(9, { sol: 1 });
     const id = (await creator.client.createTournament({ ...BASE, entry_fee_sol: 0.25 })).tournament.id;
     const first = await entrants[0]!.client.joinTournament(id);
     expect(first).toMatchObject({ success: true, payment_status: 'pending', queued_transfers: true, already_joined: false });
@@ -304,7 +293,7 @@ describe('tournament lifecycle', () => {
     const treasuryStart = world.platform.ledger.balance(treasury);
     const creator = await world.agent('creator');
     world.airdrop(creator, 3);
-    const entrants = await players(world, 8, 2);
+    const entrants = await world.agents(8, { sol: 2 });
     const supply = world.platform.ledger.totalSupply;
     const input = { ...BASE, prize_sol: 1, entry_fee_sol: 0.5, prize_distribution: 'top_four' as const, organizer_fee_enabled: true };
     const id = (await creator.client.createTournament(input)).tournament.id;
@@ -390,7 +379,7 @@ describe('tournament lifecycle', () => {
   it('advances Black from a drawn match when the Elo at seeding ties', async () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
-    const entrants = await players(world, 8);
+    const entrants = await world.agents(8);
     const id = (await creator.client.createTournament(BASE)).tournament.id;
     await joinAll(id, entrants);
     world.advanceBy(START_DELAY_MS);
@@ -407,7 +396,7 @@ describe('tournament lifecycle', () => {
   it('waits for a later minimum_start_at, and otherwise starts 5 minutes after seeding', async () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
-    const entrants = await players(world, 8);
+    const entrants = await world.agents(8);
     const later = START_MS + 60 * 60_000;
     const soon = START_MS + 60_000;
     const delayed = (await creator.client.createTournament({ ...BASE, minimum_start_at: toIso(later) })).tournament.id;
@@ -428,7 +417,7 @@ describe('tournament lifecycle', () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
     world.airdrop(creator, 2);
-    const entrants = await players(world, 4, 1);
+    const entrants = await world.agents(4, { sol: 1 });
     const supply = world.platform.ledger.totalSupply;
     const id = (await creator.client.createTournament({ ...BASE, prize_sol: 1.5, entry_fee_sol: 0.75 })).tournament.id;
     await joinAll(id, entrants.slice(0, 3));

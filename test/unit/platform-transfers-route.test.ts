@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TransfersResponse } from '../../src/client/types.js';
 import { toIso } from '../../src/kernel/clock.js';
-import { expectApiError, FOOLS_MATE, newWorld, START_MS, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
+import { expectApiError, FIXED_NETWORK, FOOLS_MATE, newWorld, START_MS, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 const RULES = { tournaments: { creatorMinGames: 0 } };
 // Every transfer lands exactly 1 s after it is queued.
-const FIXED_NETWORK = { latencyMinMs: 1000, latencyMaxMs: 1000, faultRate: 0 };
 const SOL = 1_000_000_000;
 const START_DELAY_MS = 5 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
 function fixedWorld(): TestWorld {
   return newWorld({ rules: RULES, network: FIXED_NETWORK });
-}
-
-async function players(world: TestWorld, count: number, prefix: string, sol = 0): Promise<TestAgent[]> {
-  const out: TestAgent[] = [];
-  for (let i = 1; i <= count; i++) {
-    const agent = await world.agent(`${prefix}${i}`);
-    if (sol > 0) world.airdrop(agent, sol);
-    out.push(agent);
-  }
-  return out;
 }
 
 /**
@@ -114,7 +103,7 @@ describe('GET /api/agents/{handle}/transfers', () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
     world.airdrop(creator, 2);
-    const entrants = await players(world, 8, 'player', 1);
+    const entrants = await world.agents(8, { sol: 1 });
     const input = { name: 'Paid Cup', max_participants: 8, prize_sol: 1, entry_fee_sol: 0.5, prize_distribution: 'top_four' as const, organizer_fee_enabled: true };
     const paid = (await creator.client.createTournament(input)).tournament.id;
     for (const entrant of entrants) await entrant.client.joinTournament(paid);
@@ -165,7 +154,7 @@ describe('GET /api/agents/{handle}/transfers', () => {
     expect(earnings.total).toBe(4);
 
     // Two free brackets of rookies: one win each ties with player8 (handle order), then a second win leads.
-    const rookies = await players(world, 8, 'rookie');
+    const rookies = await world.agents(8, { prefix: 'rookie' });
     await playOut(world, await freeBracket(world, creator, rookies));
     expect((await world.client().tournamentWinsLeaderboard()).leaderboard.map((r) => [r.rank, r.handle, r.tournament_wins])).toEqual([
       [1, 'player8', 1],
