@@ -1,8 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../kernel/errors.js';
-import { agentForKey, countRequest } from '../platform/identity.js';
+import { countRequest } from '../platform/identity.js';
+import { actorForKey } from '../platform/actors.js';
+import { DAY_MS, msUntilNextDay, retryAfterSeconds } from '../rules/rate-limit.js';
 import type { Platform } from '../platform/platform.js';
-import type { Agent } from '../platform/state.js';
+import type { Agent, Human } from '../platform/state.js';
 import { errorResponse } from './errors.js';
 import { ROUTES } from './routes/index.js';
 import type { ApiRequest, ApiResponse, QueryValue, Route } from './types.js';
@@ -38,7 +40,7 @@ export class Api {
     try {
       return this.#handle(request);
     } catch (error) {
-      if (error instanceof PlatformError) return errorResponse(error.code, error.message, error.details);
+      if (error instanceof PlatformError) return withRetryAfter(errorResponse(error.code, error.message, error.details));
       throw error; // a programmer error: stop loudly
     }
   }
@@ -49,11 +51,12 @@ export class Api {
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const agent = authenticate(this.platform, compiled.route, request.headers);
-    if (agent && 'status' in agent) return agent;
+    const actor = authenticate(this.platform, compiled.route, request.headers);
+    if (actor && 'status' in actor) return withRetryAfter(actor);
     const input = validateInput(compiled, params, query, request.body);
     if ('status' in input) return input;
-    const body = compiled.route.handler({ platform: this.platform, agent, params, query: input.query, body: input.body });
+    const agent = actor?.kind === 'agent' ? actor : null;
+    const body = compiled.route.handler({ platform: this.platform, agent, actor, params, query: input.query, body: input.body });
     return { status: compiled.route.status ?? 200, body };
   }
 }
@@ -71,7 +74,10 @@ function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
   return compiled.sort((a, b) => (specificity(a) < specificity(b) ? -1 : specificity(a) > specificity(b) ? 1 : 0));
 }
 
-/** Accepts `/api/x`, `/x`, a trailing slash, and a query string inside the path. */
+/**
+ * Accepts `/api/x`, `/x`, a trailing slash, and a query string inside the path. Simulator control routes
+ * live under `/_sim/` and are never given the `/api` prefix: they are not part of the platform's API.
+ */
 function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { path: string; query: Record<string, QueryValue> } {
   const [pathPart = '', search] = rawPath.split('?', 2);
   const merged: Record<string, QueryValue> = { ...query };
@@ -82,7 +88,8 @@ function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { p
     }
   }
   let path = pathPart.replace(/\/+$/, '') || '/';
-  if (!path.startsWith('/api/') && path !== '/api') path = `/api${path}`;
+  const unprefixed = path.startsWith('/api/') || path === '/api' || path.startsWith('/_sim/') || path === '/_sim';
+  if (!unprefixed) path = `/api${path}`;
   return { path, query: merged };
 }
 
@@ -120,7 +127,7 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
-function authenticate(platform: Platform, route: Route, headers: ApiRequest['headers'] = {}): Agent | null | ApiResponse {
+function authenticate(platform: Platform, route: Route, headers: ApiRequest['headers'] = {}): Agent | Human | null | ApiResponse {
   // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
   // and reads leaderboards. Routes where a key is optional judge a key that is sent.
   if (route.auth === 'none') return null;
@@ -129,10 +136,32 @@ function authenticate(platform: Platform, route: Route, headers: ApiRequest['hea
     return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : null;
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const agent = match ? agentForKey(platform, match[1]!) : undefined;
-  if (!agent) return errorResponse('invalid_api_key', 'the API key is not valid');
-  countRequest(platform, agent);
-  return agent;
+  const actor = match ? actorForKey(platform, match[1]!) : undefined;
+  if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
+  if (actor.kind === 'human' && route.actors !== 'any') return errorResponse('agents_only', `${route.method} ${route.path} is for agent accounts; humans use the social routes`);
+  const quota = quotaRefusal(platform, route, actor);
+  if (quota) return quota;
+  countRequest(platform, actor);
+  return actor;
+}
+
+/**
+ * The per-key daily quota whoami shows (WIRE §1: requests_limit 5000 per UTC day). A refused request is
+ * not counted, so requests_today never passes the limit; whoami stays reachable to read the usage.
+ */
+function quotaRefusal(platform: Platform, route: Route, actor: Agent | Human): ApiResponse | undefined {
+  if (route.quotaExempt) return undefined;
+  const limit = platform.ruleset.api.requestsPerDay;
+  const sameDay = actor.usage.dayIndex === Math.floor(platform.nowMs / DAY_MS);
+  if (!sameDay || actor.usage.requestsToday < limit) return undefined;
+  const retryAfter = retryAfterSeconds(msUntilNextDay(platform.nowMs));
+  return errorResponse('rate_limit_exceeded', `daily request quota of ${limit} used; it resets at 00:00 UTC`, { action: 'requests', limit, retry_after: retryAfter });
+}
+
+/** A 429 carries its wait as a Retry-After header as well as `retry_after` (seconds) in the body. */
+function withRetryAfter(response: ApiResponse): ApiResponse {
+  const retry = (response.body as { retry_after?: unknown }).retry_after;
+  return typeof retry === 'number' ? { ...response, headers: { ...response.headers, 'retry-after': String(retry) } } : response;
 }
 
 function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {

@@ -28,6 +28,9 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   tournament_full: 409,
   not_eligible: 403,
   not_enough_games: 403,
+  agents_only: 403, // a human's key on an agent route (chess, money, verification)
+  verification_failed: 400, // the verification text was not found on the external handle's posts
+  account_banned: 403, // WIRE §1: the external (X) account is banned
 };
 
 export interface ErrorBody {

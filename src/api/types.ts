@@ -1,5 +1,5 @@
 import type { Platform } from '../platform/platform.js';
-import type { Agent } from '../platform/state.js';
+import type { Agent, Human } from '../platform/state.js';
 
 /** A transport-neutral request and response: the in-process client and the HTTP server both speak these. */
 export type QueryValue = string | string[] | undefined;
@@ -27,8 +27,10 @@ export interface JsonSchema {
 
 export interface RouteContext<Q = any, B = any> {
   platform: Platform;
-  /** The authenticated caller (null on public routes called without a key). */
+  /** The authenticated agent (null on public routes called without a key, or when a human called). */
   agent: Agent | null;
+  /** The authenticated agent or human (humans reach only routes marked `actors: 'any'`). */
+  actor: Agent | Human | null;
   params: Record<string, string>;
   query: Q;
   body: B;
@@ -38,6 +40,10 @@ export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   auth: AuthMode;
+  /** Who may call with a key: agents only (the default), or humans too (the social routes). */
+  actors?: 'agents' | 'any';
+  /** Exempt from the daily request quota (whoami: a client must always be able to read its usage). */
+  quotaExempt?: boolean;
   summary: string;
   schema: { params?: JsonSchema; querystring?: JsonSchema; body?: JsonSchema };
   /** 200 unless stated (a reply is 201). */
@@ -49,4 +55,10 @@ export interface Route {
 export function caller(ctx: RouteContext): Agent {
   if (!ctx.agent) throw new Error('route marked auth required ran without an agent');
   return ctx.agent;
+}
+
+/** Narrows `ctx.actor` on routes with `auth: 'required'` and `actors: 'any'`. */
+export function actorCaller(ctx: RouteContext): Agent | Human {
+  if (!ctx.actor) throw new Error('route marked auth required ran without an actor');
+  return ctx.actor;
 }

@@ -3,9 +3,10 @@ import { sideToMove } from '../rules/chess.js';
 import type { Side } from '../rules/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/games.js';
 import type { Platform } from '../platform/platform.js';
+import { socialScoreOf } from '../platform/actors.js';
 import { escrowWireStatus } from '../platform/bounties.js';
 import { lamportsToSol } from '../kernel/money.js';
-import type { Agent, Challenge, Game, MoveRecord, Post } from '../platform/state.js';
+import type { Agent, Challenge, Game, MoveRecord } from '../platform/state.js';
 
 /**
  * Wire views: records -> the real service's JSON field names (wire-shapes.md). Where the wire shapes say
@@ -19,11 +20,14 @@ function agentOf(p: Platform, id: string): Agent {
   return p.state.agents.get(id)!;
 }
 
-export function agentSelf(a: Agent) {
+/** `social_score` needs the ruleset, so it is emitted when the platform is passed (whoami and PATCH profile should). */
+export function agentSelf(a: Agent, p?: Platform) {
   return {
     ...{ id: a.id, handle: a.handle, bio: a.bio, tags: [...a.tags], wallet_address: a.walletAddress },
     ...{ is_bot: true, is_active: true, kol_points: 0, trust_score: 0 },
     ...{ followers_count: a.followersCount, following_count: a.followingCount, posts_count: a.postsCount, likes_given_count: a.likesGivenCount },
+    ...(p ? { social_score: socialScoreOf(p, a) } : {}),
+    ...{ profile_upvotes: a.profileUpvotes, profile_downvotes: a.profileDownvotes },
     ...{ verified: a.verified, verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs), twitter_handle: a.twitterHandle },
     ...{ github_url: a.githubUrl, github_username: a.githubUsername, github_repo_url: a.githubRepoUrl, avatar_url: null },
     ...{ chess_elo: a.elo, chess_peak_elo: a.peakElo, chess_games_played: gamesPlayed(a), chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws },
@@ -133,17 +137,6 @@ export function historyRow(p: Platform, g: Game, me: Agent) {
     ...{ opponent_handle: opponent.handle, opponent_bio: opponent.bio, opponent_tags: [...opponent.tags] },
     ...{ my_elo_before: before, my_elo_after: before + delta, elo_change: delta, move_count: g.moves.length },
     ...{ created_at: toIso(g.createdAtMs), ended_at: toIso(end.endedAtMs), tournament_name: null },
-  };
-}
-
-export function postView(p: Platform, post: Post) {
-  const author = agentOf(p, post.authorId);
-  return {
-    ...{ id: post.id, post_id: post.id, content: post.content, post_type: post.postType },
-    author: { handle: author.handle, author_type: 'agent' },
-    ...{ chess_game_id: post.chessGameId, tournament_id: post.tournamentId, repost_of_post_id: post.repostOfPostId },
-    ...{ likes_count: 0, like_count: 0, replies_count: 0, reply_count: 0 },
-    created_at: toIso(post.createdAtMs),
   };
 }
 

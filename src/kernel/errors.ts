@@ -28,6 +28,9 @@ export const ERROR_CODES = [
   'tournament_full',
   'not_eligible',
   'not_enough_games',
+  'agents_only',
+  'verification_failed',
+  'account_banned',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,5 @@
 import type { GameResult } from '../rules/game.js';
-import type { EndReason, PostType, TransferType } from './state.js';
+import type { ActorKind, EndReason, PostType, TransferType } from './state.js';
 
 /**
  * Every state transition of the platform, in order. The event log is the run's record: invariant
@@ -9,7 +9,30 @@ import type { EndReason, PostType, TransferType } from './state.js';
 export type PlatformEvent =
   | { type: 'agent_registered'; t: number; agentId: string; handle: string; elo: number }
   | { type: 'profile_updated'; t: number; agentId: string; fields: string[] }
-  | { type: 'post_created'; t: number; postId: string; agentId: string; postType: PostType }
+  /** `agentId` is the author (a human's id when `authorKind` is present, which it is only for humans). */
+  | { type: 'post_created'; t: number; postId: string; agentId: string; postType: PostType; authorKind?: 'human' }
+  // Social: every accepted action, with the ids a checker needs to recompute scores and limits on its own.
+  | { type: 'human_registered'; t: number; humanId: string; username: string }
+  | {
+      type: 'reply_created';
+      t: number;
+      replyId: string;
+      postId: string;
+      parentReplyId: string | null;
+      /** The root post of the parent reply (equal to postId when the platform anchors correctly). */
+      parentPostId: string;
+      actorId: string;
+      /** The author of the parent (the post, or the parent reply): who "receives" the reply. */
+      receiverId: string;
+    }
+  | { type: 'liked'; t: number; actorId: string; targetId: string; targetKind: 'post' | 'reply'; authorId: string }
+  | { type: 'followed'; t: number; actorId: string; targetId: string; targetKind: ActorKind }
+  | { type: 'unfollowed'; t: number; actorId: string; targetId: string; targetKind: ActorKind }
+  | { type: 'profile_voted'; t: number; actorId: string; targetId: string; vote: 'up' | 'down' | 'clear'; previous: 'up' | 'down' | null }
+  | { type: 'unseen_served'; t: number; actorId: string; postIds: string[] }
+  | { type: 'external_posted'; t: number; handle: string; externalPostId: string }
+  | { type: 'agent_verified'; t: number; agentId: string; twitterHandle: string }
+  | { type: 'social_refreshed'; t: number; agentId: string }
   | { type: 'challenge_created'; t: number; challengeId: string; challengerId: string; opponentId: string | null }
   | { type: 'challenge_expired'; t: number; challengeId: string }
   | { type: 'challenge_accepted'; t: number; challengeId: string; agentId: string }

@@ -1,9 +1,11 @@
-import { apiKey, apiKeyPrefix, hashApiKey, verificationCode } from '../kernel/ids.js';
+import { hashApiKey, verificationCode } from '../kernel/ids.js';
+import { actorBase } from './actors.js';
 import { fail } from '../kernel/errors.js';
 import { bioProblem, githubFieldProblem, handleKey, handleProblem, tagsProblem } from '../rules/identity.js';
 import { UUID_PATTERN } from '../kernel/ids.js';
 import type { Platform } from './platform.js';
-import type { Agent } from './state.js';
+import type { Actor, Agent } from './state.js';
+import { DAY_MS } from '../rules/rate-limit.js';
 
 /** Registration, authentication, usage counters and profile edits. */
 export interface RegisterInput {
@@ -13,33 +15,29 @@ export interface RegisterInput {
   github_url?: string | null;
 }
 
-const DAY_MS = 86_400_000;
-
 export function register(p: Platform, input: RegisterInput): { agent: Agent; apiKey: string } {
   checkIdentityFields(p, input);
   ensureHandleFree(p, input.handle);
-  const key = apiKey(p.stream('api-keys'));
+  const { base, apiKey: key } = actorBase(p, 'agent', p.newId('agent'));
   const agent: Agent = {
-    id: p.newId('agent'),
+    ...base,
+    kind: 'agent',
     handle: input.handle,
     bio: input.bio ?? null,
     tags: input.tags ? [...input.tags] : [],
     githubUrl: input.github_url ?? null,
     githubUsername: null,
     githubRepoUrl: null,
-    apiKeyHash: hashApiKey(key),
-    apiKeyPrefix: apiKeyPrefix(key),
     walletAddress: p.ledger.open('wallet', p.stream('wallets')),
     verificationCode: verificationCode(p.stream('verification-codes')),
     verified: false,
     verifiedAtMs: null,
     twitterHandle: null,
-    createdAtMs: p.nowMs,
+    ...{ avatarUrl: null, twitterDisplayName: null, twitterFollowers: null, socialRefreshedAtMs: null },
     handleChangesLeft: p.ruleset.identity.handleChanges, // WIRE: limited; the number is the ruleset's
     elo: p.ruleset.elo.initial,
     peakElo: p.ruleset.elo.initial,
-    ...{ wins: 0, losses: 0, draws: 0, postsCount: 0, followingCount: 0, followersCount: 0, likesGivenCount: 0 },
-    usage: { dayIndex: Math.floor(p.nowMs / DAY_MS), requestsToday: 0, totalRequests: 0, lastUsedMs: null },
+    ...{ wins: 0, losses: 0, draws: 0 },
   };
   indexAgent(p, agent);
   p.emit({ type: 'agent_registered', t: p.nowMs, agentId: agent.id, handle: agent.handle, elo: agent.elo });
@@ -83,7 +81,7 @@ export function agentForKey(p: Platform, key: string): Agent | undefined {
 }
 
 /** Counts one authenticated request against the key's daily usage (the counters whoami shows). */
-export function countRequest(p: Platform, agent: Agent): void {
+export function countRequest(p: Platform, agent: Actor): void {
   const day = Math.floor(p.nowMs / DAY_MS);
   if (day !== agent.usage.dayIndex) {
     agent.usage.dayIndex = day;

@@ -4,6 +4,8 @@ import { onTurnDeadline } from './games.js';
 import { onBountyFundingDeadline, onBountyGameEnded, onBountyTransfer } from './bounties.js';
 import { onTournamentGameEnded, onTournamentTimer, onTournamentTransfer } from './tournaments.js';
 import { onTransferDue } from './transfers.js';
+import { recordNotifications } from './notifications.js';
+import { recordActivity } from './activity.js';
 
 export { Platform } from './platform.js';
 export type { PlatformOptions, PlatformTimer } from './platform.js';
@@ -20,5 +22,8 @@ export function createPlatform(options: PlatformOptions): Platform {
   platform.registerTransferHook('tournament', onTournamentTransfer);
   platform.registerGameEndHook(onBountyGameEnded);
   platform.registerGameEndHook(onTournamentGameEnded);
+  // Derived read models: notifications and activity rows are built from the event log as it is written.
+  platform.onEvent((event) => recordNotifications(platform, event));
+  platform.onEvent((event) => recordActivity(platform, event));
   return platform;
 }

@@ -1,6 +1,7 @@
 import type { Board } from '../rules/chess.js';
 import type { GameResult, Side } from '../rules/game.js';
 import type { EligibilityFilters } from '../rules/eligibility.js';
+import type { RateAction } from '../rules/rate-limit.js';
 
 /**
  * The platform's whole state, as plain records. Modules in this folder change it; rules in src/rules
@@ -13,33 +14,66 @@ export interface ApiUsage {
   lastUsedMs: number | null;
 }
 
-export interface Agent {
+export type ActorKind = 'agent' | 'human';
+
+
+/**
+ * What agents and humans share: a key, usage counters and a social presence. The score counters are the
+ * inputs of `src/rules/social-score.ts`; the score itself is computed from them, never stored.
+ */
+export interface Actor {
   readonly id: string;
+  readonly kind: ActorKind;
+  /** An agent's handle, or a human's username (their external-network handle). */
   handle: string;
   bio: string | null;
+  readonly apiKeyHash: string;
+  readonly apiKeyPrefix: string;
+  readonly createdAtMs: number;
+  postsCount: number;
+  followingCount: number;
+  followersCount: number;
+  likesGivenCount: number;
+  /** Likes by others on this actor's posts and replies. */
+  likesReceived: number;
+  /** Replies by others whose parent (post or reply) this actor wrote. */
+  repliesReceived: number;
+  profileUpvotes: number;
+  profileDownvotes: number;
+  usage: ApiUsage;
+  /** Times of accepted rate-limited actions still inside the window, oldest first, per action. */
+  rateLog: Record<RateAction, number[]>;
+}
+
+export interface Agent extends Actor {
+  readonly kind: 'agent';
   tags: string[];
   githubUrl: string | null;
   githubUsername: string | null;
   githubRepoUrl: string | null;
-  readonly apiKeyHash: string;
-  readonly apiKeyPrefix: string;
   readonly walletAddress: string;
   readonly verificationCode: string;
   verified: boolean;
   verifiedAtMs: number | null;
   twitterHandle: string | null;
-  readonly createdAtMs: number;
   handleChangesLeft: number;
   elo: number;
   peakElo: number;
   wins: number;
   losses: number;
   draws: number;
-  postsCount: number;
-  followingCount: number;
-  followersCount: number;
-  likesGivenCount: number;
-  usage: ApiUsage;
+  /** Profile data pulled from the mock external network at verification and on refresh-social. */
+  avatarUrl: string | null;
+  twitterDisplayName: string | null;
+  twitterFollowers: number | null;
+  socialRefreshedAtMs: number | null;
+}
+
+/** A human account (an external-network owner): higher social limits, no chess, no wallet. */
+export interface Human extends Actor {
+  readonly kind: 'human';
+  displayName: string;
+  avatarUrl: string | null;
 }
 
 export type ChallengeStatus = 'open' | 'accepted' | 'expired';
@@ -125,13 +159,77 @@ export type PostType = (typeof POST_TYPES)[number];
 
 export interface Post {
   readonly id: string;
+  /** Creation order: feeds list by it and the unseen cursor is one of these. */
+  readonly seq: number;
   readonly authorId: string;
+  readonly authorKind: ActorKind;
   readonly content: string;
   readonly postType: PostType;
   readonly chessGameId: string | null;
   readonly tournamentId: string | null;
   readonly repostOfPostId: string | null;
   readonly createdAtMs: number;
+  /** Actor ids @mentioned in the content, resolved when the post was made. */
+  readonly mentions: readonly string[];
+  likesCount: number;
+  repliesCount: number;
+}
+
+/** A reply; always anchored to its root post, nested through `parentReplyId`. */
+export interface Reply {
+  readonly id: string;
+  readonly seq: number;
+  readonly postId: string;
+  readonly parentReplyId: string | null;
+  /** 1 for a direct reply to the post, parent's depth + 1 for a nested one. */
+  readonly depth: number;
+  readonly authorId: string;
+  readonly authorKind: ActorKind;
+  readonly content: string;
+  readonly createdAtMs: number;
+  readonly mentions: readonly string[];
+  likesCount: number;
+  repliesCount: number;
+}
+
+export type NotificationType = 'mentions' | 'game_posts' | 'replies';
+
+/** Recorded when the post or reply is made, so a notifications read never scans the feed. */
+export interface Notification {
+  readonly seq: number;
+  readonly type: NotificationType;
+  readonly postId: string;
+  /** The reply that mentions the actor or answers its post (null for a post). */
+  readonly replyId: string | null;
+  readonly atMs: number;
+}
+
+export interface Activity {
+  readonly id: string;
+  readonly seq: number;
+  readonly type: string;
+  readonly content: string;
+  readonly relatedPostId: string | null;
+  readonly relatedAgentId: string | null;
+  readonly metadata: Readonly<Record<string, string | number | boolean | null>>;
+  readonly atMs: number;
+}
+
+/** A post on the simulator's mock external social network (the place verification texts are published). */
+export interface ExternalPost {
+  readonly id: string;
+  readonly text: string;
+  readonly atMs: number;
+}
+
+export interface ExternalAccount {
+  /** As first published; looked up case-insensitively. */
+  readonly handle: string;
+  displayName: string;
+  avatarUrl: string;
+  followers: number;
+  banned: boolean;
+  readonly posts: ExternalPost[];
 }
 
 export const TRANSFER_TYPES = [
@@ -277,6 +375,27 @@ export interface PlatformState {
   readonly tournaments: Map<string, Tournament>;
   /** Profile votes, keyed `${voterId}>${targetId}`; the social layer fills it, challenges and joins read it. */
   readonly profileVotes: Map<string, 'up' | 'down'>;
+  readonly humans: Map<string, Human>;
+  /** Lower-cased username -> human id. */
+  readonly humanIdByUsername: Map<string, string>;
+  readonly humanIdByKeyHash: Map<string, string>;
+  /** Post ids in creation order (index = post seq). */
+  readonly postIds: string[];
+  /** Idempotent recap posts (WIRE §8), keyed `${authorId}|${recapKey}` (see src/rules/recap.ts). */
+  readonly recapPosts: Map<string, string>;
+  readonly replies: Map<string, Reply>;
+  /** Reply ids of each post, oldest first, every depth. */
+  readonly repliesByPost: Map<string, string[]>;
+  /** Likes, keyed `${actorId}>${postOrReplyId}`. */
+  readonly likes: Set<string>;
+  /** Follows, keyed `${followerId}>${targetId}` (the target an agent or a human). */
+  readonly follows: Set<string>;
+  /** Per actor: the seq of the newest post the unseen feed has served it. */
+  readonly unseenCursor: Map<string, number>;
+  readonly notifications: Map<string, Notification[]>;
+  readonly activity: Map<string, Activity[]>;
+  /** The mock external social network, by lower-cased handle. */
+  readonly externalAccounts: Map<string, ExternalAccount>;
 }
 
 export function emptyState(): PlatformState {
@@ -297,5 +416,18 @@ export function emptyState(): PlatformState {
     pendingOutByAddress: new Map(),
     tournaments: new Map(),
     profileVotes: new Map(),
+    humans: new Map(),
+    humanIdByUsername: new Map(),
+    humanIdByKeyHash: new Map(),
+    postIds: [],
+    recapPosts: new Map(),
+    replies: new Map(),
+    repliesByPost: new Map(),
+    likes: new Set(),
+    follows: new Set(),
+    unseenCursor: new Map(),
+    notifications: new Map(),
+    activity: new Map(),
+    externalAccounts: new Map(),
   };
 }

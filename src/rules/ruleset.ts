@@ -1,3 +1,5 @@
+import type { RateAction } from './rate-limit.js';
+
 /**
  * Every number of the platform's rules, in one place. Source tags: SPEC = platform-api.md, WIRE =
  * wire-shapes.md, OURS = our decision where both are silent (reason in docs/rules.md).
@@ -20,7 +22,23 @@ export interface Ruleset {
     readonly githubUrlMax: number;
     readonly handleChanges: number;
   };
-  readonly research: { readonly minPosts: number; readonly minFollows: number; readonly minLikes: number };
+  readonly research: {
+    readonly minPosts: number;
+    readonly minFollows: number;
+    readonly minLikes: number;
+    /** A verified agent may play without the counts (the real service: "verification via X also unlocks gameplay"). */
+    readonly verifiedUnlocks: boolean;
+  };
+  readonly social: {
+    /** The sliding window every hourly limit counts over. */
+    readonly windowMs: number;
+    readonly limits: Readonly<Record<RateAction, RateLimit>>;
+    readonly score: SocialScorePoints;
+    /** GET /api/system/social-score-boundaries: named tiers by minimum score, ascending. */
+    readonly tiers: readonly SocialTier[];
+    /** Milestone posts are idempotent within one window of this many games played (WIRE §8). */
+    readonly milestoneGames: number;
+  };
   readonly posts: { readonly contentMin: number; readonly contentMax: number };
   readonly challenges: {
     readonly maxOpenPerAgent: number;
@@ -68,11 +86,60 @@ export interface Ruleset {
   readonly leaderboard: { readonly aroundDefault: number; readonly aroundMax: number };
 }
 
+/** Per action: accepted actions per window for agents and for humans, and the minimum gap between two. */
+export interface RateLimit {
+  readonly agent: number;
+  readonly human: number;
+  readonly cooldownMs: number;
+}
+
+/** Points of the social score (SPEC Game constraints); `downvote` is subtracted. */
+export interface SocialScorePoints {
+  readonly post: number;
+  readonly likeReceived: number;
+  readonly replyReceived: number;
+  readonly followReceived: number;
+  readonly win: number;
+  readonly draw: number;
+  readonly downvoteReceived: number;
+}
+
+export interface SocialTier {
+  readonly name: string;
+  readonly minScore: number;
+}
+
+/** The research phase as the spec states it, and the real service's stricter onboarding (WIRE §12). */
+export const ONBOARDING_PRESETS = {
+  spec: { minPosts: 1, minFollows: 0, minLikes: 0, verifiedUnlocks: false },
+  strict: { minPosts: 1, minFollows: 10, minLikes: 10, verifiedUnlocks: true },
+} as const;
+
 export const DEFAULT_RULESET: Ruleset = {
   elo: { initial: 1200, kFactor: { mode: 'fixed', k: 40 } }, // initial WIRE examples; K OURS
   game: { turnLimitMs: 5 * 60_000, moveLimitPlies: 1000 }, // SPEC
   identity: { handleMin: 3, handleMax: 32, bioMax: 500, tagsMax: 10, tagMax: 32, githubUrlMax: 512, handleChanges: 2 }, // WIRE; tagMax, handleChanges OURS
-  research: { minPosts: 1, minFollows: 0, minLikes: 0 }, // SPEC (the real service's stricter 1/10/10 is an option)
+  research: ONBOARDING_PRESETS.spec, // SPEC; `research: strict` selects the real service's 1/10/10 (WIRE §12)
+  social: {
+    windowMs: 60 * 60_000, // SPEC "per hour"; sliding (OURS, docs/rules.md)
+    limits: {
+      post: { agent: 10, human: 20, cooldownMs: 30_000 }, // SPEC
+      reply: { agent: 30, human: 60, cooldownMs: 10_000 }, // SPEC
+      like: { agent: 60, human: 120, cooldownMs: 0 }, // SPEC
+      follow: { agent: 20, human: 50, cooldownMs: 0 }, // SPEC (follow and unfollow share it, WIRE §1.1)
+      vote: { agent: 30, human: 30, cooldownMs: 0 }, // SPEC
+      refresh: { agent: 5, human: 5, cooldownMs: 60_000 }, // OURS: SPEC says rate-limited, no number
+    },
+    score: { post: 2, likeReceived: 1, replyReceived: 1, followReceived: 1, win: 3, draw: 1, downvoteReceived: 2 }, // SPEC
+    tiers: [
+      { name: 'newcomer', minScore: 0 },
+      { name: 'active', minScore: 10 },
+      { name: 'established', minScore: 50 },
+      { name: 'influential', minScore: 200 },
+      { name: 'legendary', minScore: 1000 },
+    ], // OURS: WIRE names the route only
+    milestoneGames: 50, // WIRE §8
+  },
   posts: { contentMin: 1, contentMax: 1000 }, // WIRE
   challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000, bountyMinLamports: 10_000_000, bountyMaxLamports: 10_000_000_000 }, // OURS; bounty range SPEC
   escrow: {
@@ -109,6 +176,7 @@ export function resolveRuleset(overrides: unknown, base: Ruleset = DEFAULT_RULES
 
 function mergeInto(base: unknown, over: unknown, path: string, errors: string[]): unknown {
   if (over === undefined) return base;
+  if (path === 'ruleset.research' && typeof over === 'string') return onboardingPreset(over, errors);
   if (isPlainObject(base) && 'mode' in base && isPlainObject(over) && 'mode' in over) return over; // a policy is replaced whole
   if (isPlainObject(base)) {
     if (!isPlainObject(over)) {
@@ -124,6 +192,13 @@ function mergeInto(base: unknown, over: unknown, path: string, errors: string[])
   }
   if (typeof over !== typeof base) errors.push(`${path}: expected a ${typeof base}, got ${JSON.stringify(over)}`);
   return typeof over === typeof base ? over : base;
+}
+
+/** `research: strict` (or `spec`) names a whole onboarding preset. */
+function onboardingPreset(name: string, errors: string[]): Ruleset['research'] {
+  if (name === 'spec' || name === 'strict') return ONBOARDING_PRESETS[name];
+  errors.push(`ruleset.research: "${name}" is not a preset (spec or strict), nor a mapping of minPosts, minFollows, minLikes, verifiedUnlocks`);
+  return ONBOARDING_PRESETS.spec;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -164,8 +239,28 @@ function checkRuleset(r: Ruleset): string[] {
   for (const [name, value] of positiveInts) {
     if (!Number.isSafeInteger(value) || value <= 0) problems.push(`ruleset.${name}: must be a positive integer`);
   }
+  problems.push(...checkSocial(r));
   const k = r.elo.kFactor;
   if (k.mode === 'fixed' && !(Number.isSafeInteger(k.k) && k.k > 0)) problems.push('ruleset.elo.kFactor.k: must be a positive integer');
   if (k.mode !== 'fixed' && k.mode !== 'fide') problems.push('ruleset.elo.kFactor.mode: must be "fixed" or "fide"');
+  return problems;
+}
+
+function checkSocial(r: Ruleset): string[] {
+  const problems: string[] = [];
+  const count = (v: number) => Number.isSafeInteger(v) && v >= 0;
+  if (!(Number.isSafeInteger(r.social.windowMs) && r.social.windowMs > 0)) problems.push('ruleset.social.windowMs: must be a positive integer');
+  for (const [action, limit] of Object.entries(r.social.limits)) {
+    if (!count(limit.agent) || !count(limit.human) || !count(limit.cooldownMs)) {
+      problems.push(`ruleset.social.limits.${action}: agent, human and cooldownMs must be integers >= 0`);
+    }
+  }
+  for (const [name, points] of Object.entries(r.social.score)) if (!count(points)) problems.push(`ruleset.social.score.${name}: must be an integer >= 0`);
+  const tiers = r.social.tiers;
+  const ascending = Array.isArray(tiers) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
+  if (!ascending) problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
+  if (!(Number.isSafeInteger(r.social.milestoneGames) && r.social.milestoneGames > 0)) problems.push('ruleset.social.milestoneGames: must be a positive integer');
+  const research = r.research;
+  if (![research.minPosts, research.minFollows, research.minLikes].every(count)) problems.push('ruleset.research: counts must be integers >= 0');
   return problems;
 }

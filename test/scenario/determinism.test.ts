@@ -36,7 +36,7 @@ name: small-cup
 seed: 5
 start: 2026-03-01T00:00:00Z
 duration: 5h
-ruleset: { tournaments: { creatorMinGames: 6 } }
+ruleset: { tournaments: { creatorMinGames: 6 }, api: { requestsPerDay: 100000 } } # the organizer polls past the daily quota
 escrow: { latency: { min: 300ms, max: 3s }, faultRate: 0.2 }
 population:
   - persona: organizer

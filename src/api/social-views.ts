@@ -1,0 +1,39 @@
+import { toIso } from '../kernel/clock.js';
+import { actorById } from '../platform/actors.js';
+import type { Platform } from '../platform/platform.js';
+import type { Agent, Human, Post, Reply } from '../platform/state.js';
+
+/**
+ * Wire views of posts and replies (WIRE §8-§10). Counts are emitted in both spellings the wire shapes
+ * record clients reading (`likes_count` on the feed, `like_count` in search).
+ */
+export function authorRef(p: Platform, authorId: string) {
+  const author = actorById(p, authorId)!;
+  return { id: author.id, handle: author.handle, author_type: author.kind };
+}
+
+export function hasLiked(p: Platform, viewer: Agent | Human | null, targetId: string): boolean {
+  return viewer !== null && p.state.likes.has(`${viewer.id}>${targetId}`);
+}
+
+export function postView(p: Platform, post: Post, viewer: Agent | Human | null = null) {
+  return {
+    ...{ id: post.id, post_id: post.id, content: post.content, post_type: post.postType },
+    author: authorRef(p, post.authorId),
+    ...{ chess_game_id: post.chessGameId, tournament_id: post.tournamentId, repost_of_post_id: post.repostOfPostId },
+    ...{ likes_count: post.likesCount, like_count: post.likesCount, replies_count: post.repliesCount, reply_count: post.repliesCount },
+    has_liked: hasLiked(p, viewer, post.id),
+    created_at: toIso(post.createdAtMs),
+  };
+}
+
+export function replyView(p: Platform, reply: Reply, viewer: Agent | Human | null = null) {
+  return {
+    ...{ id: reply.id, reply_id: reply.id, post_id: reply.postId, parent_reply_id: reply.parentReplyId, depth: reply.depth },
+    content: reply.content,
+    author: authorRef(p, reply.authorId),
+    ...{ likes_count: reply.likesCount, like_count: reply.likesCount, replies_count: reply.repliesCount, reply_count: reply.repliesCount },
+    has_liked: hasLiked(p, viewer, reply.id),
+    created_at: toIso(reply.createdAtMs),
+  };
+}
