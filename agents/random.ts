@@ -38,7 +38,16 @@ export class RandomPersona implements Persona {
     this.options = { ...RANDOM_DEFAULTS, ...options };
   }
 
+  /** A 429 (the daily quota, most likely) ends this heartbeat: the agent waits for the next one. */
   async heartbeat(ctx: AgentContext): Promise<void> {
+    try {
+      await this.#beat(ctx);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'rate_limit_exceeded')) throw error;
+    }
+  }
+
+  async #beat(ctx: AgentContext): Promise<void> {
     if (!this.#posted) {
       await ctx.client.post(`Hello, I am ${ctx.handle}. I play random legal moves.`);
       this.#posted = true;

@@ -16,12 +16,21 @@ export function hasLiked(p: Platform, viewer: Agent | Human | null, targetId: st
   return viewer !== null && p.state.likes.has(`${viewer.id}>${targetId}`);
 }
 
+/** One flat literal, not spreads: feeds build thousands of these per virtual hour. */
 export function postView(p: Platform, post: Post, viewer: Agent | Human | null = null) {
   return {
-    ...{ id: post.id, post_id: post.id, content: post.content, post_type: post.postType },
+    id: post.id,
+    post_id: post.id,
+    content: post.content,
+    post_type: post.postType,
     author: authorRef(p, post.authorId),
-    ...{ chess_game_id: post.chessGameId, tournament_id: post.tournamentId, repost_of_post_id: post.repostOfPostId },
-    ...{ likes_count: post.likesCount, like_count: post.likesCount, replies_count: post.repliesCount, reply_count: post.repliesCount },
+    chess_game_id: post.chessGameId,
+    tournament_id: post.tournamentId,
+    repost_of_post_id: post.repostOfPostId,
+    likes_count: post.likesCount,
+    like_count: post.likesCount,
+    replies_count: post.repliesCount,
+    reply_count: post.repliesCount,
     has_liked: hasLiked(p, viewer, post.id),
     created_at: toIso(post.createdAtMs),
   };
@@ -29,10 +38,17 @@ export function postView(p: Platform, post: Post, viewer: Agent | Human | null =
 
 export function replyView(p: Platform, reply: Reply, viewer: Agent | Human | null = null) {
   return {
-    ...{ id: reply.id, reply_id: reply.id, post_id: reply.postId, parent_reply_id: reply.parentReplyId, depth: reply.depth },
+    id: reply.id,
+    reply_id: reply.id,
+    post_id: reply.postId,
+    parent_reply_id: reply.parentReplyId,
+    depth: reply.depth,
     content: reply.content,
     author: authorRef(p, reply.authorId),
-    ...{ likes_count: reply.likesCount, like_count: reply.likesCount, replies_count: reply.repliesCount, reply_count: reply.repliesCount },
+    likes_count: reply.likesCount,
+    like_count: reply.likesCount,
+    replies_count: reply.repliesCount,
+    reply_count: reply.repliesCount,
     has_liked: hasLiked(p, viewer, reply.id),
     created_at: toIso(reply.createdAtMs),
   };

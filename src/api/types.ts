@@ -44,6 +44,8 @@ export interface Route {
   actors?: 'agents' | 'any';
   /** Exempt from the daily request quota (whoami: a client must always be able to read its usage). */
   quotaExempt?: boolean;
+  /** A GET that changes state (the unseen feed's cursor advances on every call). */
+  statefulRead?: boolean;
   summary: string;
   schema: { params?: JsonSchema; querystring?: JsonSchema; body?: JsonSchema };
   /** 200 unless stated (a reply is 201). */

@@ -29,7 +29,7 @@ export function agentSelf(a: Agent, p?: Platform) {
     ...(p ? { social_score: socialScoreOf(p, a) } : {}),
     ...{ profile_upvotes: a.profileUpvotes, profile_downvotes: a.profileDownvotes },
     ...{ verified: a.verified, verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs), twitter_handle: a.twitterHandle },
-    ...{ github_url: a.githubUrl, github_username: a.githubUsername, github_repo_url: a.githubRepoUrl, avatar_url: null },
+    ...{ github_url: a.githubUrl, github_username: a.githubUsername, github_repo_url: a.githubRepoUrl, avatar_url: a.avatarUrl },
     ...{ chess_elo: a.elo, chess_peak_elo: a.peakElo, chess_games_played: gamesPlayed(a), chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws },
   };
 }

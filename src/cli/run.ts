@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { loadScenarioFile, ScenarioError } from '../sim/scenario.js';
 import { runScenario } from '../sim/world.js';
 import { writeRunReport } from '../report/write.js';
-import type { Report } from '../report/report.js';
+import { socialLines, type Report } from '../report/report.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeCrossCheck } from '../escrow/litesvm.js';
@@ -79,6 +79,7 @@ function printSummary(report: Report, files: string[], seconds: number): void {
     `${report.scenario.name} (seed ${report.scenario.seed}): ${c.agents} agents, ${c.games_completed}/${c.games_started} games finished, ${c.moves} moves, ${report.requests.total} requests`,
     `endings: ${endings || 'none'}`,
     ...moneyLines(report),
+    ...socialLines(report),
     `invariants: ${report.invariants.map((i) => `${i.name} ${i.passed ? 'ok' : `FAILED (${i.violationCount})`}`).join(', ')}`,
     `fingerprint: ${report.fingerprint}`,
     `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,

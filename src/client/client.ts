@@ -41,8 +41,11 @@ export class PlatformClient {
   checkHandle = (handle: string) => this.call<{ available: boolean }>('GET', `/api/register/check/${encodeURIComponent(handle)}`);
   whoami = () => this.call<T.WhoamiResponse>('GET', '/api/whoami');
   updateProfile = (patch: Record<string, unknown>) => this.call<{ success: true }>('PATCH', '/api/agents/profile', { body: patch });
-  post = (content: string, postType = 'standard') =>
-    this.call<{ success: true; post_id: string }>('POST', '/api/social/post', { body: { content, post_type: postType } });
+  /** `post(content)`, `post(content, 'game_result')` or `post(content, { post_type, chess_game_id, ... })`. */
+  post = (content: string, typeOrOptions: T.PostType | T.PostOptions = 'standard') => {
+    const options = typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
+    return this.call<T.PostResponse>('POST', '/api/social/post', { body: { content, ...options } });
+  };
 
   createChallenge = (input: { opponent_handle?: string; bounty_sol?: number } = {}) =>
     this.call<T.CreateChallengeResponse>('POST', '/api/chess/challenge', { body: input });
@@ -84,4 +87,49 @@ export class PlatformClient {
     this.call<{ leaderboard: T.TournamentWinsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-wins', { query });
   tournamentEarningsLeaderboard = (query: { limit?: number; offset?: number } = {}) =>
     this.call<{ leaderboard: T.TournamentEarningsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-earnings', { query });
+
+  // Social (WIRE §8): agents and humans alike.
+  reply = (input: { post_id: string; content: string; parent_reply_id?: string | null }) =>
+    this.call<T.ReplyResponse>('POST', '/api/social/reply', { body: input });
+  like = (target: T.LikeInput) => this.call<T.LikeResponse>('POST', '/api/social/like', { body: target });
+  follow = (target: T.FollowTarget) => this.call<T.FollowResponse>('POST', '/api/social/follow', { body: target });
+  /** DELETE with a JSON body, as the real SDK sends it. */
+  unfollow = (target: T.FollowTarget) => this.call<T.UnfollowResponse>('DELETE', '/api/social/follow', { body: target });
+  vote = (input: T.VoteInput) => this.call<T.VoteResponse>('POST', '/api/agents/profile/vote', { body: input });
+
+  // Feed, activity and search (WIRE §9-§11).
+  feed = (query: T.FeedQuery = {}) => this.call<T.FeedResponse>('GET', '/api/feed', { query });
+  feedPost = (id: string) => this.call<T.FeedPostResponse>('GET', `/api/feed/posts/${encodeURIComponent(id)}`);
+  unseen = (limit?: number) => this.call<T.UnseenResponse>('GET', '/api/feed/unseen', { query: { limit } });
+  notifications = (query: T.NotificationsQuery = {}) => this.call<T.NotificationsResponse>('GET', '/api/feed/notifications', { query });
+  activity = (query: T.ActivityQuery = {}) => this.call<T.ActivityResponse>('GET', '/api/activity', { query });
+  searchPosts = (query: T.SearchPostsQuery) => this.call<T.SearchPostsResponse>('GET', '/api/search/posts', { query });
+  searchReplies = (query: T.SearchRepliesQuery) => this.call<T.SearchRepliesResponse>('GET', '/api/search/replies', { query });
+  searchThread = (query: T.SearchThreadQuery) => this.call<T.SearchThreadResponse>('GET', '/api/search/replies/thread', { query });
+
+  // Agents directory and system (WIRE §3, §11).
+  agents = (query: T.AgentsQuery = {}) => this.call<T.AgentsResponse>('GET', '/api/agents', { query });
+  /** By handle or UUID. */
+  agentProfile = (handleOrId: string) => this.call<T.AgentProfileResponse>('GET', `/api/agents/${encodeURIComponent(handleOrId)}`);
+  agentsLeaderboard = (query: { limit?: number; offset?: number; sort?: T.AgentsLeaderboardSort } = {}) =>
+    this.call<T.AgentsLeaderboardResponse>('GET', '/api/agents/leaderboard', { query });
+  socialScoreBoundaries = () => this.call<T.SocialScoreBoundaries>('GET', '/api/system/social-score-boundaries');
+  health = () => this.call<T.HealthResponse>('GET', '/api/health');
+  humanProfile = (usernameOrId: string) => this.call<T.HumanProfileResponse>('GET', `/api/human/${encodeURIComponent(usernameOrId)}`);
+
+  // Verification (WIRE §2).
+  verifyInfo = () => this.call<T.VerifyInfoResponse>('GET', '/api/verify');
+  verify = (twitterHandle: string) => this.call<T.VerifyResponse>('POST', '/api/verify', { body: { twitter_handle: twitterHandle } });
+  /** Sent with no body, as the real SDKs send refresh-twitter. */
+  refreshSocial = (handle: string) => this.call<T.RefreshSocialResponse>('POST', `/api/agents/${encodeURIComponent(handle)}/refresh-social`);
+
+  // Simulator control routes (not the real service's API): humans and the mock external network.
+  /** Creates a human account and, like `register`, keeps its key for later calls. */
+  async createHuman(input: T.CreateHumanInput): Promise<T.CreateHumanResponse> {
+    const result = await this.call<T.CreateHumanResponse>('POST', '/_sim/humans', { body: input });
+    this.apiKey = result.api_key;
+    return result;
+  }
+
+  publishExternal = (input: { handle: string; text: string }) => this.call<T.PublishExternalResponse>('POST', '/_sim/network/posts', { body: input });
 }

@@ -27,10 +27,13 @@ export type PlatformEvent =
     }
   | { type: 'liked'; t: number; actorId: string; targetId: string; targetKind: 'post' | 'reply'; authorId: string }
   | { type: 'followed'; t: number; actorId: string; targetId: string; targetKind: ActorKind }
-  | { type: 'unfollowed'; t: number; actorId: string; targetId: string; targetKind: ActorKind }
-  | { type: 'profile_voted'; t: number; actorId: string; targetId: string; vote: 'up' | 'down' | 'clear'; previous: 'up' | 'down' | null }
+  /** `byVote`: the follow ended because the follower voted down or clear (a vote action, not a follows one). */
+  | { type: 'unfollowed'; t: number; actorId: string; targetId: string; targetKind: ActorKind; byVote?: true }
+  /** `byFollow`: the upvote a follow casts or an unfollow removes (a follows action, not a vote one). */
+  | { type: 'profile_voted'; t: number; actorId: string; targetId: string; vote: 'up' | 'down' | 'clear'; previous: 'up' | 'down' | null; byFollow?: true }
   | { type: 'unseen_served'; t: number; actorId: string; postIds: string[] }
   | { type: 'external_posted'; t: number; handle: string; externalPostId: string }
+  | { type: 'external_account_updated'; t: number; handle: string; fields: string[] }
   | { type: 'agent_verified'; t: number; agentId: string; twitterHandle: string }
   | { type: 'social_refreshed'; t: number; agentId: string }
   | { type: 'challenge_created'; t: number; challengeId: string; challengerId: string; opponentId: string | null }

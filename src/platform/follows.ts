@@ -42,7 +42,7 @@ export function follow(p: Platform, follower: Agent | Human, target: Agent | Hum
   target.followersCount++;
   recordRateAction(p, follower, 'follow');
   p.emit({ type: 'followed', t: p.nowMs, actorId: follower.id, targetId: target.id, targetKind: target.kind });
-  if (target.kind === 'agent') setVote(p, follower, target, 'up');
+  if (target.kind === 'agent') setVote(p, follower, target, 'up', true);
   return { alreadyFollowing: false };
 }
 
@@ -50,18 +50,18 @@ export function follow(p: Platform, follower: Agent | Human, target: Agent | Hum
 export function unfollow(p: Platform, follower: Agent | Human, target: Agent | Human): { unfollowed: boolean } {
   if (!isFollowing(p, follower.id, target.id)) return { unfollowed: false };
   requireRateSlot(p, follower, 'follow');
-  endFollow(p, follower, target);
+  endFollow(p, follower, target, false);
   recordRateAction(p, follower, 'follow');
   // The follow's upvote goes with it; no downvote is applied (SPEC).
-  if (target.kind === 'agent' && standingVote(p, follower.id, target.id) === 'up') setVote(p, follower, target, 'clear');
+  if (target.kind === 'agent' && standingVote(p, follower.id, target.id) === 'up') setVote(p, follower, target, 'clear', true);
   return { unfollowed: true };
 }
 
-function endFollow(p: Platform, follower: Agent | Human, target: Agent | Human): void {
+function endFollow(p: Platform, follower: Agent | Human, target: Agent | Human, byVote: boolean): void {
   p.state.follows.delete(`${follower.id}>${target.id}`);
   follower.followingCount--;
   target.followersCount--;
-  p.emit({ type: 'unfollowed', t: p.nowMs, actorId: follower.id, targetId: target.id, targetKind: target.kind });
+  p.emit({ type: 'unfollowed', t: p.nowMs, actorId: follower.id, targetId: target.id, targetKind: target.kind, ...(byVote ? { byVote: true as const } : {}) });
 }
 
 /** POST /api/agents/profile/vote. A vote equal to the standing one is answered, changes nothing and spends nothing. */
@@ -69,7 +69,7 @@ export function castVote(p: Platform, voter: Agent | Human, target: Agent, value
   if (voter.id === target.id) fail('bad_request', 'you cannot vote on your own profile', { reason: 'self_vote' });
   if (standingVote(p, voter.id, target.id) === (value === 'clear' ? null : value)) return;
   requireRateSlot(p, voter, 'vote');
-  if (value !== 'up' && isFollowing(p, voter.id, target.id)) endFollow(p, voter, target);
+  if (value !== 'up' && isFollowing(p, voter.id, target.id)) endFollow(p, voter, target, true);
   setVote(p, voter, target, value);
   recordRateAction(p, voter, 'vote');
 }

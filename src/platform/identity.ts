@@ -63,8 +63,10 @@ function checkIdentityFields(p: Platform, input: Partial<RegisterInput> & Partia
   if (problem) fail('validation_error', problem, { field: problem.split(':')[0] });
 }
 
+/** Agent handles and human usernames share one namespace: @mentions and follows resolve both. */
 function ensureHandleFree(p: Platform, handle: string): void {
-  if (p.state.agentIdByHandle.has(handleKey(handle))) fail('handle_taken', `handle "${handle}" is taken`);
+  const key = handleKey(handle);
+  if (p.state.agentIdByHandle.has(key) || p.state.humanIdByUsername.has(key)) fail('handle_taken', `handle "${handle}" is taken`);
 }
 
 /** GET /api/register/check/{handle}: invalid -> validation_error, taken -> handle_taken (both HTTP 400). */

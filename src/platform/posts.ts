@@ -69,6 +69,9 @@ function storePost(p: Platform, author: Agent | Human, postType: PostType, input
   };
   p.state.posts.set(post.id, post);
   p.state.postIds.push(post.id);
+  const own = p.state.postIdsByAuthor.get(author.id);
+  if (own) own.push(post.id);
+  else p.state.postIdsByAuthor.set(author.id, [post.id]);
   author.postsCount++;
   recordRateAction(p, author, 'post');
   const human = author.kind === 'human' ? { authorKind: 'human' as const } : {};
@@ -80,4 +83,12 @@ function storePost(p: Platform, author: Agent | Human, postType: PostType, input
 export function mentionedActors(p: Platform, text: string, authorId: string): string[] {
   const lookup = (name: string) => p.state.agentIdByHandle.get(handleKey(name)) ?? p.state.humanIdByUsername.get(handleKey(name));
   return resolveMentions(text, lookup).filter((id) => id !== authorId);
+}
+
+/** An author's posts, newest first (all of them, or the newest `limit`). */
+export function postsByAuthor(p: Platform, authorId: string, limit = Infinity): Post[] {
+  const ids = p.state.postIdsByAuthor.get(authorId) ?? [];
+  const out: Post[] = [];
+  for (let i = ids.length - 1; i >= 0 && out.length < limit; i--) out.push(p.state.posts.get(ids[i]!)!);
+  return out;
 }

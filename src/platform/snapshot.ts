@@ -35,6 +35,7 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
     humanNames: [...p.state.humanIdByUsername.entries()],
     humanKeys: [...p.state.humanIdByKeyHash.entries()],
     postIds: p.state.postIds,
+    postIdsByAuthor: [...p.state.postIdsByAuthor.entries()],
     recaps: [...p.state.recapPosts.entries()],
     replies: [...p.state.replies.values()],
     threads: [...p.state.repliesByPost.entries()],

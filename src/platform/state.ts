@@ -381,6 +381,8 @@ export interface PlatformState {
   readonly humanIdByKeyHash: Map<string, string>;
   /** Post ids in creation order (index = post seq). */
   readonly postIds: string[];
+  /** Each author's post ids, oldest first: profiles read an author's newest posts without scanning the feed. */
+  readonly postIdsByAuthor: Map<string, string[]>;
   /** Idempotent recap posts (WIRE §8), keyed `${authorId}|${recapKey}` (see src/rules/recap.ts). */
   readonly recapPosts: Map<string, string>;
   readonly replies: Map<string, Reply>;
@@ -420,6 +422,7 @@ export function emptyState(): PlatformState {
     humanIdByUsername: new Map(),
     humanIdByKeyHash: new Map(),
     postIds: [],
+    postIdsByAuthor: new Map(),
     recapPosts: new Map(),
     replies: new Map(),
     repliesByPost: new Map(),

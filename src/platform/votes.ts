@@ -24,7 +24,7 @@ export function standingVote(p: Platform, voterId: string, targetId: string): 'u
  * Sets the standing vote and the target's counters; emits `profile_voted` when it changed. Rate limits and
  * follows are the callers' business (a follow casts an upvote through here too).
  */
-export function setVote(p: Platform, voter: Agent | Human, target: Agent, vote: VoteValue): boolean {
+export function setVote(p: Platform, voter: Agent | Human, target: Agent, vote: VoteValue, byFollow = false): boolean {
   const key = `${voter.id}>${target.id}`;
   const previous = standingVote(p, voter.id, target.id);
   const next = vote === 'clear' ? null : vote;
@@ -35,6 +35,6 @@ export function setVote(p: Platform, voter: Agent | Human, target: Agent, vote: 
   if (next === 'down') target.profileDownvotes++;
   if (next === null) p.state.profileVotes.delete(key);
   else p.state.profileVotes.set(key, next);
-  p.emit({ type: 'profile_voted', t: p.nowMs, actorId: voter.id, targetId: target.id, vote, previous });
+  p.emit({ type: 'profile_voted', t: p.nowMs, actorId: voter.id, targetId: target.id, vote, previous, ...(byFollow ? { byFollow: true as const } : {}) });
   return true;
 }

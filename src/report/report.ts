@@ -1,6 +1,7 @@
 import { toIso } from '../kernel/clock.js';
 import { gamesPlayed } from '../platform/games.js';
 import { findAgent } from '../platform/identity.js';
+import { socialScoreOf } from '../platform/actors.js';
 import type { EndReason, Game, TransferType } from '../platform/state.js';
 import { TRANSFER_TYPES } from '../platform/state.js';
 import { lamportsToSol } from '../kernel/money.js';
@@ -52,6 +53,7 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     },
     money: moneySummary(outcome),
     tournaments: tournamentTable(outcome),
+    social: socialSummary(outcome),
     elo: eloTable(outcome),
     invariants: outcome.invariants,
     passed: !outcome.failed,
@@ -64,7 +66,7 @@ export type Report = ReturnType<typeof buildReport>;
 function counts(outcome: RunOutcome, games: Game[], completed: Game[]) {
   const events = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) => outcome.eventCounts.get(type) ?? 0;
   return {
-    agents: outcome.agents.length,
+    agents: outcome.agents.filter((a) => a.account === 'agent').length,
     events: outcome.events,
     posts: events('post_created'),
     challenges_created: events('challenge_created'),
@@ -91,7 +93,7 @@ function countEndings(completed: Game[]) {
 }
 
 function eloTable(outcome: RunOutcome): EloRow[] {
-  const rows = outcome.agents.map((sim) => {
+  const rows = outcome.agents.filter((sim) => sim.account === 'agent').map((sim) => {
     const a = findAgent(outcome.platform, sim.handle)!;
     return { handle: a.handle, persona: sim.persona, elo: a.elo, peak_elo: a.peakElo, wins: a.wins, losses: a.losses, draws: a.draws, games: gamesPlayed(a) };
   });
@@ -145,4 +147,71 @@ function tournamentTable(outcome: RunOutcome) {
     placements: t.placements.map(handle),
     cancel_reason: t.cancelReason,
   }));
+}
+
+/** How many agents the social section ranks by score. */
+const TOP_SOCIAL = 5;
+
+/**
+ * The social layer of the run: what was accepted (from the event log), how deep threads went, which limits
+ * refused how often (429s by the `action` their body names; `requests` is the daily quota), and the agents
+ * with the highest social score. `profile_votes` are the votes cast through the vote route; the upvote a
+ * follow casts and the clear an unfollow casts are `follow_linked_votes`; `unfollows_by_vote` are follows a
+ * down or clear vote ended.
+ */
+function socialSummary(outcome: RunOutcome) {
+  const p = outcome.platform;
+  const event = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) => outcome.eventCounts.get(type) ?? 0;
+  const replies = [...p.state.replies.values()];
+  const humanPosts = [...p.state.posts.values()].filter((post) => post.authorKind === 'human').length;
+  return {
+    humans: p.state.humans.size,
+    posts: event('post_created'),
+    posts_by_humans: humanPosts,
+    replies: event('reply_created'),
+    nested_replies: replies.filter((r) => r.parentReplyId !== null).length,
+    max_reply_depth: replies.reduce((max, r) => Math.max(max, r.depth), 0),
+    likes: event('liked'),
+    follows: event('followed'),
+    unfollows: event('unfollowed'),
+    unfollows_by_vote: outcome.unfollowsByVote,
+    profile_votes: { ...outcome.votesByValue },
+    follow_linked_votes: outcome.followLinkedVotes,
+    unseen_serves: event('unseen_served'),
+    external_posts: event('external_posted'),
+    verifications: event('agent_verified'),
+    social_refreshes: event('social_refreshed'),
+    rate_limited_by_action: sortedRecord(outcome.requests.rateLimitedByAction),
+    vote_blocked: outcome.requests.byCode.get('vote_blocked') ?? 0,
+    top_social_scores: topSocialScores(outcome),
+  };
+}
+
+function topSocialScores(outcome: RunOutcome) {
+  const p = outcome.platform;
+  const rows = [...p.state.agents.values()].map((a) => ({ handle: a.handle, social_score: socialScoreOf(p, a) }));
+  rows.sort((a, b) => b.social_score - a.social_score || (a.handle < b.handle ? -1 : 1));
+  return rows.slice(0, TOP_SOCIAL);
+}
+
+/** A map as a plain record with its keys in code-point order, so the report's bytes do not depend on insertion order. */
+function sortedRecord(map: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The social section as summary lines for the CLI (empty when the run had no social activity beyond the
+ * research posts): volumes, refusals by limit, and the top social scores.
+ */
+export function socialLines(report: Report): string[] {
+  const s = report.social;
+  if (s.replies + s.likes + s.follows + s.profile_votes.up + s.profile_votes.down + s.profile_votes.clear === 0) return [];
+  const votes = s.profile_votes;
+  const limits = Object.entries(s.rate_limited_by_action).map(([action, n]) => `${action} ${n}`).join(', ');
+  return [
+    `social: ${s.posts} posts (${s.posts_by_humans} by ${s.humans} humans), ${s.replies} replies (${s.nested_replies} nested, depth up to ${s.max_reply_depth}), ${s.likes} likes, ${s.follows} follows, ${s.unfollows} unfollows`,
+    `votes: up ${votes.up}, down ${votes.down}, clear ${votes.clear} (and ${s.follow_linked_votes} by follows); ${s.vote_blocked} refused vote_blocked; ${s.verifications} verified, ${s.unseen_serves} unseen pages served`,
+    `429s by limit: ${limits || 'none'}`,
+    `top social scores: ${s.top_social_scores.map((row) => `${row.handle} ${row.social_score}`).join(', ')}`,
+  ];
 }

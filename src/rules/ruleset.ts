@@ -38,6 +38,10 @@ export interface Ruleset {
     readonly tiers: readonly SocialTier[];
     /** Milestone posts are idempotent within one window of this many games played (WIRE §8). */
     readonly milestoneGames: number;
+    /** `GET /api/agents?active_only=true`: seen (an authenticated request, or registration) within this window. */
+    readonly activeWindowMs: number;
+    /** How many of an agent's newest posts its public profile shows. */
+    readonly profileRecentPosts: number;
   };
   readonly posts: { readonly contentMin: number; readonly contentMax: number };
   readonly challenges: {
@@ -139,6 +143,8 @@ export const DEFAULT_RULESET: Ruleset = {
       { name: 'legendary', minScore: 1000 },
     ], // OURS: WIRE names the route only
     milestoneGames: 50, // WIRE §8
+    activeWindowMs: 24 * 60 * 60_000, // OURS: WIRE names active_only without a meaning; one day, the quota's period
+    profileRecentPosts: 10, // OURS: WIRE shows a short recent_posts list
   },
   posts: { contentMin: 1, contentMax: 1000 }, // WIRE
   challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000, bountyMinLamports: 10_000_000, bountyMaxLamports: 10_000_000_000 }, // OURS; bounty range SPEC
@@ -259,7 +265,9 @@ function checkSocial(r: Ruleset): string[] {
   const tiers = r.social.tiers;
   const ascending = Array.isArray(tiers) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
   if (!ascending) problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
-  if (!(Number.isSafeInteger(r.social.milestoneGames) && r.social.milestoneGames > 0)) problems.push('ruleset.social.milestoneGames: must be a positive integer');
+  for (const [name, value] of [['milestoneGames', r.social.milestoneGames], ['activeWindowMs', r.social.activeWindowMs], ['profileRecentPosts', r.social.profileRecentPosts]] as const) {
+    if (!(Number.isSafeInteger(value) && value > 0)) problems.push(`ruleset.social.${name}: must be a positive integer`);
+  }
   const research = r.research;
   if (![research.minPosts, research.minFollows, research.minLikes].every(count)) problems.push('ruleset.research: counts must be integers >= 0');
   return problems;

@@ -1,56 +1,16 @@
 import type { PlatformEvent } from '../platform/events.js';
 import type { Platform } from '../platform/platform.js';
+import type { Ruleset } from '../rules/ruleset.js';
+import { Checker, hasFinalCheck, type FinalCheck, type InvariantResult } from './checker.js';
+import { socialCheckers } from './social-invariants.js';
+
+export type { InvariantResult, Violation } from './checker.js';
 
 /**
  * Independent checkers of the platform's rules. They keep their own model, built only from the event log,
  * and compare it with the platform after every event. They import no rule: a bug in a rule must not be
- * able to hide itself by being reused here.
+ * able to hide itself by being reused here. The social layer's checkers live in social-invariants.ts.
  */
-export interface Violation {
-  t: number;
-  event: number;
-  message: string;
-}
-
-export interface InvariantResult {
-  name: string;
-  description: string;
-  passed: boolean;
-  checks: number;
-  violationCount: number;
-  /** The first few violations, enough to start debugging. */
-  violations: Violation[];
-}
-
-const KEEP_VIOLATIONS = 20;
-
-abstract class Checker {
-  abstract readonly name: string;
-  abstract readonly description: string;
-  checks = 0;
-  violationCount = 0;
-  readonly violations: Violation[] = [];
-  protected eventIndex = 0;
-
-  observe(event: PlatformEvent, index: number): void {
-    this.eventIndex = index;
-    this.check(event);
-  }
-
-  protected abstract check(event: PlatformEvent): void;
-
-  protected expect(condition: boolean, t: number, message: () => string): void {
-    this.checks++;
-    if (condition) return;
-    this.violationCount++;
-    if (this.violations.length < KEEP_VIOLATIONS) this.violations.push({ t, event: this.eventIndex, message: message() });
-  }
-
-  result(): InvariantResult {
-    const { name, description, checks, violationCount, violations } = this;
-    return { name, description, passed: violationCount === 0, checks, violationCount, violations: [...violations] };
-  }
-}
 
 /** Ratings replayed from the log match the platform's, equal-K changes cancel, and the sum never drifts. */
 class EloConservation extends Checker {
@@ -140,19 +100,36 @@ class DeadlinesExact extends Checker {
 /** Nobody challenges, accepts or moves before completing the research phase. */
 class ResearchPhaseHeld extends Checker {
   readonly name = 'research_phase_held';
-  readonly description = 'no agent creates or accepts a challenge, or moves, before its required posts';
+  readonly description = 'no agent creates or accepts a challenge, or moves, before its required posts, follows and likes (or verification, where it unlocks play)';
   #posts = new Map<string, number>();
+  #follows = new Map<string, number>();
+  #likes = new Map<string, number>();
+  #verified = new Set<string>();
 
-  constructor(private readonly minPosts: number) {
+  constructor(private readonly research: Ruleset['research']) {
     super();
   }
 
   protected check(e: PlatformEvent): void {
-    if (e.type === 'post_created') this.#posts.set(e.agentId, (this.#posts.get(e.agentId) ?? 0) + 1);
+    if (e.type === 'post_created') bump(this.#posts, e.agentId, 1);
+    else if (e.type === 'followed') bump(this.#follows, e.actorId, 1);
+    else if (e.type === 'unfollowed') bump(this.#follows, e.actorId, -1);
+    else if (e.type === 'liked') bump(this.#likes, e.actorId, 1);
+    else if (e.type === 'agent_verified') this.#verified.add(e.agentId);
     const actor = e.type === 'challenge_created' ? e.challengerId : e.type === 'challenge_accepted' || e.type === 'move_played' ? e.agentId : undefined;
     if (actor === undefined) return;
-    this.expect((this.#posts.get(actor) ?? 0) >= this.minPosts, e.t, () => `agent ${actor}: ${e.type} before ${this.minPosts} post(s)`);
+    this.expect(this.#done(actor), e.t, () => `agent ${actor}: ${e.type} before its research phase was complete`);
   }
+
+  #done(agentId: string): boolean {
+    const r = this.research;
+    if (r.verifiedUnlocks && this.#verified.has(agentId)) return true;
+    return (this.#posts.get(agentId) ?? 0) >= r.minPosts && (this.#follows.get(agentId) ?? 0) >= r.minFollows && (this.#likes.get(agentId) ?? 0) >= r.minLikes;
+  }
+}
+
+function bump(counts: Map<string, number>, id: string, by: number): void {
+  counts.set(id, (counts.get(id) ?? 0) + by);
 }
 
 /**
@@ -344,26 +321,28 @@ class TournamentBrackets extends Checker {
 }
 
 export class InvariantSuite {
-  readonly #elo: EloConservation;
-  readonly #lamports: LamportsConserved;
-  readonly #escrows: EscrowSettlesOnce;
   readonly #checkers: Checker[];
+  /** The checkers with end-of-run checks, run by `finish`. */
+  readonly #finals: FinalCheck[];
   #index = 0;
 
   constructor(platform: Platform) {
-    this.#elo = new EloConservation(platform);
-    this.#lamports = new LamportsConserved(platform);
-    this.#escrows = new EscrowSettlesOnce();
+    const elo = new EloConservation(platform);
+    const lamports = new LamportsConserved(platform);
+    const escrows = new EscrowSettlesOnce();
+    const social = socialCheckers(platform);
     this.#checkers = [
-      this.#elo,
-      this.#lamports,
-      this.#escrows,
+      elo,
+      lamports,
+      escrows,
       new BountyFeesExact(platform.ruleset.bounty.systemFeeBps),
       new TournamentBrackets(),
       new OneResultPerGame(),
       new DeadlinesExact(platform.ruleset.game.turnLimitMs),
-      new ResearchPhaseHeld(platform.ruleset.research.minPosts),
+      new ResearchPhaseHeld(platform.ruleset.research),
+      ...social,
     ];
+    this.#finals = [elo, lamports, escrows, ...social.filter(hasFinalCheck)];
     platform.onEvent((event) => this.observe(event));
   }
 
@@ -373,9 +352,7 @@ export class InvariantSuite {
   }
 
   finish(t: number): InvariantResult[] {
-    this.#elo.finalCheck(t);
-    this.#lamports.finalCheck(t);
-    this.#escrows.finalCheck(t);
+    for (const checker of this.#finals) checker.finalCheck(t);
     return this.results();
   }
 

@@ -5,7 +5,7 @@ import { resolveRuleset, type Ruleset } from '../rules/ruleset.js';
 import { solToLamports } from '../kernel/money.js';
 import { RENT_EXEMPT_MINIMUM } from '../escrow/ledger.js';
 import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../escrow/network.js';
-import { PERSONAS } from '../../agents/registry.js';
+import { ACCOUNT_KINDS, HUMAN_PERSONAS, PERSONAS, type AccountKind } from '../../agents/registry.js';
 
 /**
  * A scenario file: who plays, for how long, under which rules, from which seed. Raw YAML is parsed into a
@@ -13,6 +13,8 @@ import { PERSONAS } from '../../agents/registry.js';
  */
 export interface PopulationGroup {
   persona: string;
+  /** `agent` registers through /api/register; `human` creates human accounts through /_sim/humans. */
+  account: AccountKind;
   count: number;
   heartbeatMinMs: number;
   heartbeatMaxMs: number;
@@ -45,7 +47,7 @@ export class ScenarioError extends Error {
 }
 
 const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'escrow', 'population', 'description'];
-const GROUP_FIELDS = ['persona', 'count', 'heartbeat', 'airdrop', 'options'];
+const GROUP_FIELDS = ['persona', 'account', 'count', 'heartbeat', 'airdrop', 'options'];
 const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
 /** A run of more agents than this is refused rather than left to exhaust memory. */
 const MAX_AGENTS = 100_000;
@@ -144,7 +146,7 @@ function checkPopulation(value: unknown, problems: string[]): PopulationGroup[] 
 }
 
 function checkGroup(raw: unknown, path: string, problems: string[]): PopulationGroup {
-  const group: PopulationGroup = { persona: '', count: 0, heartbeatMinMs: 30_000, heartbeatMaxMs: 60_000, airdropLamports: 0, options: {} };
+  const group: PopulationGroup = { persona: '', account: 'agent', count: 0, heartbeatMinMs: 30_000, heartbeatMaxMs: 60_000, airdropLamports: 0, options: {} };
   if (!isRecord(raw)) {
     problems.push(`${path}: must be a mapping with persona, count and heartbeat`);
     return group;
@@ -153,6 +155,7 @@ function checkGroup(raw: unknown, path: string, problems: string[]): PopulationG
   const factory = typeof raw['persona'] === 'string' ? PERSONAS.get(raw['persona']) : undefined;
   if (!factory) problems.push(`${path}.persona: must be one of ${[...PERSONAS.keys()].join(', ')}`);
   group.persona = String(raw['persona']);
+  group.account = checkAccount(raw['account'], group.persona, path, problems);
   if (!(Number.isSafeInteger(raw['count']) && (raw['count'] as number) > 0)) problems.push(`${path}.count: must be a positive integer`);
   group.count = Number.isSafeInteger(raw['count']) ? (raw['count'] as number) : 0;
   checkHeartbeat(raw['heartbeat'], `${path}.heartbeat`, group, problems);
@@ -161,11 +164,25 @@ function checkGroup(raw: unknown, path: string, problems: string[]): PopulationG
     if (lamports === undefined || lamports > 1_000_000_000_000) problems.push(`${path}.airdrop: must be SOL from 0 to 1000 per agent, e.g. 5`);
     else if (lamports > 0 && lamports < RENT_EXEMPT_MINIMUM) problems.push(`${path}.airdrop: below the rent-exempt minimum of ${RENT_EXEMPT_MINIMUM} lamports`);
     group.airdropLamports = lamports ?? 0;
+    if (group.account === 'human' && group.airdropLamports > 0) problems.push(`${path}.airdrop: human accounts have no wallet`);
   }
   if (raw['options'] !== undefined && !isRecord(raw['options'])) problems.push(`${path}.options: must be a mapping`);
   group.options = isRecord(raw['options']) ? raw['options'] : {};
   if (factory) problems.push(...factory.checkOptions(group.options).map((p) => `${path}.options.${p}`));
   return group;
+}
+
+/** A group's account kind must match its persona: the human persona plays human accounts, every other persona agents. */
+function checkAccount(raw: unknown, persona: string, path: string, problems: string[]): AccountKind {
+  if (raw !== undefined && !ACCOUNT_KINDS.includes(raw as AccountKind)) {
+    problems.push(`${path}.account: must be one of ${ACCOUNT_KINDS.join(', ')}`);
+    return 'agent';
+  }
+  const account = (raw as AccountKind | undefined) ?? 'agent';
+  const wantsHuman = HUMAN_PERSONAS.has(persona);
+  if (account === 'human' && !wantsHuman) problems.push(`${path}.account: human accounts play only the ${[...HUMAN_PERSONAS].join(', ')} persona`);
+  if (account === 'agent' && wantsHuman) problems.push(`${path}.account: the ${persona} persona plays a human account; set account: human`);
+  return account;
 }
 
 function checkHeartbeat(raw: unknown, path: string, group: PopulationGroup, problems: string[]): void {

@@ -9,8 +9,9 @@ import type { PlatformEvent } from '../platform/events.js';
 import { Fingerprint } from '../kernel/canonical.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona } from '../../agents/persona.js';
+import type { AccountKind } from '../../agents/registry.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
-import type { Scenario } from './scenario.js';
+import type { PopulationGroup, Scenario } from './scenario.js';
 import { airdrop } from '../platform/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 
@@ -23,6 +24,7 @@ export interface SimAgent {
   readonly index: number;
   readonly handle: string;
   readonly persona: string;
+  readonly account: AccountKind;
   readonly client: PlatformClient;
   readonly rng: Rng;
   readonly impl: Persona;
@@ -36,6 +38,8 @@ export interface RequestStats {
   requests: number;
   rejected: number;
   byCode: Map<string, number>;
+  /** 429s by the limit the body names (`action`: post, reply, like, follow, vote, refresh, or requests for the daily quota). */
+  rateLimitedByAction: Map<string, number>;
 }
 
 export interface RunOutcome {
@@ -47,6 +51,12 @@ export interface RunOutcome {
   events: number;
   requests: RequestStats;
   eventCounts: Map<PlatformEvent['type'], number>;
+  /** Accepted votes cast through the vote route, by value (the upvotes follows cast and unfollows clear are apart). */
+  votesByValue: Record<'up' | 'down' | 'clear', number>;
+  /** `profile_voted` events a follow or unfollow caused (`byFollow`). */
+  followLinkedVotes: number;
+  /** `unfollowed` events a down or clear vote caused (`byVote`). */
+  unfollowsByVote: number;
   endMs: number;
   /** Present when the run replayed its ledger through litesvm. */
   crossCheck: CrossCheckResult | null;
@@ -65,11 +75,14 @@ export class World {
   readonly api: Api;
   readonly agents: SimAgent[] = [];
   readonly invariants: InvariantSuite;
-  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map() };
+  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map() };
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
   readonly #fingerprint = new Fingerprint();
   readonly #eventCounts = new Map<PlatformEvent['type'], number>();
+  readonly #votesByValue = { up: 0, down: 0, clear: 0 };
+  #followLinkedVotes = 0;
+  #unfollowsByVote = 0;
   readonly #rng: Rng;
   /** One context per agent, built once: heartbeats are the hottest loop of a run. */
   readonly #contexts: AgentContext[] = [];
@@ -94,6 +107,15 @@ export class World {
   #record(event: PlatformEvent): void {
     this.#fingerprint.add(event);
     this.#eventCounts.set(event.type, (this.#eventCounts.get(event.type) ?? 0) + 1);
+    if (event.type === 'profile_voted' || event.type === 'unfollowed') this.#tallyVote(event);
+  }
+
+  /** Votes cast through the vote route apart from those a follow or unfollow implies, for the report. */
+  #tallyVote(event: Extract<PlatformEvent, { type: 'profile_voted' | 'unfollowed' }>): void {
+    if (event.type === 'unfollowed') {
+      if (event.byVote) this.#unfollowsByVote++;
+    } else if (event.byFollow) this.#followLinkedVotes++;
+    else this.#votesByValue[event.vote]++;
   }
 
   /** Registers the population through the API (as real agents do) and schedules first heartbeats. */
@@ -104,11 +126,10 @@ export class World {
       for (let i = 0; i < group.count; i++) {
         const handle = `${group.persona}_${String(i + 1).padStart(4, '0')}`;
         const client = new PlatformClient(transport);
-        const registered = await client.register({ handle, bio: factory.description, tags: [group.persona] });
-        if (group.airdropLamports > 0) airdrop(this.platform, registered.wallet_address, group.airdropLamports);
+        await this.#signUp(client, handle, group, factory.description);
         const rng = this.#rng.fork(`agent:${handle}`);
         const agent: SimAgent = {
-          ...{ index: this.agents.length, handle, persona: group.persona, client, rng, impl: factory.create(group.options) },
+          ...{ index: this.agents.length, handle, persona: group.persona, account: group.account, client, rng, impl: factory.create(group.options) },
           ...{ heartbeatMinMs: group.heartbeatMinMs, heartbeatMaxMs: group.heartbeatMaxMs },
         };
         this.agents.push(agent);
@@ -116,6 +137,16 @@ export class World {
         this.#scheduler.after(rng.int(0, group.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
       }
     }
+  }
+
+  /** An agent registers (and gets its airdrop); a human account is made through the simulator's control route. */
+  async #signUp(client: PlatformClient, handle: string, group: PopulationGroup, description: string): Promise<void> {
+    if (group.account === 'human') {
+      await client.createHuman({ username: handle, display_name: handle.replace('_', ' '), bio: description });
+      return;
+    }
+    const registered = await client.register({ handle, bio: description, tags: [group.persona] });
+    if (group.airdropLamports > 0) airdrop(this.platform, registered.wallet_address, group.airdropLamports);
   }
 
   async run(onProgress?: ProgressListener): Promise<RunOutcome> {
@@ -179,13 +210,16 @@ export class World {
       events: this.#fingerprint.lines,
       requests: this.requests,
       eventCounts: this.#eventCounts,
+      votesByValue: { ...this.#votesByValue },
+      followLinkedVotes: this.#followLinkedVotes,
+      unfollowsByVote: this.#unfollowsByVote,
       endMs,
       crossCheck: ledgerCheck,
     };
   }
 }
 
-/** Counts every request and every refusal by error code, for the report. */
+/** Counts every request, every refusal by error code, and every 429 by the limit it names, for the report. */
 class CountingTransport implements Transport {
   constructor(
     private readonly inner: Transport,
@@ -199,6 +233,10 @@ class CountingTransport implements Transport {
       this.stats.rejected++;
       const code = new ApiError(response.status, response.body).code;
       this.stats.byCode.set(code, (this.stats.byCode.get(code) ?? 0) + 1);
+      if (response.status === 429) {
+        const action = String((response.body as { action?: unknown } | null)?.action ?? 'unknown');
+        this.stats.rateLimitedByAction.set(action, (this.stats.rateLimitedByAction.get(action) ?? 0) + 1);
+      }
     }
     return response;
   }

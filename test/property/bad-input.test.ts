@@ -16,7 +16,10 @@ const FC_PARAMS = { seed: Number(process.env['FC_SEED'] ?? 20261121), numRuns: N
 interface Fixture {
   world: TestWorld;
   keys: { alice: string; bob: string; carol: string };
-  ids: { alice: string; bob: string; carol: string; gameId: string; openId: string; directId: string; doneId: string };
+  ids: {
+    alice: string; bob: string; carol: string; gameId: string; openId: string; directId: string; doneId: string;
+    postId: string; replyId: string; nestedId: string; humanId: string;
+  };
 }
 
 function ok(response: ApiResponse): Record<string, unknown> {
@@ -48,8 +51,25 @@ function fixture(): Fixture {
   move(keys.bob, gameId, 'e4');
   const openId = challenge(keys.alice, {});
   const directId = challenge(keys.bob, { opponent_handle: 'alice' });
-  const ids = { alice: alice['agent_id'] as string, bob: bob['agent_id'] as string, carol: carol['agent_id'] as string, gameId, openId, directId, doneId };
+  const social = socialFixture(world, keys);
+  const ids = { alice: alice['agent_id'] as string, bob: bob['agent_id'] as string, carol: carol['agent_id'] as string, gameId, openId, directId, doneId, ...social };
   return { world, keys, ids };
+}
+
+/** A post with a reply and a nested reply, a like, a follow, a human and a published external post. */
+function socialFixture(world: TestWorld, keys: Fixture['keys']) {
+  const send = (key: string | undefined, method: string, path: string, body: unknown) => world.raw({ method, path, key, body });
+  world.advanceBy(30_000); // past the post cooldown of the research posts
+  const postId = (ok(send(keys.alice, 'POST', '/api/social/post', { content: 'gg @bob' }))['post_id'] as string);
+  const replyOk = (r: ApiResponse) => (r.status === 201 ? (r.body as Record<string, unknown>) : ok(r));
+  const replyId = replyOk(send(keys.bob, 'POST', '/api/social/reply', { post_id: postId, content: 'thanks' }))['reply_id'] as string;
+  world.advanceBy(10_000);
+  const nestedId = replyOk(send(keys.alice, 'POST', '/api/social/reply', { post_id: postId, content: 'again?', parent_reply_id: replyId }))['reply_id'] as string;
+  ok(send(keys.bob, 'POST', '/api/social/like', { post_id: postId }));
+  ok(send(keys.carol, 'POST', '/api/social/follow', { target_handle: 'alice' }));
+  const human = ok(send(undefined, 'POST', '/_sim/humans', { username: 'hana' }));
+  ok(send(undefined, 'POST', '/_sim/network/posts', { handle: 'ext_alice', text: 'hello' }));
+  return { postId, replyId, nestedId, humanId: human['human_id'] as string };
 }
 
 const PROTO = fixture();
@@ -64,7 +84,7 @@ const oddText = fc.oneof(
   fc.constantFrom('', ' ', '\n', 'null', 'undefined', 'true', '0', '-1', '1e309', 'NaN', '__proto__', 'constructor', 'toString', '../..', '%00', '%E0%A4%A', '\uD800', '\u202E', 'Ω≈ç√', '名前'),
   HUGE,
 );
-const knownIds = fc.constantFrom(...Object.values(PROTO.ids), 'alice', 'BOB', 'carol', 'ghost');
+const knownIds = fc.constantFrom(...Object.values(PROTO.ids), 'alice', 'BOB', 'carol', 'ghost', 'hana', 'ext_alice');
 const anyId = fc.oneof(knownIds, fc.uuid(), oddText);
 const chessText = fc.oneof(
   fc.constantFrom('e5', 'e7e5', 'Nf6', 'O-O', '0-0-0', 'e1g1', 'a7a8q', 'Qh4#', 'Ke7', 'e4', 'e2e4', 'xx', 'e9', 'O-O-O-O', 'Nf3+', 'exd5', 'e7e8k', 'bxa8=K', 'P@e4'),
@@ -83,8 +103,13 @@ const BODY_FIELDS = [
   'handle', 'bio', 'tags', 'github_url', 'github_username', 'github_repo_url',
   'opponent_handle', 'bounty_sol', 'game_id', 'move_san', 'move_uci',
   'content', 'post_type', 'chess_game_id', 'tournament_id', 'repost_of_post_id',
+  'post_id', 'reply_id', 'parent_reply_id', 'target_handle', 'target_agent_id', 'target_user_id', 'target_username', 'vote',
+  'twitter_handle', 'username', 'display_name', 'text', 'avatar_url', 'followers', 'banned',
 ] as const;
-const QUERY_FIELDS = ['limit', 'offset', 'status', 'player_handle', 'player', 'my_turn', 'half_window', 'challenger_handle'] as const;
+const QUERY_FIELDS = [
+  'limit', 'offset', 'status', 'player_handle', 'player', 'my_turn', 'half_window', 'challenger_handle',
+  'sort', 'post_type', 'q', 'post_id', 'parent_reply_id', 'since', 'types', 'type', 'search', 'tag', 'active_only', 'stats',
+] as const;
 
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...BODY_FIELDS) }, { weight: 1, arbitrary: oddText });
 const objectBody = fc.dictionary(fieldName, anyValue, { maxKeys: 6 });
@@ -179,6 +204,28 @@ function nearValid(f: Fixture): fc.Arbitrary<FuzzRequest> {
     { method: 'POST', path: '/api/chess/move', key: 'bob', query: {}, body: { game_id: ids.doneId, move_san: 'e4' } },
     { method: 'GET', path: '/api/chess/leaderboard', key: 'none', query: { limit: '2', offset: '1' }, body: undefined },
     { method: 'GET', path: '/api/chess/leaderboard/around', key: 'bob', query: { half_window: '3' }, body: undefined },
+    { method: 'POST', path: '/api/social/reply', key: 'carol', query: {}, body: { post_id: ids.postId, content: 'hi', parent_reply_id: ids.nestedId } },
+    { method: 'POST', path: '/api/social/like', key: 'carol', query: {}, body: { reply_id: ids.replyId } },
+    { method: 'POST', path: '/api/social/follow', key: 'bob', query: {}, body: { target_username: 'hana' } },
+    { method: 'DELETE', path: '/api/social/follow', key: 'carol', query: {}, body: { target_handle: 'alice' } },
+    { method: 'POST', path: '/api/agents/profile/vote', key: 'alice', query: {}, body: { target_handle: 'carol', vote: 'down' } },
+    { method: 'GET', path: '/api/feed', key: 'bob', query: { sort: 'trending', post_type: 'standard', limit: '5' }, body: undefined },
+    { method: 'GET', path: `/api/feed/posts/${ids.postId}`, key: 'none', query: {}, body: undefined },
+    { method: 'GET', path: '/api/feed/unseen', key: 'carol', query: { limit: '2' }, body: undefined },
+    { method: 'GET', path: '/api/feed/notifications', key: 'bob', query: { since: '2026-03-01T00:00:00Z', types: ['mentions', 'replies'] }, body: undefined },
+    { method: 'GET', path: '/api/activity', key: 'alice', query: { type: 'post_created' }, body: undefined },
+    { method: 'GET', path: '/api/search/posts', key: 'none', query: { q: 'gg', sort: 'top' }, body: undefined },
+    { method: 'GET', path: '/api/search/replies', key: 'none', query: { q: 'th', post_id: ids.postId }, body: undefined },
+    { method: 'GET', path: '/api/search/replies/thread', key: 'none', query: { q: 'a', parent_reply_id: ids.replyId }, body: undefined },
+    { method: 'GET', path: '/api/agents', key: 'none', query: { search: 'a', tag: ['x'], active_only: 'true', stats: 'true' }, body: undefined },
+    { method: 'GET', path: '/api/agents/alice', key: 'bob', query: {}, body: undefined },
+    { method: 'GET', path: '/api/agents/leaderboard', key: 'none', query: { sort: 'content' }, body: undefined },
+    { method: 'GET', path: '/api/human/hana', key: 'none', query: {}, body: undefined },
+    { method: 'POST', path: '/api/verify', key: 'alice', query: {}, body: { twitter_handle: 'ext_alice' } },
+    { method: 'POST', path: '/api/agents/alice/refresh-social', key: 'alice', query: {}, body: undefined },
+    { method: 'POST', path: '/_sim/humans', key: 'none', query: {}, body: { username: 'newcomer', display_name: 'N' } },
+    { method: 'POST', path: '/_sim/network/posts', key: 'none', query: {}, body: { handle: 'ext_bob', text: 'MoltChess' } },
+    { method: 'PATCH', path: '/_sim/network/accounts/ext_alice', key: 'none', query: {}, body: { followers: 5, banned: false } },
   ];
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant('set' as const), field: fieldName, value: anyValue }),
@@ -229,6 +276,13 @@ function headersFor(f: Fixture, key: KeyChoice): Record<string, string> {
 
 const seenCodes = new Map<string, number>();
 
+/** The one GET that changes state by design (the unseen cursor): its path, however the fuzzer mangled it. */
+const STATEFUL_READS = ROUTES.filter((r) => r.statefulRead).map((r) => r.path.replace(/^\/api/, '').toLowerCase());
+function statefulRead(path: string): boolean {
+  const bare = path.split('?')[0]!.toLowerCase().replace(/\/+$/, '').replace(/^\/api\/*/, '/');
+  return STATEFUL_READS.some((p) => bare === p);
+}
+
 function send(f: Fixture, req: FuzzRequest): void {
   const before = f.world.fingerprint();
   let response: ApiResponse;
@@ -244,7 +298,7 @@ function send(f: Fixture, req: FuzzRequest): void {
   if (status >= 200 && status < 300) {
     seenCodes.set('2xx', (seenCodes.get('2xx') ?? 0) + 1);
     expect('error' in (body as object)).toBe(false);
-    if (req.method.toUpperCase() === 'GET') expect(f.world.fingerprint(), 'a successful GET changed state').toBe(before);
+    if (req.method.toUpperCase() === 'GET' && !statefulRead(req.path)) expect(f.world.fingerprint(), 'a successful GET changed state').toBe(before);
     return;
   }
   expect(status, `status ${status} for ${req.method} ${req.path.slice(0, 80)}`).toBeGreaterThanOrEqual(400);

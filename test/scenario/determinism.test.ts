@@ -78,6 +78,28 @@ describe('money scenarios are deterministic and lose nothing', () => {
   });
 });
 
+describe('the social storm', () => {
+  it('social-storm (first 1 h): byte-identical twice; every limit refuses, every social invariant is checked and holds', async () => {
+    const first = await runToBytes(shortened('scenarios/social-storm.yaml', 1));
+    const second = await runToBytes(shortened('scenarios/social-storm.yaml', 1));
+    expect(second.json).toBe(first.json);
+    const { report } = first;
+    expect(report.passed).toBe(true);
+    const checked = new Map(report.invariants.map((i) => [i.name, i.checks]));
+    for (const name of ['social_score_exact', 'rate_limits_held', 'unseen_once', 'likes_idempotent', 'replies_anchored', 'downvote_blocks_held']) {
+      expect(checked.get(name), name).toBeGreaterThan(0);
+    }
+    const social = report.social;
+    expect(Object.keys(social.rate_limited_by_action)).toEqual(['follow', 'like', 'post', 'refresh', 'reply', 'requests', 'vote']);
+    expect(social.posts_by_humans).toBeGreaterThan(0);
+    expect(social.max_reply_depth).toBeGreaterThanOrEqual(2);
+    expect(social.vote_blocked).toBe(report.requests.rejected_by_code['vote_blocked']);
+    expect(social.vote_blocked).toBeGreaterThan(0);
+    expect(social.verifications).toBeGreaterThan(0);
+    expect(social.top_social_scores).toHaveLength(5);
+  });
+});
+
 describe('determinism', () => {
   it('the same scenario and seed give identical report and PGN bytes; another seed differs', async () => {
     const first = await runToBytes(parseScenario(SMALL));
@@ -97,7 +119,9 @@ describe('determinism', () => {
     const { report } = first;
     expect(report.passed).toBe(true);
     const money = new Set(['lamports_conserved', 'escrow_settles_once', 'bounty_fees_exact', 'tournament_brackets']);
-    for (const inv of report.invariants) if (!money.has(inv.name)) expect(inv.checks).toBeGreaterThan(0);
+    // Random players neither read unseen nor reply; the social storm above exercises those checkers.
+    const social = new Set(['unseen_once', 'replies_anchored']);
+    for (const inv of report.invariants) if (!money.has(inv.name) && !social.has(inv.name)) expect(inv.checks, inv.name).toBeGreaterThan(0);
     const endings = report.results_by_ending;
     expect(endings.checkmate).toBeGreaterThan(0);
     expect(endings.timeout).toBeGreaterThan(0);

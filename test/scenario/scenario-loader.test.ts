@@ -48,11 +48,27 @@ describe('scenario loader', () => {
     expect(problemsOf('a: [')[0]).toMatch(/not valid YAML/);
   });
 
+  it('a group plays agent accounts by default; the human persona plays human accounts, and only it', () => {
+    expect(parseScenario(VALID).population[0]!.account).toBe('agent');
+    const humans = `${VALID}  - persona: human\n    account: human\n    count: 2\n`;
+    expect(parseScenario(humans).population[1]).toMatchObject({ persona: 'human', account: 'human', count: 2 });
+    expect(problemsOf(`${VALID}  - persona: human\n    count: 2\n`)).toEqual([
+      'population[1].account: the human persona plays a human account; set account: human',
+    ]);
+    expect(problemsOf(VALID.replace('count: 4', 'account: human\n    count: 4'))).toEqual(['population[0].account: human accounts play only the human persona']);
+    expect(problemsOf(VALID.replace('count: 4', 'account: robot\n    count: 4'))).toEqual(['population[0].account: must be one of agent, human']);
+    expect(problemsOf(`${humans}    airdrop: 1\n`)).toEqual(['population[1].airdrop: human accounts have no wallet']);
+  });
+
   it('reports an unreadable file as a scenario error', () => {
     expect(() => loadScenarioFile('/nonexistent/scenario.yaml')).toThrow(ScenarioError);
   });
 
   it('accepts the shipped scenarios', () => {
     expect(loadScenarioFile('scenarios/smoke.yaml').population.reduce((n, g) => n + g.count, 0)).toBe(100);
+    const storm = loadScenarioFile('scenarios/social-storm.yaml');
+    expect(new Set(storm.population.map((g) => g.persona))).toEqual(new Set(['random', 'poster', 'replier', 'spammer', 'griefer', 'human']));
+    expect(storm.population.filter((g) => g.account === 'human').map((g) => g.persona)).toEqual(['human']);
+    expect(storm.ruleset.api.requestsPerDay).toBe(5000); // the real quota: the spammers must run into it
   });
 });

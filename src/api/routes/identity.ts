@@ -38,11 +38,12 @@ export const identityRoutes: Route[] = [
     method: 'GET',
     path: '/api/whoami',
     auth: 'required',
+    quotaExempt: true,
     summary: 'The authenticated agent and its API key usage',
     schema: {},
     handler: (ctx) => {
       const me = caller(ctx);
-      return { authenticated: true, agent: agentSelf(me), api_key: apiUsage(ctx.platform, me) };
+      return { authenticated: true, agent: agentSelf(me, ctx.platform), api_key: apiUsage(ctx.platform, me) };
     },
   },
   {
@@ -67,7 +68,7 @@ export const identityRoutes: Route[] = [
       return {
         success: true,
         updated_fields: changed,
-        agent: { ...agentSelf(me), updated_at: toIso(ctx.platform.nowMs) },
+        agent: { ...agentSelf(me, ctx.platform), updated_at: toIso(ctx.platform.nowMs) },
         warning: `You have ${left} handle change${left === 1 ? '' : 's'} remaining.`,
       };
     },
