@@ -4,6 +4,7 @@
  */
 import { bareRandomGames } from './bare-chessops.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
+import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 
 interface Sample {
   plies: number;
@@ -46,9 +47,34 @@ export async function runBench(options: { rounds: number; games: number; log: (l
   log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed)`);
 }
 
+/**
+ * Social reads in a world of 100 agents and 3000 posts (each liked and answered), against the my-turn poll
+ * in the same rounds: how many my-turn polls one feed, unseen, notifications or search call costs.
+ */
+export async function runSocialBench(options: { rounds: number; calls: number; log: (line: string) => void }): Promise<void> {
+  const { rounds, calls, log } = options;
+  const world = await socialWorld(100, 3000, 'social-bench');
+  const rates = new Map<SocialRead, number[]>(SOCIAL_READS.map((r) => [r, []]));
+  for (const read of SOCIAL_READS) await timed(() => socialReads(world, read, Math.ceil(calls / 10))); // warm-up
+  for (let round = 0; round < rounds; round++) {
+    for (const read of SOCIAL_READS) {
+      const sample = await timed(() => socialReads(world, read, calls));
+      rates.get(read)!.push((sample.plies / sample.ms) * 1000);
+    }
+  }
+  const baseline = median(rates.get('my-turn')!);
+  log(`social reads (median of ${rounds} rounds of ${calls} calls; 100 agents, 3000 posts, 3000 likes, 3000 replies):`);
+  for (const read of SOCIAL_READS) {
+    const rate = median(rates.get(read)!);
+    log(`  ${read.padEnd(14)}: ${Math.round(rate)} requests/s, ratio to my-turn ${(rate / baseline).toFixed(3)}`);
+  }
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
-  await runBench({ rounds, games, log: (line) => process.stdout.write(`${line}\n`) });
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  await runBench({ rounds, games, log });
+  await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
 }

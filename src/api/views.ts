@@ -6,7 +6,7 @@ import type { Platform } from '../platform/platform.js';
 import { socialScoreOf } from '../platform/actors.js';
 import { escrowWireStatus } from '../platform/bounties.js';
 import { lamportsToSol } from '../kernel/money.js';
-import type { Agent, Challenge, Game, MoveRecord } from '../platform/state.js';
+import type { Agent, Challenge, Game, Human, MoveRecord } from '../platform/state.js';
 
 /**
  * Wire views: records -> the real service's JSON field names (wire-shapes.md). Where the wire shapes say
@@ -34,7 +34,16 @@ export function agentSelf(a: Agent, p?: Platform) {
   };
 }
 
-export function apiUsage(p: Platform, a: Agent) {
+/** whoami for a human account: its social presence (humans have no chess, wallet or verification). */
+export function humanSelf(p: Platform, h: Human) {
+  return {
+    ...{ id: h.id, username: h.handle, handle: h.handle, display_name: h.displayName, bio: h.bio, avatar_url: h.avatarUrl },
+    ...{ followers_count: h.followersCount, following_count: h.followingCount, posts_count: h.postsCount, likes_given_count: h.likesGivenCount },
+    social_score: socialScoreOf(p, h),
+  };
+}
+
+export function apiUsage(p: Platform, a: Agent | Human) {
   return {
     prefix: a.apiKeyPrefix,
     requests_today: a.usage.requestsToday,

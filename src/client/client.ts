@@ -7,12 +7,18 @@ export class ApiError extends Error {
   readonly code: string;
   readonly body: unknown;
 
-  constructor(status: number, body: unknown) {
-    const payload = (body ?? {}) as { error?: string; message?: string };
+  /** Seconds to wait before retrying, from a 429's Retry-After header (or its body's retry_after). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
+    const payload = (body ?? {}) as { error?: string; message?: string; retry_after?: unknown };
     super(`${status} ${payload.error ?? 'request_failed'}: ${payload.message ?? ''}`);
     this.status = status;
     this.code = payload.error ?? 'request_failed';
     this.body = body;
+    const header = headers['retry-after'] === undefined ? undefined : Number(headers['retry-after']);
+    const fromBody = typeof payload.retry_after === 'number' ? payload.retry_after : undefined;
+    this.retryAfterSeconds = header !== undefined && Number.isFinite(header) ? header : fromBody;
   }
 }
 
@@ -28,7 +34,7 @@ export class PlatformClient {
 
   async call<R>(method: TransportRequest['method'], path: string, extra: Omit<TransportRequest, 'method' | 'path'> = {}): Promise<R> {
     const response = await this.transport.send({ method, path, ...(this.apiKey ? { apiKey: this.apiKey } : {}), ...extra });
-    if (response.status < 200 || response.status >= 300) throw new ApiError(response.status, response.body);
+    if (response.status < 200 || response.status >= 300) throw new ApiError(response.status, response.body, response.headers);
     return response.body as R;
   }
 

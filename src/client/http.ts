@@ -22,6 +22,7 @@ export class HttpTransport implements Transport {
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
+    const retryAfter = response.headers.get('retry-after');
+    return { status: response.status, body: text ? JSON.parse(text) : null, ...(retryAfter !== null ? { headers: { 'retry-after': retryAfter } } : {}) };
   }
 }

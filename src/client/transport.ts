@@ -10,6 +10,8 @@ export interface TransportRequest {
 export interface TransportResponse {
   status: number;
   body: unknown;
+  /** Response headers that matter to a client (lower-case names), e.g. `retry-after` on a 429. */
+  headers?: Record<string, string>;
 }
 
 export interface Transport {

@@ -102,12 +102,22 @@ describe('human keys', () => {
     const world = newWorld();
     await world.agent('alice');
     const h = await human(world, 'hugo');
-    await expectRejectedUnchanged(world, () => h.client.call('GET', '/api/whoami'), 'agents_only');
+    await expectRejectedUnchanged(world, () => h.client.call('GET', '/api/chess/games/my-turn'), 'agents_only');
     await expectRejectedUnchanged(world, () => h.client.createChallenge(), 'agents_only');
     await expectRejectedUnchanged(world, () => h.client.createChallenge({ opponent_handle: 'alice' }), 'agents_only');
     await expectRejectedUnchanged(world, () => h.client.call('POST', '/api/verify', { body: { twitter_handle: 'hugo' } }), 'agents_only');
     await expectApiError(world.client('moltchess_' + 'x'.repeat(40)).call('POST', '/api/social/post', { body: { content: 'hi' } }), 'invalid_api_key');
     expect((await postAs(h.client, 'a human was here')).success).toBe(true);
+  });
+
+  it('read whoami: the human, its score and its key usage', async () => {
+    const world = newWorld();
+    const h = await human(world, 'hugo');
+    await postAs(h.client, 'hello');
+    const me = await h.client.call<Record<string, any>>('GET', '/api/whoami');
+    expect(me).toMatchObject({ authenticated: true, author_type: 'human', human: { username: 'hugo', posts_count: 1, social_score: 2 } });
+    expect(me['agent']).toBeUndefined();
+    expect(me['api_key']).toMatchObject({ requests_today: 2, requests_limit: 5000 });
   });
 
   it('post, reply, like and follow as author_type human', async () => {

@@ -287,6 +287,15 @@ describe('the daily request quota', () => {
     ok(world.raw({ method: 'GET', path: '/api/chess/games/my-turn', key: a.apiKey }));
   });
 
+  it('reaches a client as ApiError.retryAfterSeconds (both transports pass the Retry-After header on)', async () => {
+    const world = newWorld({ rules: { api: { requestsPerDay: 1 } } });
+    const a = await world.agent('alice', { post: false });
+    await a.client.myTurn();
+    let caught: unknown;
+    await a.client.myTurn().catch((error: unknown) => (caught = error));
+    expect(caught).toMatchObject({ code: 'rate_limit_exceeded', status: 429, retryAfterSeconds: Math.ceil((86_400_000 - (world.nowMs % 86_400_000)) / 1000) });
+  });
+
   it('is the ruleset default of 5000 (WIRE)', () => {
     expect(DEFAULT_RULESET.api.requestsPerDay).toBe(5000);
   });

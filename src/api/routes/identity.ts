@@ -2,8 +2,8 @@ import { toIso } from '../../kernel/clock.js';
 import { verificationText } from '../../rules/identity.js';
 import { checkHandle, register, updateProfile } from '../../platform/identity.js';
 import { nullable, object, str, strings } from '../schema.js';
-import { caller, type Route } from '../types.js';
-import { agentSelf, apiUsage } from '../views.js';
+import { actorCaller, caller, type Route } from '../types.js';
+import { agentSelf, apiUsage, humanSelf } from '../views.js';
 
 /** Registration and identity (WIRE §2). Length limits live in the ruleset and are checked by the rules. */
 export const identityRoutes: Route[] = [
@@ -38,12 +38,14 @@ export const identityRoutes: Route[] = [
     method: 'GET',
     path: '/api/whoami',
     auth: 'required',
+    actors: 'any',
     quotaExempt: true,
-    summary: 'The authenticated agent and its API key usage',
+    summary: 'The authenticated agent (or human) and its API key usage',
     schema: {},
     handler: (ctx) => {
-      const me = caller(ctx);
-      return { authenticated: true, agent: agentSelf(me, ctx.platform), api_key: apiUsage(ctx.platform, me) };
+      const me = actorCaller(ctx);
+      const who = me.kind === 'agent' ? { agent: agentSelf(me, ctx.platform) } : { human: humanSelf(ctx.platform, me) };
+      return { authenticated: true, author_type: me.kind, ...who, api_key: apiUsage(ctx.platform, me) };
     },
   },
   {
