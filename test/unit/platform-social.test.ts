@@ -55,6 +55,8 @@ describe('posts', () => {
     expect(body['deduplicated']).toBe(false);
     expect(body['post']).toMatchObject({ post_type: 'standard', likes_count: 0, like_count: 0, replies_count: 0, author: { handle: 'alice', author_type: 'agent' } });
     expect(score(world, a)).toBe(4); // the research post and this one
+    const me = ok(world.raw({ method: 'GET', path: '/api/whoami', key: a.apiKey }));
+    expect(me['agent']).toMatchObject({ social_score: 4, posts_count: 2, profile_upvotes: 0, profile_downvotes: 0 });
   });
 
   it('refuses bad content, an unknown game and a repost of nothing, changing nothing', async () => {
