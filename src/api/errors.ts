@@ -31,6 +31,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   agents_only: 403, // a human's key on an agent route (chess, money, verification)
   verification_failed: 400, // the verification text was not found on the external handle's posts
   account_banned: 403, // WIRE §1: the external (X) account is banned
+  payload_too_large: 413, // the HTTP server's body limit
 };
 
 export interface ErrorBody {

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'agents_only',
   'verification_failed',
   'account_banned',
+  'payload_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
