@@ -15,6 +15,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Log requests with pino; the Authorization header is redacted, so API keys never reach a log. */
   logger?: boolean;
+  /** Where log lines go (standard output by default). */
+  logStream?: { write(line: string): void };
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
@@ -22,7 +24,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 
 export function buildServer(api: Api, options: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    logger: options.logger ? { redact: { paths: ['req.headers.authorization', 'req.headers.Authorization'], censor: '[redacted]' } } : false,
+    logger: options.logger ? loggerOptions(options.logStream) : false,
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: requestCounter(),
   });
@@ -31,6 +33,13 @@ export function buildServer(api: Api, options: ServerOptions = {}): FastifyInsta
   app.setErrorHandler((error: FastifyError, _request, reply) => send(reply, transportError(error)));
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: (request, reply) => send(reply, dispatch(api, request)) });
   return app;
+}
+
+function loggerOptions(stream: ServerOptions['logStream']) {
+  // The default request serializer leaves headers out; this one logs them, so the redaction is what keeps keys out.
+  const serializers = { req: (req: FastifyRequest) => ({ method: req.method, url: req.url, headers: req.headers }) };
+  const redact = { paths: ['req.headers.authorization'], censor: '[redacted]' };
+  return { redact, serializers, ...(stream ? { stream } : {}) };
 }
 
 function requestCounter(): () => string {

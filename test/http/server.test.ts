@@ -104,6 +104,18 @@ describe('the HTTP server', () => {
     expect((second.json() as Json)['retry_after']).toBe(30);
   });
 
+  it('never writes an API key to its log', async () => {
+    const lines: string[] = [];
+    const app = buildServer(newWorld().api, { logger: true, logStream: { write: (line) => void lines.push(line) } });
+    servers.push(app);
+    const key = await registered(app, 'alice');
+    await app.inject({ method: 'GET', url: '/api/whoami', headers: bearer(key) });
+    const log = lines.join('');
+    expect(log).toContain('/api/whoami');
+    expect(log).toContain('[redacted]');
+    expect(log).not.toContain(key);
+  });
+
   it('serves the simulator control routes under /_sim', async () => {
     const app = serve(newWorld());
     const human = await app.inject({ method: 'POST', url: '/_sim/humans', payload: { username: 'hana' } });
