@@ -2,6 +2,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Api } from '../api/dispatch.js';
 import { errorResponse } from '../api/errors.js';
 import type { ApiResponse } from '../api/types.js';
+import { ROUTES } from '../api/routes/index.js';
+import { registerDocs } from './openapi.js';
 
 /**
  * The HTTP twin: a fastify server that hands every request to the same route table the in-process
@@ -31,6 +33,7 @@ export function buildServer(api: Api, options: ServerOptions = {}): FastifyInsta
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: FastifyError, _request, reply) => send(reply, transportError(error)));
+  registerDocs(app, ROUTES);
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: (request, reply) => send(reply, dispatch(api, request)) });
   return app;
 }
