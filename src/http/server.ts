@@ -23,7 +23,10 @@ export interface ServerOptions {
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
 
-export function buildServer(api: Api, options: ServerOptions = {}): FastifyInstance {
+/** Anything that answers route-table requests: the platform's `Api`, or a live world that records them. */
+export type RequestHandler = Pick<Api, 'handle'>;
+
+export function buildServer(api: RequestHandler, options: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: options.logger ? loggerOptions(options.logStream) : false,
@@ -50,7 +53,7 @@ function requestCounter(): () => string {
   return () => `req-${++next}`;
 }
 
-function dispatch(api: Api, request: FastifyRequest): ApiResponse {
+function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse {
   const body = parseBody(request.body);
   if (body === MALFORMED) return errorResponse('validation_error', 'body: not valid JSON', { field: 'body' });
   const headers: Record<string, string | undefined> = {};
