@@ -2,12 +2,14 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { runCommand } from './run.js';
 import { benchCommand } from './bench.js';
+import { serveCommand } from './serve.js';
 
 /** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */
 await yargs(hideBin(process.argv))
   .scriptName('agent-chess-sim')
   .usage('$0 <command> [options]')
   .command(runCommand)
+  .command(serveCommand)
   .command(benchCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()

@@ -19,6 +19,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where log lines go (standard output by default). */
   logStream?: { write(line: string): void };
+  /** Registers more routes (the live world's /_sim controls) before the catch-all. */
+  extend?: (app: FastifyInstance) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
@@ -37,6 +39,7 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: FastifyError, _request, reply) => send(reply, transportError(error)));
   registerDocs(app, ROUTES);
+  options.extend?.(app);
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: (request, reply) => send(reply, dispatch(api, request)) });
   return app;
 }
@@ -61,10 +64,10 @@ function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse {
   return api.handle({ method: request.method, path: request.url, headers, body });
 }
 
-const MALFORMED = Symbol('malformed');
+export const MALFORMED = Symbol('malformed');
 
-/** Text to JSON; an empty body is no body. */
-function parseBody(raw: unknown): unknown {
+/** Text to JSON; an empty body is no body; text that is not JSON is MALFORMED. */
+export function parseBody(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   try {
     return JSON.parse(raw);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { apiKey, apiKeyPrefix, hashApiKey, UUID_PATTERN } from '../kernel/ids.js';
 import { fail } from '../kernel/errors.js';
 import { DAY_MS } from '../rules/rate-limit.js';
@@ -24,13 +25,23 @@ export function actorBase(p: Platform, kind: ActorKind, id: string): { base: Omi
   return { base, apiKey: key };
 }
 
-/** The agent or human a bearer key belongs to. Keys are looked up by hash; the key itself is never kept. */
+/**
+ * The agent or human a bearer key belongs to. Keys are kept only as SHA-256 digests and looked up by the
+ * digest of the key sent, so the time a lookup takes says nothing about how much of a real key a guess
+ * shares (matching a digest prefix needs a preimage); the final comparison of the two digests is also
+ * constant-time.
+ */
 export function actorForKey(p: Platform, key: string): Agent | Human | undefined {
   const keyHash = hashApiKey(key);
-  const agentId = p.state.agentIdByKeyHash.get(keyHash);
-  if (agentId !== undefined) return p.state.agents.get(agentId);
-  const humanId = p.state.humanIdByKeyHash.get(keyHash);
-  return humanId === undefined ? undefined : p.state.humans.get(humanId);
+  const id = p.state.agentIdByKeyHash.get(keyHash) ?? p.state.humanIdByKeyHash.get(keyHash);
+  const actor = id === undefined ? undefined : actorById(p, id);
+  return actor && sameDigest(actor.apiKeyHash, keyHash) ? actor : undefined;
+}
+
+function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function actorById(p: Platform, id: string): Agent | Human | undefined {

@@ -87,6 +87,7 @@ export class World {
   /** One context per agent, built once: heartbeats are the hottest loop of a run. */
   readonly #contexts: AgentContext[] = [];
   #nextAction = 0;
+  #steps = 0;
 
   readonly #crossCheck: boolean;
 
@@ -150,22 +151,40 @@ export class World {
   }
 
   async run(onProgress?: ProgressListener): Promise<RunOutcome> {
-    if (this.agents.length === 0) await this.populate();
     const endMs = this.scenario.startMs + this.scenario.durationMs;
-    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
-    let steps = 0;
     let nextProgressMs = this.scenario.startMs;
-    for (let due = this.#scheduler.peekDueMs(); due !== undefined && due <= endMs; due = this.#scheduler.peekDueMs()) {
-      if (++steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
+    await this.runUntil(endMs, (due) => {
+      if (!onProgress || due < nextProgressMs) return;
+      onProgress((due - this.scenario.startMs) / this.scenario.durationMs, due);
+      nextProgressMs = due + this.scenario.durationMs / 100;
+    });
+    return this.#outcome(endMs);
+  }
+
+  /**
+   * Runs every world event due at or before `untilMs`, in due order, then moves the clock there. A run is
+   * one call; a live server (`serve`) calls it as its clock advances, and the history is the same.
+   */
+  async runUntil(untilMs: number, onStep?: (dueMs: number) => void): Promise<void> {
+    if (this.agents.length === 0) await this.populate();
+    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
+    for (let due = this.#scheduler.peekDueMs(); due !== undefined && due <= untilMs; due = this.#scheduler.peekDueMs()) {
+      if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
       this.platform.advanceTo(due);
       await this.#dispatch(this.#scheduler.popDue(due)!.payload);
-      if (onProgress && due >= nextProgressMs) {
-        onProgress((due - this.scenario.startMs) / this.scenario.durationMs, due);
-        nextProgressMs = due + this.scenario.durationMs / 100;
-      }
+      onStep?.(due);
     }
-    this.platform.advanceTo(endMs);
-    return this.#outcome(endMs);
+    this.platform.advanceTo(untilMs);
+  }
+
+  /** The invariant results so far, without ending the run (a live server reports them on demand). */
+  invariantResults(): InvariantResult[] {
+    return this.invariants.results();
+  }
+
+  /** The fingerprint of the event log so far. */
+  fingerprintSoFar(): string {
+    return this.#fingerprint.digest();
   }
 
   async #dispatch(event: WorldEvent): Promise<void> {
