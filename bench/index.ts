@@ -3,6 +3,7 @@
  * so absolute times drift). Rounds alternate between the loops and each figure is the median of its rounds.
  */
 import { bareRandomGames } from './bare-chessops.js';
+import { runLoadBench } from './http-load.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 
@@ -75,6 +76,17 @@ if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  await runBench({ rounds, games, log });
-  await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
+  // BENCH_SECTIONS=load (or any comma list of games, social, load) runs only those sections.
+  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load').split(',').map((s) => s.trim()));
+  if (sections.has('games')) await runBench({ rounds, games, log });
+  if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
+  if (sections.has('load')) {
+    await runLoadBench({
+      agents: Number(process.env['BENCH_LOAD_AGENTS'] ?? 400),
+      seconds: Number(process.env['BENCH_LOAD_SECONDS'] ?? 2),
+      rounds: Number(process.env['BENCH_LOAD_ROUNDS'] ?? 5),
+      seed: 'load-bench',
+      log,
+    });
+  }
 }

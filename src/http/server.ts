@@ -34,12 +34,16 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     logger: options.logger ? loggerOptions(options.logStream) : false,
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: requestCounter(),
+    // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
+    frameworkErrors: (error, _request, reply) => send(reply, errorResponse('bad_request', `malformed request: ${error.message}`)),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: FastifyError, _request, reply) => send(reply, transportError(error)));
   registerDocs(app, ROUTES);
   options.extend?.(app);
+  // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
+  app.setNotFoundHandler((request, reply) => send(reply, dispatch(api, request)));
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: (request, reply) => send(reply, dispatch(api, request)) });
   return app;
 }

@@ -1,0 +1,351 @@
+/**
+ * A bounded loopback load test of the HTTP twin. Hundreds of agents register, post once, pair up by direct
+ * challenge and then poll my-turn and move as fast as the server answers, re-challenging when a game ends.
+ * The baseline is a bare fastify server with one JSON route, driven by the same client with the same
+ * concurrency in the same process and run, so the figure that matters is the ratio (this machine is shared).
+ *
+ * Everything runs on one event loop: the load generator's own work (HTTP framing, JSON, move generation)
+ * is in both measurements, which is why the bare route shares it. The virtual clock never moves here, so no
+ * deadline fires; the daily quota is lifted so the loop is measured, not throttled.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Api } from '../src/api/dispatch.js';
+import { buildServer } from '../src/http/server.js';
+import { Rng } from '../src/kernel/rng.js';
+import { createPlatform } from '../src/platform/index.js';
+import type { Platform } from '../src/platform/platform.js';
+import { legalMoves, newBoard, toWireUci } from '../src/rules/chess.js';
+import { ONBOARDING_PRESETS, resolveRuleset, type DeepPartial, type Ruleset } from '../src/rules/ruleset.js';
+
+// --- a keep-alive JSON client over http.request -----------------------------------------------------------
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** One keep-alive socket pool per server: every worker reuses a connection instead of opening one per request. */
+export class LoopbackClient {
+  readonly #agent: http.Agent;
+  readonly #port: number;
+
+  constructor(port: number, sockets: number) {
+    this.#port = port;
+    // maxFreeSockets defaults to 256: between rounds every socket is idle, and the excess would be closed
+    // and reopened all at once at the next round's start, which shows up as seconds-long p99 outliers.
+    this.#agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  }
+
+  send(method: string, path: string, options: { body?: unknown; apiKey?: string } = {}): Promise<Answer> {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string> = {};
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+    return new Promise((resolve, reject) => {
+      const request = http.request({ agent: this.#agent, host: '127.0.0.1', port: this.#port, method, path, headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(payload);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+// --- recording --------------------------------------------------------------------------------------------
+
+export const REQUEST_KINDS = ['poll', 'move', 'challenge', 'accept', 'bare'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** What one round measured: per-kind request durations (ms), games finished, and any non-200 answers. */
+export class LoadRecorder {
+  readonly durations = new Map<RequestKind, number[]>(REQUEST_KINDS.map((k) => [k, []]));
+  /** "kind status error_code" -> count; a healthy run has none. */
+  readonly unexpected = new Map<string, number>();
+  gamesCompleted = 0;
+
+  async timed(kind: RequestKind, send: () => Promise<Answer>): Promise<Answer> {
+    const start = performance.now();
+    const answer = await send();
+    this.durations.get(kind)!.push(performance.now() - start);
+    if (answer.status !== 200) {
+      const key = `${kind} ${answer.status} ${answer.body?.error ?? ''}`.trim();
+      this.unexpected.set(key, (this.unexpected.get(key) ?? 0) + 1);
+    }
+    return answer;
+  }
+
+  count(kind: RequestKind): number {
+    return this.durations.get(kind)!.length;
+  }
+
+  requests(): number {
+    return REQUEST_KINDS.reduce((sum, kind) => sum + this.count(kind), 0);
+  }
+
+  all(): number[] {
+    return REQUEST_KINDS.flatMap((kind) => this.durations.get(kind)!);
+  }
+}
+
+/** Nearest-rank percentile: the smallest value with at least p% of the values at or below it. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+/**
+ * A round ends at a wall-clock deadline or once a count is reached, whichever comes first. A move count
+ * alone is no bound (stalled games never reach it), so a rule needs seconds or requests.
+ */
+export interface StopRule {
+  seconds?: number;
+  moves?: number;
+  requests?: number;
+}
+
+function stopper(rule: StopRule, recorder: LoadRecorder): () => boolean {
+  if (rule.seconds === undefined && rule.requests === undefined) throw new Error('load: unbounded round (give seconds or requests)');
+  const deadline = rule.seconds === undefined ? Infinity : performance.now() + rule.seconds * 1000;
+  return () =>
+    performance.now() >= deadline ||
+    (rule.moves !== undefined && recorder.count('move') >= rule.moves) ||
+    (rule.requests !== undefined && recorder.requests() >= rule.requests);
+}
+
+export interface RoundResult {
+  recorder: LoadRecorder;
+  ms: number;
+}
+
+async function runRound(workers: number, rule: StopRule, step: (worker: number, recorder: LoadRecorder) => Promise<void>): Promise<RoundResult> {
+  const recorder = new LoadRecorder();
+  const done = stopper(rule, recorder);
+  const start = performance.now();
+  const loop = async (worker: number) => {
+    while (!done()) await step(worker, recorder);
+  };
+  await Promise.all(Array.from({ length: workers }, (_, worker) => loop(worker)));
+  return { recorder, ms: performance.now() - start };
+}
+
+// --- servers ----------------------------------------------------------------------------------------------
+
+export interface Served {
+  app: FastifyInstance;
+  port: number;
+}
+
+async function listen(app: FastifyInstance): Promise<Served> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as AddressInfo).port };
+}
+
+/** The load ruleset: no daily quota, and the research phase is one post (the spec's own preset, stated here). */
+const LOAD_RULESET_OVERRIDES = {
+  api: { requestsPerDay: Number.MAX_SAFE_INTEGER },
+  research: ONBOARDING_PRESETS.spec,
+};
+
+export async function startTwin(seed: string, overrides: DeepPartial<Ruleset> = {}): Promise<Served & { platform: Platform }> {
+  const base = resolveRuleset(LOAD_RULESET_OVERRIDES);
+  const { ruleset, errors } = resolveRuleset(overrides, base.ruleset);
+  if (base.errors.length + errors.length > 0) throw new Error(`load ruleset: ${[...base.errors, ...errors].join('; ')}`);
+  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
+  return { ...(await listen(buildServer(new Api(platform)))), platform };
+}
+
+/** The baseline: fastify with one JSON route and nothing else. */
+export async function startBare(): Promise<Served> {
+  const app = Fastify({ logger: false });
+  app.get('/bare', async () => ({ ok: true }));
+  return listen(app);
+}
+
+// --- the twin's agents ------------------------------------------------------------------------------------
+
+interface LoadAgent {
+  handle: string;
+  apiKey: string;
+  rng: Rng;
+}
+
+/** A challenger and its fixed opponent; the pair's phase says who acts next outside the game itself. */
+interface Pair {
+  challenger: LoadAgent;
+  opponent: LoadAgent;
+  phase: 'needs_challenge' | 'challenged' | 'playing';
+  challengeId: string | null;
+}
+
+export interface LoadWorld {
+  agents: LoadAgent[];
+  pairs: Pair[];
+}
+
+/** Registers and posts once for every agent (all at once), then pairs them: agent 2i challenges agent 2i+1. */
+export async function enrolAgents(client: LoopbackClient, count: number, seed: string): Promise<LoadWorld> {
+  if (count < 2 || count % 2 !== 0) throw new Error(`load: agents must be an even number >= 2, got ${count}`);
+  const rng = new Rng(seed).fork('load');
+  const handles = Array.from({ length: count }, (_, i) => `load_${String(i).padStart(4, '0')}`);
+  const agents = await Promise.all(handles.map((handle) => enrolOne(client, handle, rng.fork(handle))));
+  const pairs: Pair[] = [];
+  for (let i = 0; i < count; i += 2) pairs.push({ challenger: agents[i]!, opponent: agents[i + 1]!, phase: 'needs_challenge', challengeId: null });
+  return { agents, pairs };
+}
+
+async function enrolOne(client: LoopbackClient, handle: string, rng: Rng): Promise<LoadAgent> {
+  const registered = await client.send('POST', '/api/register', { body: { handle } });
+  if (registered.status !== 200) throw new Error(`load: register ${handle}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  const apiKey: string = registered.body.api_key;
+  const posted = await client.send('POST', '/api/social/post', { apiKey, body: { content: `${handle} is here to play.` } });
+  if (posted.status !== 200) throw new Error(`load: post ${handle}: ${posted.status} ${JSON.stringify(posted.body)}`);
+  return { handle, apiKey, rng };
+}
+
+/** One step of one agent: its pair duty if it has one (challenge or accept), else a my-turn poll and its moves. */
+async function agentStep(client: LoopbackClient, pair: Pair, agent: LoadAgent, recorder: LoadRecorder): Promise<void> {
+  if (pair.phase === 'needs_challenge' && agent === pair.challenger) return challenge(client, pair, recorder);
+  if (pair.phase === 'challenged' && agent === pair.opponent) return accept(client, pair, recorder);
+  const turn = await recorder.timed('poll', () => client.send('GET', '/api/chess/games/my-turn', { apiKey: agent.apiKey }));
+  for (const game of turn.body?.games ?? []) await move(client, pair, agent, game, recorder);
+}
+
+async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
+  const body = { opponent_handle: pair.opponent.handle };
+  const answer = await recorder.timed('challenge', () => client.send('POST', '/api/chess/challenge', { apiKey: pair.challenger.apiKey, body }));
+  if (answer.status !== 200) return; // stays needs_challenge: the next step tries again
+  pair.challengeId = answer.body.challenge.challenge_id;
+  pair.phase = 'challenged';
+}
+
+async function accept(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
+  const path = `/api/chess/challenges/${encodeURIComponent(pair.challengeId!)}/accept`;
+  const answer = await recorder.timed('accept', () => client.send('POST', path, { apiKey: pair.opponent.apiKey }));
+  if (answer.status === 200) pair.phase = 'playing';
+}
+
+/** A uniformly random legal move on the agent's own board, parsed from the FEN my-turn returned. */
+async function move(client: LoopbackClient, pair: Pair, agent: LoadAgent, game: { game_id: string; current_fen: string }, recorder: LoadRecorder): Promise<void> {
+  const board = newBoard(game.current_fen);
+  const uci = toWireUci(board, agent.rng.pick(legalMoves(board)));
+  const body = { game_id: game.game_id, move_uci: uci };
+  const answer = await recorder.timed('move', () => client.send('POST', '/api/chess/move', { apiKey: agent.apiKey, body }));
+  if (answer.status !== 200 || answer.body.game_status === 'active') return;
+  recorder.gamesCompleted++;
+  pair.phase = 'needs_challenge';
+}
+
+/** Every agent loops (pair duty, or poll and move) until the stop rule holds; a round leaves the pairs where they are. */
+export function runTwinRound(client: LoopbackClient, world: LoadWorld, rule: StopRule): Promise<RoundResult> {
+  const seats = world.pairs.flatMap((pair) => [pair.challenger, pair.opponent].map((agent) => ({ pair, agent })));
+  return runRound(seats.length, rule, (worker, recorder) => agentStep(client, seats[worker]!.pair, seats[worker]!.agent, recorder));
+}
+
+/** The same closed loop against the bare route: each worker sends its next request when the last one answers. */
+export function runBareRound(client: LoopbackClient, workers: number, rule: StopRule): Promise<RoundResult> {
+  return runRound(workers, rule, async (_worker, recorder) => {
+    await recorder.timed('bare', () => client.send('GET', '/bare'));
+  });
+}
+
+// --- the bench section ------------------------------------------------------------------------------------
+
+export interface LoadBenchOptions {
+  agents: number;
+  seconds: number;
+  rounds: number;
+  seed: string;
+  log: (line: string) => void;
+}
+
+interface RoundFigures {
+  bareRps: number;
+  twinRps: number;
+  movesPs: number;
+  pollsPs: number;
+  twinP50: number;
+  twinP99: number;
+  moveP99: number;
+  pollP99: number;
+  bareP50: number;
+  bareP99: number;
+}
+
+function figures(bare: RoundResult, twin: RoundResult): RoundFigures {
+  const perSecond = (n: number, ms: number) => (n / ms) * 1000;
+  const t = twin.recorder;
+  return {
+    bareRps: perSecond(bare.recorder.requests(), bare.ms),
+    twinRps: perSecond(t.requests(), twin.ms),
+    movesPs: perSecond(t.count('move'), twin.ms),
+    pollsPs: perSecond(t.count('poll'), twin.ms),
+    twinP50: percentile(t.all(), 50),
+    twinP99: percentile(t.all(), 99),
+    moveP99: percentile(t.durations.get('move')!, 99),
+    pollP99: percentile(t.durations.get('poll')!, 99),
+    bareP50: percentile(bare.recorder.all(), 50),
+    bareP99: percentile(bare.recorder.all(), 99),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Both servers up, agents enrolled and paired in a warm-up, then rounds alternate bare, twin, bare, twin. */
+export async function runLoadBench(options: LoadBenchOptions): Promise<void> {
+  const { agents, seconds, rounds, seed, log } = options;
+  const twin = await startTwin(seed);
+  const bare = await startBare();
+  const twinClient = new LoopbackClient(twin.port, agents);
+  const bareClient = new LoopbackClient(bare.port, agents);
+  try {
+    const world = await enrolAgents(twinClient, agents, seed);
+    await runBareRound(bareClient, agents, { seconds: 1 });
+    await runTwinRound(twinClient, world, { seconds: 1 }); // pairs every agent and warms the JIT
+    const rows: RoundFigures[] = [];
+    const unexpected = new Map<string, number>();
+    let games = 0;
+    for (let round = 0; round < rounds; round++) {
+      const b = await runBareRound(bareClient, agents, { seconds });
+      const t = await runTwinRound(twinClient, world, { seconds });
+      rows.push(figures(b, t));
+      games += t.recorder.gamesCompleted;
+      for (const [key, n] of [...b.recorder.unexpected, ...t.recorder.unexpected]) unexpected.set(key, (unexpected.get(key) ?? 0) + n);
+      const r = rows.at(-1)!;
+      log(`load round ${round + 1}/${rounds}: bare ${Math.round(r.bareRps)} req/s, twin ${Math.round(r.twinRps)} req/s (${Math.round(r.movesPs)} moves/s, ${Math.round(r.pollsPs)} polls/s)`);
+    }
+    report(rows, { agents, seconds, rounds, games, unexpected, log });
+  } finally {
+    twinClient.close();
+    bareClient.close();
+    await Promise.all([twin.app.close(), bare.app.close()]);
+  }
+}
+
+function report(rows: RoundFigures[], info: { agents: number; seconds: number; rounds: number; games: number; unexpected: Map<string, number>; log: (line: string) => void }): void {
+  const m = (pick: (r: RoundFigures) => number) => median(rows.map(pick));
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const { log } = info;
+  log(`HTTP load over loopback (${info.agents} agents = ${info.agents / 2} pairs, same concurrency on both servers; median of ${info.rounds} rounds of ${info.seconds} s each):`);
+  log(`  twin      : ${Math.round(m((r) => r.movesPs))} moves/s, ${Math.round(m((r) => r.pollsPs))} my-turn polls/s, ${Math.round(m((r) => r.twinRps))} requests/s`);
+  log(`  twin latency: p50 ${ms(m((r) => r.twinP50))}, p99 ${ms(m((r) => r.twinP99))} (moves p99 ${ms(m((r) => r.moveP99))}, my-turn p99 ${ms(m((r) => r.pollP99))})`);
+  log(`  bare fastify GET /bare: ${Math.round(m((r) => r.bareRps))} requests/s; latency p50 ${ms(m((r) => r.bareP50))}, p99 ${ms(m((r) => r.bareP99))}`);
+  // Per-round ratios pair each twin round with the bare round just before it, so drift on a shared machine cancels.
+  log(`  ratio twin/bare requests/s: ${m((r) => r.twinRps / r.bareRps).toFixed(3)}; moves/s to bare requests/s: ${m((r) => r.movesPs / r.bareRps).toFixed(3)}`);
+  const odd = [...info.unexpected].map(([key, n]) => `${key} x${n}`).join(', ');
+  log(`  games completed in measured rounds: ${info.games}; unexpected answers: ${odd === '' ? 'none' : odd}`);
+}
