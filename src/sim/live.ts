@@ -34,6 +34,8 @@ export interface LiveSnapshot {
   fingerprint: string;
   /** Everything that reached the world from outside, in order. Requests carry their keys: keep snapshots private. */
   inputs: LiveInput[];
+  /** The platform's whole state at the snapshot, as canonical JSON data, for reading; restore replays `inputs`. */
+  state: unknown;
 }
 
 export class SnapshotError extends Error {}
@@ -91,14 +93,16 @@ export class LiveWorld {
   }
 
   snapshot(): LiveSnapshot {
+    const state = stateFingerprint(this.world.platform, { includeUsage: true });
     return {
       format: 'agent-chess-sim/live-snapshot@1',
       scenario: this.world.scenario,
       nowMs: this.nowMs,
       now: toIso(this.nowMs),
-      stateHash: stateHash(this.world),
+      stateHash: sha256(state),
       fingerprint: this.world.fingerprintSoFar(),
       inputs: JSON.parse(JSON.stringify(this.#inputs)) as LiveInput[],
+      state: JSON.parse(state) as unknown,
     };
   }
 
@@ -123,5 +127,9 @@ export class LiveWorld {
 }
 
 function stateHash(world: World): string {
-  return `sha256:${createHash('sha256').update(stateFingerprint(world.platform, { includeUsage: true })).digest('hex')}`;
+  return sha256(stateFingerprint(world.platform, { includeUsage: true }));
+}
+
+function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }

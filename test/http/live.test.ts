@@ -49,6 +49,7 @@ describe('snapshot and restore', () => {
     await play(original, key, 0, 6);
     const snapshot = JSON.parse(JSON.stringify(original.snapshot())) as LiveSnapshot;
     expect(snapshot.inputs.length).toBeGreaterThan(10);
+    expect((snapshot.state as { agents: unknown[] }).agents).toHaveLength(9); // 8 background agents and the tester
 
     const restored = await LiveWorld.restore(snapshot);
     expect(restored.snapshot().stateHash).toBe(snapshot.stateHash);
