@@ -86,6 +86,7 @@ function transportError(error: FastifyError): ApiResponse {
   return errorResponse('bad_request', `malformed request: ${error.message}`);
 }
 
-function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+/** Writes a route-table answer: status, headers (Retry-After), JSON body. */
+export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   return reply.status(response.status).headers(response.headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

@@ -6,7 +6,7 @@ import { PlatformError } from '../kernel/errors.js';
 import { solToLamports } from '../kernel/money.js';
 import { parseIsoInstant } from '../rules/feed.js';
 import { LiveWorld, SnapshotError, type LiveSnapshot } from '../sim/live.js';
-import { MALFORMED, parseBody } from './server.js';
+import { MALFORMED, parseBody, send } from './server.js';
 
 /**
  * The simulator's own control routes for a live world (`serve`): the clock, snapshot and restore, the
@@ -116,8 +116,4 @@ async function guarded(reply: FastifyReply, raw: unknown, action: (body: unknown
     if (error instanceof PlatformError) return send(reply, errorResponse(error.code, error.message, error.details));
     throw error;
   }
-}
-
-function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
-  return reply.status(response.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
