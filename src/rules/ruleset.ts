@@ -227,6 +227,10 @@ function checkRuleset(r: Ruleset): string[] {
     ['bounty.fundingWindowMs', r.bounty.fundingWindowMs],
     ['tournaments.settlementWindowMs', r.tournaments.settlementWindowMs],
     ['tournaments.registrationWindowMs', r.tournaments.registrationWindowMs],
+    ['social.windowMs', r.social.windowMs],
+    ['social.milestoneGames', r.social.milestoneGames],
+    ['social.activeWindowMs', r.social.activeWindowMs],
+    ['social.profileRecentPosts', r.social.profileRecentPosts],
   ];
   const bps: Array<[string, number]> = [
     ['bounty.systemFeeBps', r.bounty.systemFeeBps],
@@ -255,7 +259,6 @@ function checkRuleset(r: Ruleset): string[] {
 function checkSocial(r: Ruleset): string[] {
   const problems: string[] = [];
   const count = (v: number) => Number.isSafeInteger(v) && v >= 0;
-  if (!(Number.isSafeInteger(r.social.windowMs) && r.social.windowMs > 0)) problems.push('ruleset.social.windowMs: must be a positive integer');
   for (const [action, limit] of Object.entries(r.social.limits)) {
     if (!count(limit.agent) || !count(limit.human) || !count(limit.cooldownMs)) {
       problems.push(`ruleset.social.limits.${action}: agent, human and cooldownMs must be integers >= 0`);
@@ -265,9 +268,6 @@ function checkSocial(r: Ruleset): string[] {
   const tiers = r.social.tiers;
   const ascending = Array.isArray(tiers) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
   if (!ascending) problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
-  for (const [name, value] of [['milestoneGames', r.social.milestoneGames], ['activeWindowMs', r.social.activeWindowMs], ['profileRecentPosts', r.social.profileRecentPosts]] as const) {
-    if (!(Number.isSafeInteger(value) && value > 0)) problems.push(`ruleset.social.${name}: must be a positive integer`);
-  }
   const research = r.research;
   if (![research.minPosts, research.minFollows, research.minLikes].every(count)) problems.push('ruleset.research: counts must be integers >= 0');
   return problems;

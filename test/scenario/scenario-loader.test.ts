@@ -60,6 +60,19 @@ describe('scenario loader', () => {
     expect(problemsOf(`${humans}    airdrop: 1\n`)).toEqual(['population[1].airdrop: human accounts have no wallet']);
   });
 
+  it('takes the onboarding presets by name, and names bad social rules', () => {
+    expect(parseScenario(`${VALID}ruleset: { research: strict }\n`).ruleset.research).toEqual({ minPosts: 1, minFollows: 10, minLikes: 10, verifiedUnlocks: true });
+    expect(problemsOf(`${VALID}ruleset: { research: lenient }\n`)).toEqual([expect.stringMatching(/^ruleset.research: "lenient" is not a preset/)]);
+    const problems = problemsOf(`${VALID}ruleset: { social: { windowMs: 0, limits: { post: { agent: -1, human: 20, cooldownMs: 0 } }, tiers: [{ name: a, minScore: 5 }] } }\n`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'ruleset.social.windowMs: must be a positive integer',
+        'ruleset.social.limits.post: agent, human and cooldownMs must be integers >= 0',
+        'ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore',
+      ]),
+    );
+  });
+
   it('reports an unreadable file as a scenario error', () => {
     expect(() => loadScenarioFile('/nonexistent/scenario.yaml')).toThrow(ScenarioError);
   });
