@@ -49,13 +49,18 @@ export class RandomPersona implements Persona {
 
   async #beat(ctx: AgentContext): Promise<void> {
     if (!this.#posted) {
-      await ctx.client.post(`Hello, I am ${ctx.handle}. I play random legal moves.`);
+      await ctx.client.post(this.greeting(ctx));
       this.#posted = true;
     }
     const turn = await ctx.client.myTurn();
     for (const game of turn.games) await this.playTurn(ctx, game);
     await this.answerDirectChallenges(ctx);
     await this.seekGame(ctx);
+  }
+
+  /** The research-phase post; personas that play differently say so. */
+  protected greeting(ctx: AgentContext): string {
+    return `Hello, I am ${ctx.handle}. I play random legal moves.`;
   }
 
   /** Plays now; the slow persona overrides this to think first. */

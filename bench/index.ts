@@ -3,6 +3,9 @@
  * so absolute times drift). Rounds alternate between the loops and each figure is the median of its rounds.
  */
 import { bareRandomGames } from './bare-chessops.js';
+import { BareStockfish, engineGames } from './engine.js';
+import { levelByName, type EngineLevel } from '../agents/engine/levels.js';
+import { EnginePool } from '../agents/engine/pool.js';
 import { runLoadBench } from './http-load.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
@@ -71,13 +74,63 @@ export async function runSocialBench(options: { rounds: number; calls: number; l
   }
 }
 
+/**
+ * Engine-vs-engine games through the in-process API at one level, as a ratio to bare stockfish.wasm
+ * searching the same positions at the same node budget (one search per ply), on one instance each and
+ * with the answer cache off, so the ratio is the cost of the pool, the agent and the platform around a
+ * search. Then the cache hit rate over a run of seeded games at that level with the cache on.
+ */
+export async function runEngineBench(options: { rounds: number; games: number; level: EngineLevel; log: (line: string) => void }): Promise<void> {
+  const { rounds, games, level, log } = options;
+  const uncached = new EnginePool({ size: 1, cacheEntries: 0 });
+  const bare = await BareStockfish.start();
+  try {
+    const warmup = await engineGames(uncached, level, 1, 'engine-warmup');
+    await bare.searchAll(warmup.fens, level);
+    const ratios: number[] = [];
+    const rates: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      let fens: string[] = [];
+      const g = await timed(async () => ({ plies: (fens = (await engineGames(uncached, level, games, `engine-bench-${round}`)).fens).length }));
+      const b = await timed(() => bare.searchAll(fens, level));
+      const [agentRate, bareRate] = [(g.plies / g.ms) * 1000, (b.plies / b.ms) * 1000];
+      // Paired per round: this machine is shared, and a round's two loops see the same load.
+      ratios.push(agentRate / bareRate);
+      rates.push(agentRate);
+      log(`round ${round + 1}/${rounds}: engine games ${Math.round(agentRate)} plies/s, bare searches ${Math.round(bareRate)}/s over the same ${g.plies} positions`);
+    }
+    log(`engine-agent throughput at ${level.name} (nodes ${level.nodes}, MultiPV ${level.multiPv}; median of ${rounds} rounds of ${games} games, one instance, no cache):`);
+    log(`  engine agents + platform: ${Math.round(median(rates))} plies/s, ratio to bare stockfish.wasm searches ${median(ratios).toFixed(3)}`);
+  } finally {
+    uncached.close();
+    bare.stop();
+  }
+  await logCacheHitRate(level, games * rounds, log);
+}
+
+/** Hit rate over distinct seeded games (openings recur), then over a replay of the same games (every answer cached). */
+async function logCacheHitRate(level: EngineLevel, games: number, log: (line: string) => void): Promise<void> {
+  const cached = new EnginePool({ size: 1 });
+  try {
+    const first = await timed(() => engineGames(cached, level, games, 'engine-cache'));
+    const afterFirst = cached.stats();
+    const replay = await timed(() => engineGames(cached, level, games, 'engine-cache'));
+    const after = cached.stats();
+    const rate = (hits: number, searches: number) => `${hits} hits of ${hits + searches} requests (${((hits / (hits + searches)) * 100).toFixed(1)}%)`;
+    log(`  answer cache, ${games} seeded games at ${level.name}: ${rate(afterFirst.cacheHits, afterFirst.searches)}, ${Math.round((first.plies / first.ms) * 1000)} plies/s`);
+    log(`  answer cache, the same games replayed: ${rate(after.cacheHits - afterFirst.cacheHits, after.searches - afterFirst.searches)}, ${Math.round((replay.plies / replay.ms) * 1000)} plies/s`);
+  } finally {
+    cached.close();
+  }
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  // BENCH_SECTIONS=load (or any comma list of games, social, load) runs only those sections.
-  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load').split(',').map((s) => s.trim()));
+  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine) runs only those sections.
+  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine').split(',').map((s) => s.trim()));
   if (sections.has('games')) await runBench({ rounds, games, log });
   if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
@@ -88,5 +141,11 @@ if (isMain) {
       seed: 'load-bench',
       log,
     });
+  }
+  if (sections.has('engine')) {
+    const levelName = process.env['BENCH_ENGINE_LEVEL'] ?? 'sf-4';
+    const level = levelByName(levelName);
+    if (!level) throw new Error(`BENCH_ENGINE_LEVEL: no level ${levelName}`);
+    await runEngineBench({ rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3), games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3), level, log });
   }
 }

@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { runCommand } from './run.js';
 import { benchCommand } from './bench.js';
 import { serveCommand } from './serve.js';
+import { calibrateCommand } from './calibrate.js';
 
 /** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */
 await yargs(hideBin(process.argv))
@@ -11,6 +12,7 @@ await yargs(hideBin(process.argv))
   .command(runCommand)
   .command(serveCommand)
   .command(benchCommand)
+  .command(calibrateCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

@@ -45,7 +45,8 @@ async function run(args: RunArgs): Promise<number> {
   }
   const started = performance.now(); // wall time for the human only; never written to the report
   const progress = args.progress ? progressPrinter(scenario.name) : undefined;
-  const outcome = await runScenario(scenario, progress, args.crossCheck === undefined ? {} : { crossCheck: args.crossCheck });
+  const outcome = await explainScenarioErrors(() => runScenario(scenario, progress, args.crossCheck === undefined ? {} : { crossCheck: args.crossCheck }));
+  if (!outcome) return 2;
   if (args.progress) process.stderr.write('\n');
   const { report, files } = writeRunReport(args.out, scenario, outcome);
   printSummary(report, files, (performance.now() - started) / 1000);
@@ -60,6 +61,20 @@ async function run(args: RunArgs): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * A scenario whose agent modules fail to load is refused when the world populates, before any event: the
+ * same one-line-per-problem message and exit code 2 as a bad scenario file.
+ */
+export async function explainScenarioErrors<T>(start: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await start();
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
 }
 
 function progressPrinter(name: string) {

@@ -5,6 +5,7 @@ import { loadScenarioFile, ScenarioError, type Scenario } from '../sim/scenario.
 import { LiveWorld } from '../sim/live.js';
 import { buildServer } from '../http/server.js';
 import { LiveServer, registerSimControl } from '../http/sim-control.js';
+import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {
   port: number;
@@ -45,7 +46,9 @@ async function serve(args: ServeArgs): Promise<number> {
   }
   const scenario = loadOrExplain(args.scenario ?? DEFAULT_SCENARIO, args.seed);
   if (!scenario) return 2;
-  const live = new LiveServer(await LiveWorld.start(scenario), { manual: args.manual, speed: args.speed });
+  const world = await explainScenarioErrors(() => LiveWorld.start(scenario));
+  if (!world) return 2;
+  const live = new LiveServer(world, { manual: args.manual, speed: args.speed });
   const app = buildServer(live, { logger: args.log, extend: (a) => registerSimControl(a, live) });
   await app.listen({ port: args.port, host: args.host });
   const { port } = app.server.address() as AddressInfo;

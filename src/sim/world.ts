@@ -8,10 +8,13 @@ import { createPlatform, type Platform } from '../platform/index.js';
 import type { PlatformEvent } from '../platform/events.js';
 import { Fingerprint } from '../kernel/canonical.js';
 import { PERSONAS } from '../../agents/registry.js';
-import type { AgentContext, Persona } from '../../agents/persona.js';
+import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 import type { AccountKind } from '../../agents/registry.js';
+import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
+import { levelsFor } from '../../agents/engine/strength.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
-import type { PopulationGroup, Scenario } from './scenario.js';
+import { ScenarioError, type PopulationGroup, type Scenario } from './scenario.js';
+import { drawPeriodMs, periodRange } from './population.js';
 import { airdrop } from '../platform/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 
@@ -119,34 +122,71 @@ export class World {
     else this.#votesByValue[event.vote]++;
   }
 
-  /** Registers the population through the API (as real agents do) and schedules first heartbeats. */
+  /**
+   * Registers the population through the API (as real agents do) and schedules first heartbeats. Agent
+   * modules are loaded first, so a bad module stops the run before any agent exists or any event runs.
+   */
   async populate(): Promise<void> {
+    const factories = await this.#loadFactories();
     const transport = new CountingTransport(new InProcessTransport(this.api), this.requests);
-    for (const group of this.scenario.population) {
-      const factory = PERSONAS.get(group.persona)!;
+    const handles = new HandleSequence();
+    for (const [g, group] of this.scenario.population.entries()) {
+      const factory = factories[g]!;
+      const levels = this.#levelsFor(group, factory);
       for (let i = 0; i < group.count; i++) {
-        const handle = `${group.persona}_${String(i + 1).padStart(4, '0')}`;
+        const handle = handles.next(factory.name);
         const client = new PlatformClient(transport);
-        await this.#signUp(client, handle, group, factory.description);
+        await this.#signUp(client, handle, group, factory);
         const rng = this.#rng.fork(`agent:${handle}`);
+        const options = levels ? { ...group.options, level: levels[i] } : group.options;
+        const heartbeat = agentHeartbeat(group, rng);
         const agent: SimAgent = {
-          ...{ index: this.agents.length, handle, persona: group.persona, account: group.account, client, rng, impl: factory.create(group.options) },
-          ...{ heartbeatMinMs: group.heartbeatMinMs, heartbeatMaxMs: group.heartbeatMaxMs },
+          ...{ index: this.agents.length, handle, persona: factory.name, account: group.account, client, rng, impl: factory.create(options) },
+          ...{ heartbeatMinMs: heartbeat.minMs, heartbeatMaxMs: heartbeat.maxMs },
         };
         this.agents.push(agent);
         // Spread first heartbeats over one interval so a population does not poll in lockstep.
-        this.#scheduler.after(rng.int(0, group.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
+        this.#scheduler.after(rng.int(0, agent.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
       }
     }
   }
 
+  /** Each group's factory: a registered persona, or a module loaded (and its options checked) now. */
+  async #loadFactories(): Promise<PersonaFactory[]> {
+    const factories: PersonaFactory[] = [];
+    for (const group of this.scenario.population) {
+      if (!group.module) {
+        factories.push(PERSONAS.get(group.persona)!);
+        continue;
+      }
+      try {
+        factories.push(await loadAgentModule(group.module.path, group.module.baseDir, group.options));
+      } catch (error) {
+        if (!(error instanceof AgentModuleError)) throw error;
+        throw new ScenarioError(this.scenario.name, [`${group.label}.module: ${error.message}`]);
+      }
+    }
+    return factories;
+  }
+
+  /** A group with a strength spread: one calibrated level per agent, from the world's seed (undefined otherwise). */
+  #levelsFor(group: PopulationGroup, factory: PersonaFactory): string[] | undefined {
+    if (!group.strength) return undefined;
+    const levels = levelsFor(group.strength, group.count, this.#rng.fork(`strength:${group.label}`));
+    for (const level of new Set(levels)) {
+      const problems = factory.checkOptions({ ...group.options, level });
+      if (problems.length > 0) throw new ScenarioError(this.scenario.name, problems.map((p) => `${group.label}.strength: the ladder's level ${level} is refused: ${p}`));
+    }
+    return levels;
+  }
+
   /** An agent registers (and gets its airdrop); a human account is made through the simulator's control route. */
-  async #signUp(client: PlatformClient, handle: string, group: PopulationGroup, description: string): Promise<void> {
+  async #signUp(client: PlatformClient, handle: string, group: PopulationGroup, factory: PersonaFactory): Promise<void> {
     if (group.account === 'human') {
-      await client.createHuman({ username: handle, display_name: handle.replace('_', ' '), bio: description });
+      await client.createHuman({ username: handle, display_name: handle.replace('_', ' '), bio: factory.description });
       return;
     }
-    const registered = await client.register({ handle, bio: description, tags: [group.persona] });
+    const registered = await client.register({ handle, bio: factory.description, tags: [factory.name] });
     if (group.airdropLamports > 0) airdrop(this.platform, registered.wallet_address, group.airdropLamports);
   }
 
@@ -259,6 +299,28 @@ class CountingTransport implements Transport {
     }
     return response;
   }
+}
+
+/**
+ * Handles are `<persona>_0001`, numbered per persona across groups, so two groups (or a mix and a group) of
+ * one persona never collide. Characters a handle may not hold (WIRE §2: letters, digits, `.` and `_`) become `_`.
+ */
+class HandleSequence {
+  readonly #next = new Map<string, number>();
+
+  next(persona: string): string {
+    const prefix = persona.replace(/[^A-Za-z0-9._]/g, '_');
+    const n = (this.#next.get(prefix) ?? 0) + 1;
+    this.#next.set(prefix, n);
+    return `${prefix}_${String(n).padStart(4, '0')}`;
+  }
+}
+
+/** The range an agent draws each heartbeat delay from: the group's, or one around a period of its own drawn from the group's distribution. */
+function agentHeartbeat(group: PopulationGroup, rng: Rng): { minMs: number; maxMs: number } {
+  if (!group.heartbeatPeriod) return { minMs: group.heartbeatMinMs, maxMs: group.heartbeatMaxMs };
+  const period = drawPeriodMs(group.heartbeatPeriod, group.heartbeatMinMs, group.heartbeatMaxMs, rng);
+  return periodRange(period, group.heartbeatMinMs, group.heartbeatMaxMs);
 }
 
 export async function runScenario(scenario: Scenario, onProgress?: ProgressListener, options: WorldOptions = {}): Promise<RunOutcome> {

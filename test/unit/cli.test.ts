@@ -12,7 +12,7 @@ function cli(...args: string[]) {
 
 describe('agent-chess-sim CLI', () => {
   it('has --help on every command', () => {
-    for (const args of [['--help'], ['run', '--help'], ['bench', '--help']]) {
+    for (const args of [['--help'], ['run', '--help'], ['serve', '--help'], ['calibrate', '--help'], ['bench', '--help']]) {
       const { code, stdout } = cli(...args);
       expect(code).toBe(0);
       expect(stdout).toMatch(/agent-chess-sim/);
@@ -32,6 +32,17 @@ describe('agent-chess-sim CLI', () => {
     const { code, stderr } = cli('run', file, '--out', join(dir, 'out'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/population\[0\]\.count: must be a positive integer/);
+  });
+
+  it('exits 2 with one line naming a group whose agent module cannot load, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acs-'));
+    const file = join(dir, 'byo.yaml');
+    const module = join(process.cwd(), 'test/fixtures/agents/no-default.mjs');
+    writeFileSync(file, `name: byo\nseed: 1\nstart: 2026-01-01T00:00:00Z\nduration: 1h\npopulation:\n  - module: ${module}\n    count: 2\n`);
+    const { code, stderr } = cli('run', file, '--out', join(dir, 'out'), '--no-progress');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/population\[0\]\.module: agent module .*no-default\.mjs: /);
+    expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 
   it('runs a small scenario and writes report.json and games.pgn', () => {

@@ -1,0 +1,105 @@
+/**
+ * Engine-agent loops for `npm run bench`. `engineGames`: two engine agents play whole games through the
+ * in-process API, each ply a pool search at one level, a seeded choice among its lines, and a move request;
+ * the next position is the FEN the platform answers with, as a real agent would read it. `bareSearches`:
+ * the baseline, the same positions searched by a stockfish.wasm module driven directly (same UCI commands,
+ * no pool, no cache, no platform), so the ratio between the two is what the agent machinery costs.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { chooseMove, type EngineLevel } from '../agents/engine/levels.js';
+import type { EnginePool } from '../agents/engine/pool.js';
+import { Api } from '../src/api/dispatch.js';
+import { PlatformClient } from '../src/client/client.js';
+import { InProcessTransport } from '../src/client/in-process.js';
+import { Rng } from '../src/kernel/rng.js';
+import { createPlatform } from '../src/platform/index.js';
+import { STANDARD_START_FEN } from '../src/rules/chess.js';
+import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
+
+export interface EngineGamesResult {
+  plies: number;
+  /** Every position an agent searched, in order: the bare loop replays them. */
+  fens: string[];
+}
+
+export async function engineGames(pool: EnginePool, level: EngineLevel, games: number, seed: string): Promise<EngineGamesResult> {
+  // Two keys play every game, far past the daily request quota: the loop is measured, not throttled.
+  const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
+  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
+  const transport = new InProcessTransport(new Api(platform));
+  const players = [new PlatformClient(transport), new PlatformClient(transport)] as const;
+  await players[0].register({ handle: 'bench_engine_a' });
+  await players[1].register({ handle: 'bench_engine_b' });
+  for (const player of players) await player.post('bench');
+  const rng = new Rng(seed).fork('engine-bench');
+  const result: EngineGamesResult = { plies: 0, fens: [] };
+  for (let i = 0; i < games; i++) await playOne(players, pool, level, rng, result);
+  return result;
+}
+
+async function playOne(players: readonly [PlatformClient, PlatformClient], pool: EnginePool, level: EngineLevel, rng: Rng, into: EngineGamesResult): Promise<void> {
+  const { challenge } = await players[0].createChallenge({ opponent_handle: 'bench_engine_b' });
+  const accepted = await players[1].acceptChallenge(challenge.challenge_id);
+  const whiteIsA = accepted.game.white_player.handle === 'bench_engine_a';
+  let fen = STANDARD_START_FEN;
+  for (let ply = 0; ; ply++) {
+    const mover = players[(ply % 2 === 0) === whiteIsA ? 0 : 1];
+    into.fens.push(fen);
+    const uci = chooseMove(await pool.search({ fen, nodes: level.nodes, multiPv: level.multiPv }), level, rng);
+    const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
+    into.plies++;
+    if (answer.game_status === 'completed') return;
+    fen = answer.move.fen_after;
+  }
+}
+
+interface RawStockfish {
+  addMessageListener(listener: (line: string) => void): void;
+  postMessage(command: string): void;
+  terminate(): void;
+}
+
+/** stockfish.wasm with nothing around it: one module, the same settings and commands as a pool instance. */
+export class BareStockfish {
+  #onBestMove: (() => void) | undefined;
+
+  private constructor(private readonly engine: RawStockfish) {}
+
+  #onLine(line: string): void {
+    if (line.startsWith('bestmove') || line === 'readyok') this.#onBestMove?.();
+  }
+
+  static async start(): Promise<BareStockfish> {
+    const require = createRequire(import.meta.url);
+    const create = require('stockfish.wasm') as (module: object) => Promise<RawStockfish>;
+    const moduleArg = { wasmBinary: readFileSync(require.resolve('stockfish.wasm/stockfish.wasm')) };
+    const loading = create(moduleArg);
+    // Attached before start-up so the banner does not reach the bench's output.
+    let bare: BareStockfish | undefined;
+    (moduleArg as unknown as RawStockfish).addMessageListener((line) => {
+      if (bare) bare.#onLine(line);
+    });
+    bare = new BareStockfish(await loading);
+    await bare.#send(['uci', 'setoption name Threads value 1', 'setoption name Hash value 16', 'isready']);
+    return bare;
+  }
+
+  /** Searches each position once; one search is one ply of the engine loop. */
+  async searchAll(fens: readonly string[], level: EngineLevel): Promise<{ plies: number }> {
+    for (const fen of fens) await this.#send(['ucinewgame', `setoption name MultiPV value ${level.multiPv}`, `position fen ${fen}`, `go nodes ${level.nodes}`]);
+    return { plies: fens.length };
+  }
+
+  #send(commands: string[]): Promise<void> {
+    return new Promise((resolve) => {
+      this.#onBestMove = resolve;
+      for (const command of commands) this.engine.postMessage(command);
+    });
+  }
+
+  /** Its worker threads would keep the bench process alive. */
+  stop(): void {
+    this.engine.terminate();
+  }
+}
