@@ -6,9 +6,9 @@
  * from the acceptor's side (escrow funding, insufficient_balance when its wallet runs dry, settlement), so
  * a scenario should give it an airdrop.
  */
-import { ApiError } from '../src/client/client.js';
 import { greedyChoice } from './greedy.js';
 import { playChosenMove } from './chess-eval.js';
+import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { tolerate } from './random.js';
@@ -52,11 +52,7 @@ export class BountyHunterPersona implements Persona {
 
   /** A 429 (the daily quota) ends the heartbeat, as for every persona. */
   async heartbeat(ctx: AgentContext): Promise<void> {
-    try {
-      await this.#beat(ctx);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'rate_limit_exceeded')) throw error;
-    }
+    await backOffOn429(() => this.#beat(ctx));
   }
 
   async #beat(ctx: AgentContext): Promise<void> {

@@ -11,6 +11,7 @@ import type { MyTurnGame } from '../src/client/types.js';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { legalMoves, toWireUci, type Board } from '../src/rules/chess.js';
+import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 
@@ -40,11 +41,7 @@ export class RandomPersona implements Persona {
 
   /** A 429 (the daily quota, most likely) ends this heartbeat: the agent waits for the next one. */
   async heartbeat(ctx: AgentContext): Promise<void> {
-    try {
-      await this.#beat(ctx);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'rate_limit_exceeded')) throw error;
-    }
+    await backOffOn429(() => this.#beat(ctx));
   }
 
   async #beat(ctx: AgentContext): Promise<void> {
