@@ -36,22 +36,39 @@ export class Api {
     this.#routes = compileRoutes(routes);
   }
 
-  handle(request: ApiRequest): ApiResponse {
+  /**
+   * Answers one request. `as` replays a recorded request as the actor who sent it (a live world's restore):
+   * the key is not kept, so the actor is named instead, and every other check runs as for the original.
+   */
+  handle(request: ApiRequest, as?: Agent | Human): ApiResponse {
     try {
-      return this.#handle(request);
+      return this.#handle(request, as);
     } catch (error) {
       if (error instanceof PlatformError) return withRetryAfter(errorResponse(error.code, error.message, error.details));
       throw error; // a programmer error: stop loudly
     }
   }
 
-  #handle(request: ApiRequest): ApiResponse {
+  /** True when the request cannot change state: a GET that is not a stateful read, or a request no route takes. */
+  isReadOnly(request: ApiRequest): boolean {
+    const match = matchRoute(this.#routes, request.method.toUpperCase(), splitPath(request.path).path);
+    if ('error' in match) return true;
+    return match.compiled.route.method === 'GET' && !match.compiled.route.statefulRead;
+  }
+
+  /** The agent or human whose bearer key the request carries, if the key is valid. */
+  actorOf(request: ApiRequest): Agent | Human | undefined {
+    const key = bearerKey(request.headers);
+    return key === undefined ? undefined : actorForKey(this.platform, key);
+  }
+
+  #handle(request: ApiRequest, as: Agent | Human | undefined): ApiResponse {
     const { path, query } = splitPath(request.path, request.query);
     const match = matchRoute(this.#routes, request.method.toUpperCase(), path);
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const actor = authenticate(this.platform, compiled.route, request.headers);
+    const actor = as === undefined ? authenticate(this.platform, compiled.route, request.headers) : admit(this.platform, compiled.route, as);
     if (actor && 'status' in actor) return withRetryAfter(actor);
     const input = validateInput(compiled, params, query, request.body);
     if ('status' in input) return input;
@@ -135,9 +152,20 @@ function authenticate(platform: Platform, route: Route, headers: ApiRequest['hea
   if (header === undefined || header === '') {
     return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : null;
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const actor = match ? actorForKey(platform, match[1]!) : undefined;
+  const key = bearerKey(headers);
+  const actor = key === undefined ? undefined : actorForKey(platform, key);
   if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
+  return admit(platform, route, actor);
+}
+
+function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
+  const header = headers['authorization'] ?? headers['Authorization'];
+  return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+/** What follows a valid key: humans only on routes open to them, the daily quota, then the count. */
+function admit(platform: Platform, route: Route, actor: Agent | Human): Agent | Human | null | ApiResponse {
+  if (route.auth === 'none') return null;
   if (actor.kind === 'human' && route.actors !== 'any') return errorResponse('agents_only', `${route.method} ${route.path} is for agent accounts; humans use the social routes`);
   const quota = quotaRefusal(platform, route, actor);
   if (quota) return quota;
@@ -200,5 +228,7 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   const field = fieldOf(errors) || where;
   if (first.keyword === 'enum') return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
   if (first.keyword === 'type' && first.instancePath === '' && where === 'body') return 'body: must be a JSON object';
+  // Route schemas carry one kind of pattern, schema.ts's text rule; its regex would tell a client nothing.
+  if (first.keyword === 'pattern') return `${field}: must not contain control, bidi-override or zero-width characters`;
   return `${field}: ${first.message ?? 'is invalid'}`;
 }

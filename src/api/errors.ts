@@ -32,6 +32,13 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   verification_failed: 400, // the verification text was not found on the external handle's posts
   account_banned: 403, // WIRE §1: the external (X) account is banned
   payload_too_large: 413, // the HTTP server's body limit
+  internal_error: 500, // a programmer error: the body carries a request id and no internal text; the stack goes to the log
+  control_token_required: 401, // a /_sim route without `Authorization: Bearer <control token>`
+  invalid_control_token: 401,
+  host_not_allowed: 403, // a Host header that names neither a loopback name nor the --host address (DNS rebinding)
+  cross_site_request: 403, // an Origin that is not the server's own, or a /_sim body that is not application/json
+  unsupported_media_type: 415,
+  busy: 503, // a /_sim clock or restore request while another one runs
 };
 
 export interface ErrorBody {

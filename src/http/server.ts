@@ -1,8 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Api } from '../api/dispatch.js';
 import { errorResponse } from '../api/errors.js';
-import type { ApiResponse } from '../api/types.js';
+import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { ROUTES } from '../api/routes/index.js';
+import { registerGuards, type GuardOptions } from './guard.js';
 import { registerDocs } from './openapi.js';
 
 /**
@@ -15,18 +15,32 @@ import { registerDocs } from './openapi.js';
 export interface ServerOptions {
   /** Largest request body in bytes; a larger one answers 413 `payload_too_large`. */
   bodyLimit?: number;
-  /** Log requests with pino; the Authorization header is redacted, so API keys never reach a log. */
+  /**
+   * Log requests with pino. Every header that can carry a credential (Authorization, X-API-Key, Cookie, ...)
+   * and every query parameter that can (api_key, token, ...) is redacted, so keys never reach a log.
+   */
   logger?: boolean;
   /** Where log lines go (standard output by default). */
   logStream?: { write(line: string): void };
   /** Registers more routes (the live world's /_sim controls) before the catch-all. */
   extend?: (app: FastifyInstance) => void;
+  /** `serve`'s checks before any route: Host, Origin, and the control token on /_sim (guard.ts). */
+  guard?: GuardOptions;
+  /**
+   * Where a programmer error (an exception in a handler) is reported; the client gets only a 500 with the
+   * request id. By default it goes to the request log when `logger` is on, else one JSON line on stderr.
+   */
+  onInternalError?: InternalErrorHook;
 }
+
+export type InternalErrorHook = (requestId: string, error: unknown) => void;
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
 
-/** Anything that answers route-table requests: the platform's `Api`, or a live world that records them. */
-export type RequestHandler = Pick<Api, 'handle'>;
+/** Anything that answers route-table requests: the platform's `Api`, or a live world that records them (and may make a request wait for the instant it is running to end). */
+export interface RequestHandler {
+  handle(request: ApiRequest): ApiResponse | Promise<ApiResponse>;
+}
 
 export function buildServer(api: RequestHandler, options: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -35,24 +49,54 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: requestCounter(),
     // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
-    frameworkErrors: (error, _request, reply) => send(reply, errorResponse('bad_request', `malformed request: ${error.message}`)),
+    frameworkErrors: (error, request, reply) => send(reply, errorAnswer(error, request, options)),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  app.setErrorHandler((error: FastifyError, _request, reply) => send(reply, transportError(error)));
+  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, errorAnswer(error, request, options)));
+  if (options.guard) registerGuards(app, options.guard);
   registerDocs(app, ROUTES);
   options.extend?.(app);
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
-  app.setNotFoundHandler((request, reply) => send(reply, dispatch(api, request)));
-  app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: (request, reply) => send(reply, dispatch(api, request)) });
+  app.setNotFoundHandler(async (request, reply) => send(reply, await dispatch(api, request)));
+  app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: async (request, reply) => send(reply, await dispatch(api, request)) });
   return app;
 }
 
 function loggerOptions(stream: ServerOptions['logStream']) {
   // The default request serializer leaves headers out; this one logs them, so the redaction is what keeps keys out.
-  const serializers = { req: (req: FastifyRequest) => ({ method: req.method, url: req.url, headers: req.headers }) };
-  const redact = { paths: ['req.headers.authorization'], censor: '[redacted]' };
+  const serializers = { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), headers: req.headers }) };
+  const redact = { paths: CREDENTIAL_HEADERS.map((name) => `req.headers["${name}"]`), censor: REDACTED };
   return { redact, serializers, ...(stream ? { stream } : {}) };
+}
+
+const REDACTED = '[redacted]';
+/** Headers a client may carry a credential in (names as node gives them: lower case). */
+export const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'x-control-token'];
+/** Query parameters a client may put a key or token in, compared in lower case. */
+export const CREDENTIAL_PARAMS = new Set(['api_key', 'apikey', 'key', 'token', 'access_token', 'control_token']);
+
+/** The URL with the value of every credential-carrying query parameter replaced; the path is kept as sent. */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const pairs = url.slice(start + 1).split('&').map(redactPair);
+  return `${url.slice(0, start)}?${pairs.join('&')}`;
+}
+
+function redactPair(pair: string): string {
+  const equals = pair.indexOf('=');
+  const name = equals < 0 ? pair : pair.slice(0, equals);
+  return equals >= 0 && CREDENTIAL_PARAMS.has(decodeQueryName(name)) ? `${name}=${REDACTED}` : pair;
+}
+
+/** A query name as the dispatcher reads it (percent-decoding, `+` as a space), lower-cased; raw if undecodable. */
+function decodeQueryName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
 }
 
 function requestCounter(): () => string {
@@ -60,30 +104,129 @@ function requestCounter(): () => string {
   return () => `req-${++next}`;
 }
 
-function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse {
-  const body = parseBody(request.body);
-  if (body === MALFORMED) return errorResponse('validation_error', 'body: not valid JSON', { field: 'body' });
+function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse | Promise<ApiResponse> {
+  const read = readJsonBody(request.body);
+  if ('refusal' in read) return read.refusal;
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
-  return api.handle({ method: request.method, path: request.url, headers, body });
+  return api.handle({ method: request.method, path: request.url, headers, body: read.body });
 }
 
 export const MALFORMED = Symbol('malformed');
 
-/** Text to JSON; an empty body is no body; text that is not JSON is MALFORMED. */
-export function parseBody(raw: unknown): unknown {
-  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+/**
+ * Deepest nesting of arrays and objects a body may have. The deepest valid body is 2 levels (an object
+ * holding `tags`); 32 leaves room for any client's wrapping, while code past the parser (validation,
+ * copies, snapshots, hashing) may walk a body recursively without running out of stack.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+export type BodyRead = { body: unknown } | { refusal: ApiResponse };
+
+/**
+ * Text to JSON, refusing what JSON.parse accepts but nothing after it should see: nesting deeper than
+ * MAX_BODY_DEPTH (checked on the text, before parsing, without recursion), and numbers that overflow to
+ * Infinity (`1e999`), which a later JSON round trip would turn into null. An empty body is no body.
+ */
+export function readJsonBody(raw: unknown): BodyRead {
+  if (typeof raw !== 'string' || raw.trim() === '') return { body: undefined };
+  if (nestingDepth(raw) > MAX_BODY_DEPTH) return bodyRefusal('body', `body: nested deeper than ${MAX_BODY_DEPTH} levels`);
+  let body: unknown;
   try {
-    return JSON.parse(raw);
+    body = JSON.parse(raw);
   } catch {
-    return MALFORMED;
+    return bodyRefusal('body', 'body: not valid JSON');
+  }
+  const field = nonFiniteField(body);
+  return field === undefined ? { body } : bodyRefusal(field, `${field}: numbers must be finite`);
+}
+
+/** The older interface (the /_sim routes use it): the body, or MALFORMED for anything readJsonBody refuses. */
+export function parseBody(raw: unknown): unknown {
+  const read = readJsonBody(raw);
+  return 'refusal' in read ? MALFORMED : read.body;
+}
+
+function bodyRefusal(field: string, message: string): BodyRead {
+  return { refusal: errorResponse('validation_error', message, { field }) };
+}
+
+/** The deepest bracket nesting in JSON text, brackets inside strings not counted; one pass, no recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++; // the escaped character cannot end the string
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
+
+/**
+ * The path (in the validator's dotted form: `bounty_sol`, `tags.0`) of the first number that is not
+ * finite, `body` for a bare one, or undefined. Iterative, though MAX_BODY_DEPTH already bounds the depth.
+ */
+function nonFiniteField(body: unknown): string | undefined {
+  const pending: Array<[value: unknown, path: string]> = [[body, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'number' && !Number.isFinite(value)) return path || 'body';
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) pending.push([child, path ? `${path}.${key}` : key]);
+  }
+  return undefined;
+}
+
+const INTERNAL_MESSAGE = 'internal error; see the server log';
+
+/**
+ * The answer to an error fastify hands over. Faults of the request (fastify and the body stream it reads
+ * set a 4xx statusCode: body too large, bad Content-Length, a URL that is not valid percent-encoding) keep
+ * their registered codes with fixed messages. Anything else is a programmer error: a 500 that names the
+ * request and nothing internal, its stack reported to the log. Never echoes `error.message`.
+ */
+function errorAnswer(error: unknown, request: FastifyRequest, options: ServerOptions): ApiResponse {
+  const fault = requestFault(error);
+  if (fault) return fault;
+  reportInternalError(error, request, options);
+  return errorResponse('internal_error', INTERNAL_MESSAGE, { request_id: request.id });
+}
+
+function requestFault(error: unknown): ApiResponse | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (status === 413) return errorResponse('payload_too_large', 'the request body is larger than the server accepts');
+  if (status === 415) return errorResponse('unsupported_media_type', 'the server does not accept this Content-Type');
+  const code = (error as { code?: unknown }).code;
+  return errorResponse('bad_request', REQUEST_FAULT_MESSAGES.get(String(code)) ?? 'malformed request: the server could not read it');
+}
+
+const REQUEST_FAULT_MESSAGES: ReadonlyMap<string, string> = new Map([
+  ['FST_ERR_BAD_URL', 'malformed request: the URL is not valid percent-encoding'],
+  ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'malformed request: Content-Length does not match the body'],
+]);
+
+/** Hands the error to the hook, the request log or stderr; a failing reporter never stops the 500. */
+function reportInternalError(error: unknown, request: FastifyRequest, options: ServerOptions): void {
+  try {
+    if (options.onInternalError) options.onInternalError(request.id, error);
+    else if (options.logger) request.log.error({ err: error, request_id: request.id }, 'internal error');
+    else writeInternalErrorLine(request.id, error);
+  } catch {
+    // Nothing left to report to; the client still gets its 500.
   }
 }
 
-/** Errors fastify raises before a handler runs (body too large, bad framing) mapped to registered codes. */
-function transportError(error: FastifyError): ApiResponse {
-  if (error.statusCode === 413) return errorResponse('payload_too_large', 'the request body is larger than the server accepts');
-  return errorResponse('bad_request', `malformed request: ${error.message}`);
+/** One JSON line, so a stack (or a message holding request text) cannot forge further log lines. */
+export function writeInternalErrorLine(requestId: string, error: unknown): void {
+  const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', request_id: requestId, stack })}\n`);
 }
 
 /** Writes a route-table answer: status, headers (Retry-After), JSON body. */

@@ -5,13 +5,20 @@ import { toIso } from '../kernel/clock.js';
 import { PlatformError } from '../kernel/errors.js';
 import { solToLamports } from '../kernel/money.js';
 import { parseIsoInstant } from '../rules/feed.js';
-import { LiveWorld, SnapshotError, type LiveSnapshot } from '../sim/live.js';
+import { DAY_MS } from '../rules/rate-limit.js';
+import { LiveWorld, SnapshotError, type Slicing } from '../sim/live.js';
+import type { ScenarioWithSource } from '../sim/scenario.js';
+import { limitBody } from './body-limit.js';
 import { MALFORMED, parseBody, send } from './server.js';
 
 /**
  * The simulator's own control routes for a live world (`serve`): the clock, snapshot and restore, the
- * faucet and the invariant results. They are not part of the platform, so they live under /_sim and
- * are registered here, next to the world they drive, rather than in the platform's route table.
+ * faucet and the invariant results. They are not part of the platform, so they live under /_sim, next to
+ * the world they drive. Who may call them is decided before they run (`guard.ts`: the control token).
+ *
+ * Long work (an advance of a day, a restore, the real-time clock catching up) runs in slices that yield to
+ * the event loop, so other clients keep being answered; one such job runs at a time, and
+ * POST /_sim/clock/cancel stops it between slices.
  */
 export interface ClockMode {
   /** The clock moves only through /_sim/clock routes. */
@@ -20,30 +27,119 @@ export interface ClockMode {
   speed: number;
 }
 
+export interface LiveServerOptions {
+  clock: ClockMode;
+  /** The scenario the server's owner started it with: a restore of its own snapshots uses this copy. */
+  own: ScenarioWithSource;
+  /** Wall-clock milliseconds (serve passes performance.now); without one, slices are counted in instants. */
+  wallClockMs?: () => number;
+  /** Wall time one slice of world work may take before other requests are answered. */
+  sliceMs?: number;
+}
+
+export const DEFAULT_SLICE_MS = 20;
+const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
+const MAX_ADVANCE_MS = 366 * DAY_MS; // OURS: one request moves the clock at most a year
+const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
+type Job = 'advance' | 'restore';
+
 /** Holds the live world the server answers with; a restore swaps it. */
 export class LiveServer {
   current: LiveWorld;
   readonly clock: ClockMode;
+  readonly own: ScenarioWithSource;
+  readonly #wallClockMs: (() => number) | undefined;
+  readonly #sliceMs: number;
+  #job: Job | null = null;
+  #cancel = false;
+  #largestSnapshotBytes = 0;
 
-  constructor(world: LiveWorld, clock: ClockMode) {
+  constructor(world: LiveWorld, options: LiveServerOptions) {
     this.current = world;
-    this.clock = clock;
+    this.clock = options.clock;
+    this.own = options.own;
+    this.#wallClockMs = options.wallClockMs;
+    this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   }
 
-  handle(request: ApiRequest): ApiResponse {
+  get job(): Job | null {
+    return this.#job;
+  }
+
+  /** Platform requests: answered between the world's instants; refused (503, retry in 1 s) while a restore swaps the world. */
+  async handle(request: ApiRequest): Promise<ApiResponse> {
+    if (this.#job === 'restore') return busy('a snapshot is being restored');
     return this.current.handle(request);
   }
-}
 
-const SNAPSHOT_BODY_LIMIT = 512 * 1024 * 1024; // a snapshot holds every request of the run
+  /** Runs one long job at a time; another one asked for meanwhile is answered 503 `busy`. */
+  async exclusive(job: Job, work: (slicing: Slicing) => Promise<ApiResponse>): Promise<ApiResponse> {
+    if (this.#job) return busy(`a ${this.#job} is running; POST /_sim/clock/cancel stops it`);
+    this.#job = job;
+    this.#cancel = false;
+    try {
+      return await work(this.#slicing());
+    } finally {
+      this.#job = null;
+    }
+  }
+
+  /** Asks the running job to stop at its next slice; false when nothing runs. */
+  cancel(): boolean {
+    if (!this.#job) return false;
+    this.#cancel = true;
+    return true;
+  }
+
+  /** The real-time clock's step: skipped while another job runs (the carry is kept by the caller). */
+  async tick(ms: number): Promise<boolean> {
+    if (this.#job) return false;
+    await this.exclusive('advance', async (slicing) => {
+      await this.current.advanceTo(this.current.nowMs + ms, slicing);
+      return ok({});
+    });
+    return true;
+  }
+
+  /** A restore body may be this large: four times the largest snapshot this server has written, at least 64 MiB. */
+  restoreLimitBytes(): number {
+    return Math.max(MIN_RESTORE_LIMIT, 4 * this.#largestSnapshotBytes);
+  }
+
+  noteSnapshotBytes(bytes: number): void {
+    this.#largestSnapshotBytes = Math.max(this.#largestSnapshotBytes, bytes);
+  }
+
+  #slicing(): Slicing {
+    return { startSlice: this.#pauseTest(), yieldNow: () => new Promise((resolve) => setImmediate(resolve)), cancelled: () => this.#cancel };
+  }
+
+  #pauseTest(): () => () => boolean {
+    const wall = this.#wallClockMs;
+    const budget = this.#sliceMs;
+    if (wall) {
+      return () => {
+        const start = wall();
+        return () => wall() - start >= budget;
+      };
+    }
+    return () => {
+      let instants = 0;
+      return () => ++instants >= INSTANTS_PER_SLICE;
+    };
+  }
+}
 
 export function registerSimControl(app: FastifyInstance, server: LiveServer): void {
   app.get('/_sim/clock', (_req, reply) => send(reply, ok(clockView(server))));
   app.post('/_sim/clock/advance', (req, reply) => guarded(reply, req.body, (body) => advanceBy(server, body)));
   app.post('/_sim/clock/set', (req, reply) => guarded(reply, req.body, (body) => setClock(server, body)));
   app.post('/_sim/clock/step', (req, reply) => guarded(reply, req.body, () => step(server)));
-  app.get('/_sim/snapshot', (_req, reply) => send(reply, ok(server.current.snapshot())));
-  app.post('/_sim/restore', { bodyLimit: SNAPSHOT_BODY_LIMIT }, (req, reply) => guarded(reply, req.body, (body) => restore(server, body)));
+  app.post('/_sim/clock/cancel', (req, reply) => guarded(reply, req.body, () => ok({ cancelled: server.cancel(), ...clockView(server) })));
+  app.get('/_sim/snapshot', (_req, reply) => sendSnapshot(reply, server));
+  app.post('/_sim/restore', { bodyLimit: Number.MAX_SAFE_INTEGER, preParsing: limitBody(() => server.restoreLimitBytes()) }, (req, reply) =>
+    guarded(reply, req.body, (body) => restore(server, body)),
+  );
   app.post('/_sim/airdrop', (req, reply) => guarded(reply, req.body, (body) => faucet(server, body)));
   app.get('/_sim/invariants', (_req, reply) => send(reply, ok({ invariants: server.current.world.invariantResults() })));
 }
@@ -51,44 +147,65 @@ export function registerSimControl(app: FastifyInstance, server: LiveServer): vo
 function clockView(server: LiveServer) {
   const now = server.current.nowMs;
   const next = server.current.world.platform.nextTimerDueMs();
-  return { now: toIso(now), now_ms: now, manual: server.clock.manual, speed: server.clock.speed, next_timer_at: next === undefined ? null : toIso(next) };
+  const nextTimerAt = next === undefined ? null : toIso(next);
+  return { now: toIso(now), now_ms: now, manual: server.clock.manual, speed: server.clock.speed, next_timer_at: nextTimerAt, busy: server.job };
 }
 
-async function advanceBy(server: LiveServer, body: unknown): Promise<ApiResponse> {
+function advanceBy(server: LiveServer, body: unknown): Promise<ApiResponse> {
   const ms = field(body, 'ms');
-  if (!(Number.isSafeInteger(ms) && (ms as number) > 0)) return errorResponse('validation_error', 'ms: a positive integer of milliseconds', { field: 'ms' });
-  await server.current.advanceTo(server.current.nowMs + (ms as number));
-  return ok(clockView(server));
+  if (!(Number.isSafeInteger(ms) && (ms as number) > 0 && (ms as number) <= MAX_ADVANCE_MS)) {
+    return Promise.resolve(errorResponse('validation_error', `ms: a positive integer of milliseconds, at most ${MAX_ADVANCE_MS} (366 days)`, { field: 'ms' }));
+  }
+  return advanceClockTo(server, server.current.nowMs + (ms as number));
 }
 
 /** Sets the clock forward to `at` (ISO 8601) or `at_ms`; time never runs backwards. */
-async function setClock(server: LiveServer, body: unknown): Promise<ApiResponse> {
+function setClock(server: LiveServer, body: unknown): Promise<ApiResponse> {
   const at = field(body, 'at');
   const target = typeof at === 'string' ? parseIsoInstant(at) : field(body, 'at_ms');
-  if (!(Number.isSafeInteger(target))) return errorResponse('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' });
-  if ((target as number) < server.current.nowMs) return errorResponse('bad_request', `the clock is already at ${toIso(server.current.nowMs)}; it never runs backwards`);
-  await server.current.advanceTo(target as number);
-  return ok(clockView(server));
+  if (!Number.isSafeInteger(target)) return Promise.resolve(errorResponse('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' }));
+  const now = server.current.nowMs;
+  if ((target as number) < now) return Promise.resolve(errorResponse('bad_request', `the clock is already at ${toIso(now)}; it never runs backwards`));
+  if ((target as number) - now > MAX_ADVANCE_MS) return Promise.resolve(errorResponse('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' }));
+  return advanceClockTo(server, target as number);
 }
 
-async function step(server: LiveServer): Promise<ApiResponse> {
-  const due = await server.current.stepToNextTimer();
-  return ok({ ...clockView(server), stepped_to: due === null ? null : toIso(server.current.nowMs) });
+function advanceClockTo(server: LiveServer, toMs: number): Promise<ApiResponse> {
+  return server.exclusive('advance', async (slicing) => {
+    const reached = await server.current.advanceTo(toMs, slicing);
+    return ok({ ...clockView(server), cancelled: !reached });
+  });
 }
 
-async function restore(server: LiveServer, body: unknown): Promise<ApiResponse> {
-  try {
-    server.current = await LiveWorld.restore(body as LiveSnapshot);
-  } catch (error) {
-    if (error instanceof SnapshotError) return errorResponse('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
-    throw error;
-  }
-  return ok({ restored: true, ...clockView(server) });
+function step(server: LiveServer): Promise<ApiResponse> {
+  return server.exclusive('advance', async (slicing) => {
+    const due = await server.current.stepToNextTimer(slicing);
+    return ok({ ...clockView(server), stepped_to: due === null ? null : toIso(server.current.nowMs) });
+  });
+}
+
+function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
+  const text = JSON.stringify({ success: true, ...server.current.snapshot() });
+  server.noteSnapshotBytes(Buffer.byteLength(text));
+  return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(text);
+}
+
+function restore(server: LiveServer, body: unknown): Promise<ApiResponse> {
+  return server.exclusive('restore', async (slicing) => {
+    try {
+      server.current = await LiveWorld.restore(body, server.own, slicing);
+    } catch (error) {
+      if (error instanceof SnapshotError) return errorResponse('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
+      throw error;
+    }
+    return ok({ restored: true, ...clockView(server) });
+  });
 }
 
 function faucet(server: LiveServer, body: unknown): ApiResponse {
   const handle = field(body, 'handle');
-  const lamports = typeof field(body, 'sol') === 'number' ? solToLamports(field(body, 'sol') as number) : undefined;
+  const sol = field(body, 'sol');
+  const lamports = typeof sol === 'number' && Number.isFinite(sol) ? solToLamports(sol) : undefined;
   if (typeof handle !== 'string') return errorResponse('validation_error', 'handle: the agent to fund', { field: 'handle' });
   if (lamports === undefined || lamports <= 0 || lamports > 1_000_000_000_000) return errorResponse('validation_error', 'sol: more than 0 and at most 1000', { field: 'sol' });
   const wallet = server.current.airdrop(handle, lamports);
@@ -103,9 +220,14 @@ function ok(body: object): ApiResponse {
   return { status: 200, body: { success: true, ...body } };
 }
 
+function busy(message: string): ApiResponse {
+  const response = errorResponse('busy', message, { retry_after: 1 });
+  return { ...response, headers: { 'retry-after': '1' } };
+}
+
 /**
  * Parses the JSON body (the server reads every body as text), runs the action, and answers platform
- * refusals (an unknown handle) with their registered code; anything else is a bug.
+ * refusals (an unknown handle) with their registered code; anything else is a bug (a 500, see server.ts).
  */
 async function guarded(reply: FastifyReply, raw: unknown, action: (body: unknown) => ApiResponse | Promise<ApiResponse>): Promise<FastifyReply> {
   const body = parseBody(raw);

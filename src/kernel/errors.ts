@@ -32,6 +32,14 @@ export const ERROR_CODES = [
   'verification_failed',
   'account_banned',
   'payload_too_large',
+  // serve's guards (the control plane and the transport)
+  'internal_error',
+  'control_token_required',
+  'invalid_control_token',
+  'host_not_allowed',
+  'cross_site_request',
+  'unsupported_media_type',
+  'busy',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

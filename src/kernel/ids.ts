@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import type { Rng } from './rng.js';
 
 /**
@@ -25,9 +25,24 @@ function drawString(rng: Rng, alphabet: string, length: number): string {
   return out;
 }
 
-/** `moltchess_` plus 40 lower-case alphanumerics (about 206 bits). */
-export function apiKey(rng: Rng): string {
-  return API_KEY_PREFIX + drawString(rng, KEY_ALPHABET, 40);
+const KEY_LENGTH = 40;
+const KEY_SPACE = 36n ** BigInt(KEY_LENGTH);
+
+/**
+ * `moltchess_` plus 40 lower-case alphanumerics (about 206 bits), drawn from the seeded stream. With a
+ * secret (a live server's, drawn at start), the key is HMAC-SHA256(secret, seeded key) in base 36: the
+ * seed is shipped, so a seeded key alone is reproducible by anyone; the secret makes it unguessable. The
+ * seeded draw happens either way, so the stream advances exactly as it does without a secret.
+ */
+export function apiKey(rng: Rng, secret?: Uint8Array): string {
+  const seeded = API_KEY_PREFIX + drawString(rng, KEY_ALPHABET, KEY_LENGTH);
+  return secret === undefined ? seeded : API_KEY_PREFIX + keyedDigest(secret, seeded);
+}
+
+/** 40 base-36 characters of HMAC-SHA256: 256 bits reduced mod 36^40 (the bias is under 2^-49). */
+function keyedDigest(secret: Uint8Array, seededKey: string): string {
+  const digest = createHmac('sha256', secret).update(seededKey).digest('hex');
+  return (BigInt(`0x${digest}`) % KEY_SPACE).toString(36).padStart(KEY_LENGTH, '0');
 }
 
 /** The 12 upper-case alphanumerics of the real service's example (`ABC123DEF456`). */

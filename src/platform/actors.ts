@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { apiKey, apiKeyPrefix, hashApiKey, UUID_PATTERN } from '../kernel/ids.js';
+import { apiKeyPrefix, hashApiKey, UUID_PATTERN } from '../kernel/ids.js';
 import { fail } from '../kernel/errors.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { RATE_ACTIONS } from '../rules/rate-limit.js';
@@ -10,7 +10,7 @@ import type { Actor, ActorKind, Agent, Human } from './state.js';
 
 /** What agents and humans share: creation of the common fields, lookup by key, id or name, and the score. */
 export function actorBase(p: Platform, kind: ActorKind, id: string): { base: Omit<Actor, 'kind' | 'handle' | 'bio'>; apiKey: string } {
-  const key = apiKey(p.stream('api-keys'));
+  const key = p.newApiKey();
   const base = {
     id,
     apiKeyHash: hashApiKey(key),

@@ -5,7 +5,7 @@ import { activateGame, cancelPendingGame, createPendingGame } from './games.js';
 import { beginPayout, beginRefund, bookTransfer, depositInto, openEscrow, payFrom } from './escrows.js';
 import type { Platform, PlatformTimer } from './platform.js';
 import type { Agent, Challenge, Escrow, Game, Transfer } from './state.js';
-import { requireSpendable } from './transfers.js';
+import { releaseReservation, requireSpendable, reserveLamports } from './transfers.js';
 
 /**
  * Bounty challenges (SPEC: 0.01-10 SOL, both players deposit, 10% system fee). Accepting queues both
@@ -23,8 +23,28 @@ export function checkBountySol(p: Platform, bountySol: number): number {
   return lamports;
 }
 
+/** The stake must be free: not held by queued transfers nor promised to the agent's other open bounty challenges. */
 export function requireStake(p: Platform, agent: Agent, lamports: number): void {
   requireSpendable(p, agent.walletAddress, lamports, 'the bounty stake');
+}
+
+/**
+ * OURS: an open bounty challenge reserves its challenger's stake, so a wallet can promise each lamport once
+ * (without it, a 1 SOL wallet could open five 0.9 SOL challenges and four accepted games would be cancelled).
+ */
+export function reserveStake(p: Platform, challenge: Challenge): void {
+  if (challenge.bountyLamports === null) return;
+  reserveLamports(p, challengerWallet(p, challenge), challenge.bountyLamports);
+}
+
+/** The challenge closed: on accept the queued deposit now holds the stake; on expiry it is free again. */
+export function releaseStake(p: Platform, challenge: Challenge): void {
+  if (challenge.bountyLamports === null) return;
+  releaseReservation(p, challengerWallet(p, challenge), challenge.bountyLamports);
+}
+
+function challengerWallet(p: Platform, challenge: Challenge): string {
+  return p.state.agents.get(challenge.challengerId)!.walletAddress;
 }
 
 /** Called by accept once every check passed: the pending game, its escrow, both deposits, the window. */

@@ -3,7 +3,7 @@ import type { Platform, PlatformTimer } from './platform.js';
 import { requireResearchDone } from './guards.js';
 import { requireAgent } from './identity.js';
 import { startGame } from './games.js';
-import { checkBountySol, fundBountyGame, requireStake } from './bounties.js';
+import { checkBountySol, fundBountyGame, releaseStake, requireStake, reserveStake } from './bounties.js';
 import { deriveEscrowAddress } from './escrows.js';
 import { requireNotBlocked } from './votes.js';
 import type { Agent, Challenge, Game } from './state.js';
@@ -39,6 +39,7 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
   challenge.expiryTimer = p.setTimer(challenge.expiresAtMs, { kind: 'challenge_expiry', challengeId: challenge.id });
   p.state.challenges.set(challenge.id, challenge);
   p.state.openChallengeIds.add(challenge.id);
+  reserveStake(p, challenge);
   p.emit({ type: 'challenge_created', t: p.nowMs, challengeId: challenge.id, challengerId: challenger.id, opponentId: challenge.opponentId });
   return challenge;
 }
@@ -72,10 +73,12 @@ export function acceptChallenge(p: Platform, acceptor: Agent, challengeId: strin
   return { challenge, game };
 }
 
+/** Every way out of `open` (accept, expiry) passes here, so the stake reservation ends exactly once. */
 function closeChallenge(p: Platform, challenge: Challenge): void {
   p.cancelTimer(challenge.expiryTimer);
   challenge.expiryTimer = null;
   p.state.openChallengeIds.delete(challenge.id);
+  releaseStake(p, challenge);
 }
 
 /** OURS: an unaccepted challenge expires after `challenges.expiryMs`, so stale ones do not pile up. */

@@ -82,14 +82,19 @@ export function agentForKey(p: Platform, key: string): Agent | undefined {
   return id === undefined ? undefined : p.state.agents.get(id);
 }
 
-/** Counts one authenticated request against the key's daily usage (the counters whoami shows). */
+/**
+ * Counts one authenticated request against the key's daily usage (the counters whoami shows).
+ * OURS: `requests_today` stops at `requests_limit`. Only a quota-exempt request (whoami) can get here with the
+ * day's count at the limit, since the quota refuses every other one before counting; it is served but not
+ * counted for the day, so whoami never shows 5001 of 5000. `total_requests` and `last_used` still record it.
+ */
 export function countRequest(p: Platform, agent: Actor): void {
   const day = Math.floor(p.nowMs / DAY_MS);
   if (day !== agent.usage.dayIndex) {
     agent.usage.dayIndex = day;
     agent.usage.requestsToday = 0;
   }
-  agent.usage.requestsToday++;
+  if (agent.usage.requestsToday < p.ruleset.api.requestsPerDay) agent.usage.requestsToday++;
   agent.usage.totalRequests++;
   agent.usage.lastUsedMs = p.nowMs;
 }

@@ -1,7 +1,7 @@
 import { VirtualClock, toIso } from '../kernel/clock.js';
 import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
-import { uuidV4 } from '../kernel/ids.js';
+import { apiKey, uuidV4 } from '../kernel/ids.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
 import { MockLedger } from '../escrow/ledger.js';
@@ -29,6 +29,11 @@ export interface PlatformOptions {
   network?: NetworkConditions;
   /** Keep the ledger journal, so a run can be cross-checked against the real SVM afterwards. */
   ledgerJournal?: boolean;
+  /**
+   * A live server's per-start secret, mixed into every API key (see `apiKey`), so a second server with the
+   * same (shipped) seed cannot reproduce a victim's key. Absent in runs, whose keys stay seeded only.
+   */
+  keySecret?: Uint8Array;
 }
 
 /**
@@ -50,12 +55,15 @@ export class Platform {
   #listeners: EventListener[] = [];
   #timerHandlers = new Map<PlatformTimer['kind'], TimerHandler>();
   #eventCount = 0;
+  /** Private, so no snapshot, report or log that walks the platform can carry it. */
+  readonly #keySecret: Uint8Array | undefined;
 
   constructor(options: PlatformOptions) {
     this.ruleset = options.ruleset ?? DEFAULT_RULESET;
     this.clock = options.clock ?? new VirtualClock(options.startMs);
     this.timers = new Scheduler<PlatformTimer>(this.clock);
     this.rng = new Rng(options.seed).fork('platform');
+    this.#keySecret = options.keySecret;
     this.network = options.network ?? DEFAULT_NETWORK;
     const problems = checkNetwork(this.network);
     if (problems.length > 0) throw new Error(`bad network conditions: ${problems.join('; ')}`);
@@ -103,6 +111,11 @@ export class Platform {
       this.#idStreams.set(purpose, stream);
     }
     return stream;
+  }
+
+  /** A new agent's or human's API key: the seeded draw, keyed with the server's secret when there is one. */
+  newApiKey(): string {
+    return apiKey(this.stream('api-keys'), this.#keySecret);
   }
 
   newId(purpose: string): string {

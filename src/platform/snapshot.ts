@@ -29,6 +29,7 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
     fees: [...p.state.feesByAgent.entries()],
     escrows: [...p.state.escrows.values()].map((e) => ({ ...e, pendingIn: [...e.pendingIn], pendingOut: [...e.pendingOut] })),
     pendingOut: [...p.state.pendingOutByAddress.entries()],
+    reserved: [...p.state.reservedByAddress.entries()],
     tournaments: [...p.state.tournaments.values()],
     votes: [...p.state.profileVotes.entries()],
     humans: [...p.state.humans.values()].map((h) => (options.includeUsage ? h : { ...h, usage: null })),

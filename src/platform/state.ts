@@ -372,6 +372,12 @@ export interface PlatformState {
   readonly escrows: Map<string, Escrow>;
   /** Outgoing lamports already promised by queued transfers, per address: not spendable again. */
   readonly pendingOutByAddress: Map<string, number>;
+  /**
+   * Bounty stakes promised by open challenges, per challenger wallet: not spendable elsewhere. An index, always
+   * equal to the sum of `bountyLamports` over the open challenges of that wallet's agent; only opening and
+   * closing a challenge (src/platform/challenges.ts) change it.
+   */
+  readonly reservedByAddress: Map<string, number>;
   readonly tournaments: Map<string, Tournament>;
   /** Profile votes, keyed `${voterId}>${targetId}`; the social layer fills it, challenges and joins read it. */
   readonly profileVotes: Map<string, 'up' | 'down'>;
@@ -416,6 +422,7 @@ export function emptyState(): PlatformState {
     feesByAgent: new Map(),
     escrows: new Map(),
     pendingOutByAddress: new Map(),
+    reservedByAddress: new Map(),
     tournaments: new Map(),
     profileVotes: new Map(),
     humans: new Map(),

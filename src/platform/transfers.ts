@@ -22,9 +22,17 @@ export interface TransferSpec {
   description: string;
 }
 
-/** Balance minus what queued transfers will take: what an agent can still commit. */
+/**
+ * Balance minus what queued transfers will take and what open bounty challenges have promised: what an
+ * agent can still commit. A promise is money too: counting it keeps one stake from being promised twice.
+ */
 export function availableLamports(p: Platform, address: string): number {
-  return p.ledger.balance(address) - (p.state.pendingOutByAddress.get(address) ?? 0);
+  return p.ledger.balance(address) - (p.state.pendingOutByAddress.get(address) ?? 0) - reservedLamports(p, address);
+}
+
+/** Lamports an address has promised to open bounty challenges (no transfer queued yet). */
+export function reservedLamports(p: Platform, address: string): number {
+  return p.state.reservedByAddress.get(address) ?? 0;
 }
 
 /**
@@ -32,11 +40,33 @@ export function availableLamports(p: Platform, address: string): number {
  * the rent-exempt minimum (otherwise the ledger would refuse the deposit when it lands).
  */
 export function requireSpendable(p: Platform, address: string, lamports: number, what: string): void {
-  const left = availableLamports(p, address) - lamports;
-  if (left < 0) fail('insufficient_balance', `${what} needs ${lamportsToSol(lamports)} SOL; available ${lamportsToSol(availableLamports(p, address))} SOL`);
+  const available = availableLamports(p, address);
+  const left = available - lamports;
+  if (left < 0) fail('insufficient_balance', `${what} needs ${lamportsToSol(lamports)} SOL; available ${lamportsToSol(available)} SOL${reservedNote(p, address)}`);
   if (!rentStateAllowed(left, p.ruleset.escrow.rentExemptMinimumLamports)) {
-    fail('insufficient_balance', `${what} would leave ${lamportsToSol(left)} SOL, below the rent-exempt minimum; spend all or keep more`);
+    fail('insufficient_balance', `${what} would leave ${lamportsToSol(left)} SOL, below the rent-exempt minimum; spend all or keep more${reservedNote(p, address)}`);
   }
+}
+
+/** Tells the agent why its balance looks larger than what it may spend. */
+function reservedNote(p: Platform, address: string): string {
+  const reserved = reservedLamports(p, address);
+  return reserved === 0 ? '' : ` (${lamportsToSol(reserved)} SOL of the balance is reserved by open challenges)`;
+}
+
+/** An open bounty challenge promises its stake: held back from every other spend until the challenge closes. */
+export function reserveLamports(p: Platform, address: string, lamports: number): void {
+  const reserved = p.state.reservedByAddress;
+  reserved.set(address, (reserved.get(address) ?? 0) + lamports);
+}
+
+/** The challenge closed (accepted, expired): its promise ends. At accept the queued deposit takes over. */
+export function releaseReservation(p: Platform, address: string, lamports: number): void {
+  const reserved = p.state.reservedByAddress;
+  const left = (reserved.get(address) ?? 0) - lamports;
+  invariant(left >= 0, `reservation of ${address} went negative`);
+  if (left === 0) reserved.delete(address);
+  else reserved.set(address, left);
 }
 
 export function queueTransfer(p: Platform, spec: TransferSpec): Transfer {

@@ -1,68 +1,113 @@
 import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
+import { canonicalJson } from '../kernel/canonical.js';
 import { toIso } from '../kernel/clock.js';
 import { requireAgent } from '../platform/identity.js';
 import { stateFingerprint } from '../platform/snapshot.js';
+import type { Agent, Human } from '../platform/state.js';
 import { airdrop } from '../platform/transfers.js';
-import type { Scenario } from './scenario.js';
+import { checkSnapshot, SnapshotError, type LiveInput, type LiveSnapshot, type RecordedRequest, type Usage } from './live-snapshot.js';
+import { parseScenarioWithSource, ScenarioError, type Scenario, type ScenarioWithSource } from './scenario.js';
 import { World } from './world.js';
+
+export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
 
 /**
  * A world that runs on demand, as `serve` runs it: the clock advances when told, and requests from outside
  * (an agent under test, a person with curl) land between the world's own events.
  *
- * Snapshot and restore work by replay. The world is deterministic given its scenario and everything that
- * reached it from outside, so a snapshot is the scenario plus that input log (clock advances, requests,
- * airdrops), with a hash of the full state to check against. Restoring builds a fresh world and replays the
- * log: personas' private state, pending timers, rng streams and the event fingerprint all come back exactly
- * as they were, with nothing to serialise by hand, and the restored world then continues exactly as the
- * original would. The cost is replay time, proportional to the history.
+ * Snapshot and restore work by replay. The world is deterministic given its scenario, its key secret and
+ * what reached it from outside, so a snapshot is those plus the input log, with a hash of the full state to
+ * check against. Personas' private state, pending timers, rng streams and the event fingerprint all come
+ * back exactly, with nothing to serialise by hand.
+ *
+ * The log holds only what changes state: clock advances (consecutive ones merged), accepted requests that
+ * are not plain reads, and airdrops. Reads and refused requests change nothing but the caller's usage
+ * counters, so they are not kept; each kept request carries its caller's counters as they were, and the
+ * snapshot carries every actor's counters at its end. Memory and snapshot size therefore follow what the
+ * world holds, not how often it was polled.
  */
-export type LiveInput =
-  | { kind: 'advance'; toMs: number }
-  | { kind: 'request'; request: ApiRequest }
-  | { kind: 'airdrop'; handle: string; lamports: number };
-
-export interface LiveSnapshot {
-  format: 'agent-chess-sim/live-snapshot@1';
-  scenario: Scenario;
-  nowMs: number;
-  now: string;
-  /** SHA-256 of the platform's canonical state (usage counters included) at the snapshot. */
-  stateHash: string;
-  /** The event-log fingerprint at the snapshot. */
-  fingerprint: string;
-  /** Everything that reached the world from outside, in order. Requests carry their keys: keep snapshots private. */
-  inputs: LiveInput[];
-  /** The platform's whole state at the snapshot, as canonical JSON data, for reading; restore replays `inputs`. */
-  state: unknown;
+export interface Slicing {
+  /** A fresh "time to pause?" test for one slice of work (a wall-clock budget in `serve`). */
+  startSlice(): () => boolean;
+  /** Lets other work run between slices (the HTTP server's other requests). */
+  yieldNow(): Promise<void>;
+  /** Asked between slices: stop early (the world stays consistent, the clock where it got to). */
+  cancelled?(): boolean;
 }
 
-export class SnapshotError extends Error {}
+/** One call, no pauses: `run`, tests, and anything with no one else to serve. */
+export const UNSLICED: Slicing = { startSlice: () => () => false, yieldNow: () => Promise.resolve() };
+
+export interface LiveOptions {
+  /** Mixed into every API key, so a server with the same seed cannot reproduce another's keys (see `keySecret` in the platform). */
+  keySecret?: Uint8Array;
+}
+
+const FORMAT = 'agent-chess-sim/live-snapshot@2';
 
 export class LiveWorld {
   readonly world: World;
+  readonly scenarioSource: Record<string, unknown>;
+  readonly #keySecret: Uint8Array | undefined;
   readonly #inputs: LiveInput[] = [];
+  /** Set while world events run: a request from outside waits for the instant to finish. */
+  #instant: Promise<void> | null = null;
 
-  private constructor(world: World) {
-    this.world = world;
+  private constructor(loaded: ScenarioWithSource, options: LiveOptions) {
+    this.world = new World(loaded.scenario, options.keySecret ? { keySecret: options.keySecret } : {});
+    this.scenarioSource = loaded.source;
+    this.#keySecret = options.keySecret;
   }
 
   /** A world with its population registered, at the scenario's start. */
-  static async start(scenario: Scenario): Promise<LiveWorld> {
-    const live = new LiveWorld(new World(scenario));
+  static async start(loaded: ScenarioWithSource, options: LiveOptions = {}): Promise<LiveWorld> {
+    const live = new LiveWorld(loaded, options);
     await live.world.populate();
     return live;
+  }
+
+  get scenario(): Scenario {
+    return this.world.scenario;
   }
 
   get nowMs(): number {
     return this.world.platform.nowMs;
   }
 
-  /** Runs the world up to `toMs`; a time not after now does nothing. */
-  async advanceTo(toMs: number): Promise<void> {
-    if (!Number.isSafeInteger(toMs) || toMs <= this.nowMs) return;
-    await this.world.runUntil(toMs);
+  /** Number of inputs the snapshot log holds (reads are not among them). */
+  get loggedInputs(): number {
+    return this.#inputs.length;
+  }
+
+  /**
+   * Runs every world event due at or before `toMs` and moves the clock there, in slices. Between slices
+   * other requests are answered (at the instant reached) and `slicing.cancelled` is asked. Returns true
+   * when the clock reached `toMs`; a time before now does nothing.
+   */
+  async advanceTo(toMs: number, slicing: Slicing = UNSLICED): Promise<boolean> {
+    if (!Number.isSafeInteger(toMs) || toMs < this.nowMs) return true;
+    for (;;) {
+      const reached = await this.#slice(toMs, slicing.startSlice());
+      this.#recordAdvance(this.nowMs);
+      if (reached) return true;
+      await slicing.yieldNow();
+      if (slicing.cancelled?.()) return false;
+    }
+  }
+
+  async #slice(toMs: number, shouldPause: () => boolean): Promise<boolean> {
+    let done!: () => void;
+    this.#instant = new Promise((resolve) => (done = resolve));
+    try {
+      return await this.world.runSlice(toMs, shouldPause);
+    } finally {
+      this.#instant = null;
+      done();
+    }
+  }
+
+  #recordAdvance(toMs: number): void {
     const last = this.#inputs.at(-1);
     // Consecutive advances with nothing between them are one advance: the world runs the same events.
     if (last?.kind === 'advance') last.toMs = toMs;
@@ -70,18 +115,31 @@ export class LiveWorld {
   }
 
   /** Moves to the next platform deadline or timer (a turn deadline, an expiry, a transfer landing), if any. */
-  async stepToNextTimer(): Promise<number | null> {
+  async stepToNextTimer(slicing: Slicing = UNSLICED): Promise<number | null> {
     const due = this.world.platform.nextTimerDueMs();
     if (due === undefined) return null;
-    await this.advanceTo(Math.max(due, this.nowMs + 1));
+    await this.advanceTo(Math.max(due, this.nowMs + 1), slicing);
     return due;
   }
 
-  /** A request from outside: recorded, then answered by the route table. */
-  handle(request: ApiRequest): ApiResponse {
-    const copy: ApiRequest = JSON.parse(JSON.stringify(request)) as ApiRequest;
-    this.#inputs.push({ kind: 'request', request: copy });
-    return this.world.api.handle(copy);
+  /**
+   * A request from outside, answered by the route table between the world's instants (never inside one:
+   * an engine persona may be awaiting a search). Kept in the log when it may have changed state.
+   */
+  async handle(request: ApiRequest): Promise<ApiResponse> {
+    while (this.#instant) await this.#instant;
+    return this.handleNow(request);
+  }
+
+  /** `handle` for a caller that knows no world event is running (tests, and the in-process replay). */
+  handleNow(request: ApiRequest): ApiResponse {
+    const api = this.world.api;
+    if (api.isReadOnly(request)) return api.handle(request);
+    const actor = api.actorOf(request);
+    const usage = actor ? { ...actor.usage } : undefined;
+    const response = api.handle(request);
+    if (response.status < 400) this.#inputs.push({ kind: 'request', request: recorded(request, actor?.id, usage) });
+    return response;
   }
 
   /** Mints SOL-devnet lamports into an agent's wallet (the simulator's faucet). */
@@ -92,38 +150,120 @@ export class LiveWorld {
     return agent.walletAddress;
   }
 
+  /** Everything a restore needs, and the state for reading. It holds the key secret: keep it private. */
   snapshot(): LiveSnapshot {
     const state = stateFingerprint(this.world.platform, { includeUsage: true });
     return {
-      format: 'agent-chess-sim/live-snapshot@1',
-      scenario: this.world.scenario,
+      format: FORMAT,
+      scenario: this.scenarioSource,
+      keySecret: this.#keySecret ? Buffer.from(this.#keySecret).toString('hex') : null,
       nowMs: this.nowMs,
       now: toIso(this.nowMs),
       stateHash: sha256(state),
       fingerprint: this.world.fingerprintSoFar(),
-      inputs: JSON.parse(JSON.stringify(this.#inputs)) as LiveInput[],
+      inputs: structuredClone(this.#inputs),
+      usage: usageOfEveryActor(this),
       state: JSON.parse(state) as unknown,
     };
   }
 
-  /** Rebuilds the world by replaying the snapshot's inputs; refuses a snapshot whose replay does not match it. */
-  static async restore(snapshot: LiveSnapshot): Promise<LiveWorld> {
-    if (snapshot?.format !== 'agent-chess-sim/live-snapshot@1' || !Array.isArray(snapshot.inputs)) {
-      throw new SnapshotError('not a live snapshot (format agent-chess-sim/live-snapshot@1)');
+  /**
+   * Rebuilds the world by replaying a snapshot, checked field by field first. The snapshot's scenario goes
+   * through the scenario checks a file does, and may not name agent modules (code is loaded only from what
+   * the server's owner gave on the command line): a snapshot of the server's own scenario uses the owner's
+   * copy. Refuses a snapshot whose replay does not end where it says.
+   */
+  static async restore(input: unknown, own: ScenarioWithSource, slicing: Slicing = UNSLICED): Promise<LiveWorld> {
+    const snapshot = checkSnapshot(input, FORMAT);
+    const loaded = scenarioForRestore(snapshot.scenario, own);
+    const live = await LiveWorld.start(loaded, snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {});
+    for (const [index, entry] of snapshot.inputs.entries()) {
+      await live.#replay(entry, index, slicing);
+      if (slicing.cancelled?.()) throw new SnapshotError('the restore was cancelled');
     }
-    const live = await LiveWorld.start(snapshot.scenario);
-    for (const input of snapshot.inputs) await live.#replay(input);
-    if (live.nowMs !== snapshot.nowMs || stateHash(live.world) !== snapshot.stateHash) {
+    live.#applyUsage(snapshot.usage);
+    if (live.nowMs !== snapshot.nowMs || stateHash(live.world) !== snapshot.stateHash || live.world.fingerprintSoFar() !== snapshot.fingerprint) {
       throw new SnapshotError('the replayed world differs from the snapshot (was it edited, or made by another version?)');
     }
     return live;
   }
 
-  async #replay(input: LiveInput): Promise<void> {
-    if (input.kind === 'advance') await this.advanceTo(input.toMs);
-    else if (input.kind === 'request') this.handle(input.request);
-    else this.airdrop(input.handle, input.lamports);
+  async #replay(entry: LiveInput, index: number, slicing: Slicing): Promise<void> {
+    if (entry.kind === 'advance') {
+      await this.advanceTo(entry.toMs, slicing);
+      return;
+    }
+    if (entry.kind === 'airdrop') {
+      this.#replayAirdrop(entry.handle, entry.lamports, index);
+      return;
+    }
+    this.#replayRequest(entry.request, index);
   }
+
+  #replayRequest(request: RecordedRequest, index: number): void {
+    const actor = request.actorId === undefined ? undefined : actorWithId(this, request.actorId);
+    if (request.actorId !== undefined && !actor) throw new SnapshotError(`input ${index}: no actor ${request.actorId} at this point of the replay`);
+    if (actor && request.usage) Object.assign(actor.usage, request.usage);
+    const replayed = { method: request.method, path: request.path, body: request.body };
+    const response = this.world.api.handle(replayed, actor);
+    if (response.status >= 400) throw new SnapshotError(`input ${index}: ${request.method} ${request.path} was accepted when recorded but is refused on replay`);
+    this.#inputs.push({ kind: 'request', request: structuredClone(request) });
+  }
+
+  #replayAirdrop(handle: string, lamports: number, index: number): void {
+    try {
+      this.airdrop(handle, lamports);
+    } catch {
+      throw new SnapshotError(`input ${index}: airdrop to ${handle}, who does not exist at this point of the replay`);
+    }
+  }
+
+  #applyUsage(usage: Record<string, Usage>): void {
+    for (const [id, counters] of Object.entries(usage)) {
+      const actor = actorWithId(this, id);
+      if (!actor) throw new SnapshotError(`usage: no actor ${id} after the replay`);
+      Object.assign(actor.usage, counters);
+    }
+  }
+}
+
+function recorded(request: ApiRequest, actorId: string | undefined, usage: Usage | undefined): RecordedRequest {
+  const copy: RecordedRequest = { method: request.method.toUpperCase(), path: request.path };
+  if (request.body !== undefined) copy.body = structuredClone(request.body);
+  if (actorId !== undefined) copy.actorId = actorId;
+  if (usage !== undefined) copy.usage = usage;
+  return copy;
+}
+
+function actorWithId(live: LiveWorld, id: string): Agent | Human | undefined {
+  const state = live.world.platform.state;
+  return state.agents.get(id) ?? state.humans.get(id);
+}
+
+function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
+  const state = live.world.platform.state;
+  const out: Record<string, Usage> = {};
+  for (const actor of [...state.agents.values(), ...state.humans.values()]) out[actor.id] = { ...actor.usage };
+  return out;
+}
+
+/** The server's own scenario when the snapshot's is the same record; otherwise the snapshot's, checked as a file is and without modules. */
+function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSource): ScenarioWithSource {
+  if (canonicalJson(source) === canonicalJson(own.source)) return own;
+  if (namesModule(source)) {
+    throw new SnapshotError('its scenario names agent modules, which only the server\'s owner can load: start serve with that scenario (--scenario) and restore again');
+  }
+  try {
+    return parseScenarioWithSource(JSON.stringify(source), 'snapshot scenario');
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new SnapshotError(error.problems.join('; '));
+    throw error;
+  }
+}
+
+function namesModule(source: Record<string, unknown>): boolean {
+  const population = source['population'];
+  return Array.isArray(population) && population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
 }
 
 function stateHash(world: World): string {

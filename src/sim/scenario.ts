@@ -39,23 +39,52 @@ const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'escrow', 'po
 const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
 
 export function loadScenarioFile(path: string, seedOverride?: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ScenarioError(path, [`cannot read file: ${(error as Error).message}`]);
-  }
-  return parseScenario(text, path, seedOverride, dirname(resolve(path)));
+  return parseScenario(readScenarioText(path), path, seedOverride, dirname(resolve(path)));
 }
 
 /** `baseDir` is the directory relative `module:` paths resolve against (the scenario file's, when loaded from one). */
 export function parseScenario(text: string, source = 'scenario', seedOverride?: string, baseDir?: string): Scenario {
-  let raw: unknown;
+  return checkParsed(parseRaw(text, source), source, seedOverride, baseDir);
+}
+
+/**
+ * A checked scenario together with the plain record it came from (as JSON data, the seed override written
+ * in). A live snapshot carries the record rather than the checked scenario, so that a restore checks it
+ * again exactly as a file is checked.
+ */
+export interface ScenarioWithSource {
+  scenario: Scenario;
+  source: Record<string, unknown>;
+}
+
+export function parseScenarioWithSource(text: string, source = 'scenario', seedOverride?: string, baseDir?: string): ScenarioWithSource {
+  const raw = parseRaw(text, source);
+  const scenario = checkParsed(raw, source, seedOverride, baseDir);
+  const record = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
+  return { scenario, source: seedOverride === undefined ? record : { ...record, seed: seedOverride } };
+}
+
+export function loadScenarioFileWithSource(path: string, seedOverride?: string): ScenarioWithSource {
+  return parseScenarioWithSource(readScenarioText(path), path, seedOverride, dirname(resolve(path)));
+}
+
+function readScenarioText(path: string): string {
   try {
-    raw = parseYaml(text);
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(path, [`cannot read file: ${(error as Error).message}`]);
+  }
+}
+
+function parseRaw(text: string, source: string): unknown {
+  try {
+    return parseYaml(text);
   } catch (error) {
     throw new ScenarioError(source, [`not valid YAML: ${(error as Error).message.split('\n')[0]}`]);
   }
+}
+
+function checkParsed(raw: unknown, source: string, seedOverride: string | undefined, baseDir: string | undefined): Scenario {
   const problems: string[] = [];
   const scenario = checkScenario(raw, problems, seedOverride, baseDir);
   if (problems.length > 0 || !scenario) throw new ScenarioError(source, problems);

@@ -68,6 +68,8 @@ export interface RunOutcome {
 export interface WorldOptions {
   /** Replay the ledger through litesvm at the end, whatever the scenario says. */
   crossCheck?: boolean;
+  /** A live server's per-start secret for API keys (`PlatformOptions.keySecret`); runs leave it out. */
+  keySecret?: Uint8Array;
 }
 
 export type ProgressListener = (fraction: number, nowMs: number) => void;
@@ -100,6 +102,7 @@ export class World {
     this.platform = createPlatform({
       ...{ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset, network: scenario.network },
       ledgerJournal: this.#crossCheck,
+      keySecret: options.keySecret,
     });
     this.api = new Api(this.platform);
     this.#scheduler = new Scheduler<WorldEvent>(this.platform.clock);
@@ -206,15 +209,37 @@ export class World {
    * one call; a live server (`serve`) calls it as its clock advances, and the history is the same.
    */
   async runUntil(untilMs: number, onStep?: (dueMs: number) => void): Promise<void> {
+    await this.runSlice(untilMs, () => false, onStep);
+  }
+
+  /**
+   * Runs like `runUntil`, but stops after the first instant at which `shouldPause` answers true, with the
+   * clock at that instant. It stops only between instants, never inside one, so a run in slices and a run in
+   * one call execute the same events in the same order (a live server answers requests between slices, and
+   * its snapshot replays each slice as one `runUntil`). Returns true when it reached `untilMs`.
+   */
+  async runSlice(untilMs: number, shouldPause: () => boolean, onStep?: (dueMs: number) => void): Promise<boolean> {
     if (this.agents.length === 0) await this.populate();
-    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
     for (let due = this.#scheduler.peekDueMs(); due !== undefined && due <= untilMs; due = this.#scheduler.peekDueMs()) {
-      if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
-      this.platform.advanceTo(due);
-      await this.#dispatch(this.#scheduler.popDue(due)!.payload);
-      onStep?.(due);
+      await this.#runInstant(due, onStep);
+      if (due < untilMs && shouldPause()) {
+        this.platform.advanceTo(due);
+        return false;
+      }
     }
     this.platform.advanceTo(untilMs);
+    return true;
+  }
+
+  /** Every world event due at `dueMs`, those the instant's own events schedule for it included. */
+  async #runInstant(dueMs: number, onStep?: (dueMs: number) => void): Promise<void> {
+    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
+    while (this.#scheduler.peekDueMs() === dueMs) {
+      if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
+      this.platform.advanceTo(dueMs);
+      await this.#dispatch(this.#scheduler.popDue(dueMs)!.payload);
+      onStep?.(dueMs);
+    }
   }
 
   /** The invariant results so far, without ending the run (a live server reports them on demand). */

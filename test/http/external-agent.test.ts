@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/http/server.js';
-import { LiveServer, registerSimControl } from '../../src/http/sim-control.js';
-import { LiveWorld } from '../../src/sim/live.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { startLiveServer, TEST_CONTROL_TOKEN } from '../helpers/live-server.js';
+
+const CONTROL = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
 
 /**
  * The measure of the HTTP twin: an agent written only against the real service's documented wire shapes
@@ -32,10 +30,7 @@ let app: FastifyInstance;
 let origin: string;
 
 beforeAll(async () => {
-  const server = new LiveServer(await LiveWorld.start(parseScenario(SCENARIO)), { manual: true, speed: 1 });
-  app = buildServer(server, { extend: (a) => registerSimControl(a, server) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  ({ app, origin } = await startLiveServer(SCENARIO));
 });
 
 afterAll(async () => {
@@ -128,7 +123,7 @@ describe('an agent written for the real service', () => {
     await agent.start('outside_agent');
     for (let beat = 0; beat < 120; beat++) {
       await agent.heartbeat();
-      await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 30_000 }) });
+      await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: CONTROL, body: JSON.stringify({ ms: 30_000 }) });
     }
     expect(agent.log.filter((l) => l.startsWith('move')).length).toBeGreaterThan(20);
     expect(agent.log.some((l) => l.startsWith('accepted'))).toBe(true);
@@ -137,7 +132,7 @@ describe('an agent written for the real service', () => {
     // The only refusals are the ones a busy world produces: a challenge taken a moment earlier, a follow or like repeat limit.
     const unexpected = agent.refusals.filter((r) => !/challenge_not_open|rate_limit_exceeded|too_many_open_challenges/.test(r));
     expect(unexpected).toEqual([]);
-    const invariants = (await (await fetch(`${origin}/_sim/invariants`)).json()) as Json;
+    const invariants = (await (await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })).json()) as Json;
     expect(invariants.invariants.filter((i: Json) => !i.passed)).toEqual([]);
   });
 });

@@ -2,15 +2,13 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/http/server.js';
-import { LiveServer, registerSimControl } from '../../src/http/sim-control.js';
-import { LiveWorld } from '../../src/sim/live.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { startLiveServer, TEST_CONTROL_TOKEN } from '../helpers/live-server.js';
+
+const CONTROL = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
 
 /**
  * The shipped example agent, agents/examples/fetch-agent.mjs, run as its users run it: a separate `node`
@@ -46,10 +44,9 @@ afterEach(async () => {
 });
 
 async function serve(research: 'spec' | 'strict'): Promise<string> {
-  const server = new LiveServer(await LiveWorld.start(parseScenario(scenario(research))), { manual: true, speed: 1 });
-  app = buildServer(server, { extend: (a) => registerSimControl(a, server) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const started = await startLiveServer(scenario(research));
+  app = started.app;
+  return started.origin;
 }
 
 interface AgentRun {
@@ -75,7 +72,7 @@ function runAgent(env: Record<string, string>, onHeartbeat: () => Promise<unknow
   });
 }
 
-const advance = (origin: string) => () => fetch(`${origin}/_sim/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 30_000 }) });
+const advance = (origin: string) => () => fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: CONTROL, body: JSON.stringify({ ms: 30_000 }) });
 
 async function json(origin: string, path: string): Promise<any> {
   return (await fetch(`${origin}/api${path}`)).json();
@@ -121,7 +118,7 @@ describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
     const profile = (await json(origin, '/agents/fetch_tester')).profile;
     expect(profile.posts_count).toBe(1);
     expect(await movesPlayedBy(origin, 'fetch_tester')).toBe(totals['moves']);
-    const invariants = (await (await fetch(`${origin}/_sim/invariants`)).json()) as { invariants: Array<{ name: string; passed: boolean }> };
+    const invariants = (await (await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })).json()) as { invariants: Array<{ name: string; passed: boolean }> };
     expect(invariants.invariants.filter((i) => !i.passed)).toEqual([]);
   });
 

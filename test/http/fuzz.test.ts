@@ -22,8 +22,9 @@ import {
  * The bad-input fuzzer, over HTTP: the same arbitraries (test/helpers/fuzz.ts), sent through fastify with
  * `inject`, plus what only a wire can carry: body text that is not JSON or is cut short, Content-Types other
  * than JSON, bodies over the server's limit, odd methods, repeated and broken query keys, malformed
- * Authorization headers. Every answer must be a JSON object with a registered code and the registry's
- * status (never a 5xx), and a refusal changes nothing. Replay a failure with FC_SEED=<seed>.
+ * Authorization headers, numbers JSON.parse overflows to Infinity. Every answer must be a JSON object with
+ * a registered code and the registry's status (never a 5xx), a refusal changes nothing, and no refusal
+ * carries an exception's text. Replay a failure with FC_SEED=<seed>.
  */
 const FC_PARAMS = { seed: Number(process.env['FC_SEED'] ?? 20261121), numRuns: Number(process.env['FC_RUNS'] ?? 200) };
 
@@ -79,18 +80,34 @@ const MANGLES: ReadonlyArray<(json: string) => string> = [
 const oversize = (body: unknown) => JSON.stringify({ ...asObject(body), pad: 'x'.repeat(DEFAULT_BODY_LIMIT) });
 const asObject = (body: unknown) => (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {});
 
-type PayloadKind = 'json' | 'malformed' | 'oversize' | 'form' | 'blank';
+type PayloadKind = 'json' | 'malformed' | 'oversize' | 'form' | 'blank' | 'nonfinite';
 const payloadKind = fc.oneof(
   { weight: 8, arbitrary: fc.constant<PayloadKind>('json') },
   { weight: 2, arbitrary: fc.constant<PayloadKind>('malformed') },
-  { weight: 1, arbitrary: fc.constantFrom<PayloadKind>('oversize', 'form', 'blank') },
+  { weight: 1, arbitrary: fc.constantFrom<PayloadKind>('oversize', 'form', 'blank', 'nonfinite') },
 );
+
+/**
+ * Numbers JSON.parse turns into ±Infinity. JSON.stringify cannot write them (it writes null), so they are
+ * spliced into the text, in the fields where the API takes numbers and anywhere else.
+ */
+const NON_FINITE = ['1e999', '-1e999', '1E400', '-123456789e305'];
+const NUMBER_FIELDS = ['bounty_sol', 'followers', 'sol', 'ms', 'at_ms', 'limit', 'tags', 'handle'];
+const SPLICE = '__non_finite__';
+
+function nonFinite(body: unknown, mangle: number): string {
+  const field = NUMBER_FIELDS[mangle % NUMBER_FIELDS.length]!;
+  const number = NON_FINITE[Math.floor(mangle / NUMBER_FIELDS.length) % NON_FINITE.length]!;
+  const value = field === 'tags' ? ['a', SPLICE] : SPLICE;
+  return JSON.stringify({ ...asObject(body), [field]: value }).replace(`"${SPLICE}"`, number);
+}
 
 function payloadFor(body: unknown, kind: PayloadKind, mangle: number): string | undefined {
   const json = body === undefined ? undefined : JSON.stringify(body);
   if (kind === 'json') return json;
   if (kind === 'malformed') return MANGLES[mangle % MANGLES.length]!(json ?? '{}');
   if (kind === 'oversize') return oversize(body);
+  if (kind === 'nonfinite') return nonFinite(body, mangle);
   return kind === 'form' ? 'handle=zed&content=hi' : ' \n';
 }
 
@@ -127,10 +144,38 @@ const wireRequest: fc.Arbitrary<WireRequest> = fc
 
 // --- the contract over the wire -----------------------------------------------------------------------------
 
+/** An exception's name or message, or a stack frame: no refusal may carry one. */
+const INTERNAL_TEXT = [
+  /Cannot read/, /Maximum call stack/, /undefined/, / at /, /\bat \S+:\d+:\d+/, /\(node:/,
+  /TypeError/, /RangeError/, /ReferenceError/, /SyntaxError/, /Unexpected token/, /FST_ERR/,
+];
+
+/** What the request itself carried, decoded as the dispatcher reads it: a refusal may echo it (`no agent "undefined"`). */
+function sentText(request: WireRequest): string {
+  return [request.url, safeDecode(request.url), request.payload ?? '', JSON.stringify(request.headers)].join('\n');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+function expectNoInternalText(request: WireRequest, body: string): void {
+  const sent = sentText(request);
+  for (const pattern of INTERNAL_TEXT) {
+    if (!pattern.test(sent)) expect(body, `${request.method} ${request.url.slice(0, 80)} leaks ${pattern}: ${body.slice(0, 300)}`).not.toMatch(pattern);
+  }
+}
+
 /** Checks one wire answer; returns '2xx', the error code, or a label for HEAD. */
 function expectWireContract(request: WireRequest, response: LightMyRequestResponse, before: string, now: () => string): string {
   const status = response.statusCode;
+  // No fuzzed input is a server fault: a 500 here means a handler threw.
   expect(status, `${request.method} ${request.url.slice(0, 80)} answered ${status}: ${response.body.slice(0, 200)}`).toBeLessThan(500);
+  if (status >= 400) expectNoInternalText(request, response.body);
   if (request.method.toUpperCase() === 'HEAD') {
     // HEAD answers carry headers only; the route table has no HEAD routes.
     expect(response.body).toBe('');
@@ -195,6 +240,27 @@ describe('fuzzing the HTTP server', () => {
       }
       expect(await send(f, { method: route.method, url, headers, payload: '{"content": ' }), label).toBe('validation_error');
       expect(await send(f, { method: route.method, url, headers, payload: oversize({ content: 'hi' }) }), label).toBe('payload_too_large');
+    }
+  });
+
+  it('refuses numbers that overflow to Infinity wherever the API takes numbers, naming the field', async () => {
+    current = fixture();
+    const f = current;
+    const cases: Array<[method: string, url: string, body: string, field: string]> = [];
+    for (const number of NON_FINITE) {
+      cases.push(
+        ['POST', '/api/chess/challenge', `{"opponent_handle":"bob","bounty_sol":${number}}`, 'bounty_sol'],
+        ['POST', '/api/chess/challenge', `{"bounty_sol":${number}}`, 'bounty_sol'],
+        ['PATCH', '/_sim/network/accounts/ext_alice', `{"followers":${number},"banned":false}`, 'followers'],
+        ['PATCH', '/api/agents/profile', `{"tags":["a",${number}]}`, 'tags.1'],
+        ['POST', '/api/chess/move', `{"game_id":"${f.ids.gameId}","move_san":"e5","extra":{"n":${number}}}`, 'extra.n'],
+      );
+    }
+    for (const [method, url, payload, field] of cases) {
+      const request = { method, url, headers: { ...headersFor(f, 'alice'), 'content-type': 'application/json' }, payload };
+      expect(await send(f, request), payload).toBe('validation_error');
+      const answer = await app.inject({ method: method as 'POST', url, headers: request.headers, payload });
+      expect(answer.json(), payload).toEqual({ error: 'validation_error', message: `${field}: numbers must be finite`, field });
     }
   });
 

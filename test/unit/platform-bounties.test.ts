@@ -130,7 +130,8 @@ describe('bounty_sol validation', () => {
     expect(high.bounty_sol).toBe(10);
     expect(world.platform.state.challenges.get(low.challenge.challenge_id)!.bountyLamports).toBe(10_000_000);
     expect(world.platform.state.challenges.get(high.challenge.challenge_id)!.bountyLamports).toBe(10 * SOL);
-    // Creating a challenge reserves nothing: the wallet is untouched until an accept queues the deposits.
+    // Creating a challenge moves no lamports: the stakes are only reserved (test/unit/stake-reservation.test.ts),
+    // and the wallet is untouched until an accept queues the deposits.
     expect(world.balance(a)).toBe(25 * SOL);
   });
 });

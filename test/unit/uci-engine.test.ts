@@ -61,8 +61,22 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 `,
 );
 
+/**
+ * Real-time allowances. A fake engine is a node process: spawning it and getting `uciok` back takes about
+ * 0.1-0.3 s here, so an engine that is meant to answer gets a timeout far above that (a slow or busy machine
+ * must not turn its failure into a timeout), and only the modes that hang get a short one.
+ */
+const ANSWERING_TIMEOUT_MS = 5_000;
+/** A generous allowance for spawning a process and the run around it, on top of the engine's timeouts. */
+const SPAWN_ALLOWANCE_MS = 1_000;
+/**
+ * The most a failing search may take, with a 3x margin: UciEngine settles within `timeoutMs` twice over (the
+ * handshake, then the search), plus the spawn. Exceeding it means a timeout did not fire, not a slow machine.
+ */
+const settleLimitMs = (timeoutMs: number, searches = 1): number => 3 * (searches * (2 * timeoutMs) + SPAWN_ALLOWANCE_MS);
+
 let logs = 0;
-function fake(mode: string, timeoutMs = 1_000, options: Record<string, string | number> = {}): { config: UciEngineConfig; log: string } {
+function fake(mode: string, timeoutMs = ANSWERING_TIMEOUT_MS, options: Record<string, string | number> = {}): { config: UciEngineConfig; log: string } {
   const log = join(dir, `${mode}-${++logs}.log`);
   return { config: { path: process.execPath, args: [FAKE, mode, log], options, timeoutMs }, log };
 }
@@ -150,30 +164,39 @@ describe('UciEngine against Debian stockfish', () => {
 });
 
 describe('UciEngine with a misbehaving engine: no move, no hang, the process killed', () => {
-  const cases: Array<[mode: string, failure: string]> = [
-    ['crash-on-uci', 'exit'],
-    ['silent', 'timeout'],
-    ['crash-on-go', 'exit'],
-    ['hang-on-go', 'timeout'],
-    ['illegal', 'illegal'],
-    ['garbage', 'garbage'],
-    ['flood', 'garbage'],
+  // The modes that answer (badly) get a timeout far above a spawn, so failing with their own failure (not
+  // `timeout`) shows they did not wait for the timer. The two that hang get a short timeout, and the test
+  // checks which step the timer cut off: the handshake (silent) or the search, after a handshake that
+  // answered (hang-on-go, whose timeout leaves room for the spawn).
+  const cases: Array<[mode: string, failure: string, timeoutMs: number, step?: 'handshake' | 'search']> = [
+    ['crash-on-uci', 'exit', ANSWERING_TIMEOUT_MS],
+    ['silent', 'timeout', 500, 'handshake'],
+    ['crash-on-go', 'exit', ANSWERING_TIMEOUT_MS],
+    ['hang-on-go', 'timeout', 1_500, 'search'],
+    ['illegal', 'illegal', ANSWERING_TIMEOUT_MS],
+    ['garbage', 'garbage', ANSWERING_TIMEOUT_MS],
+    ['flood', 'garbage', ANSWERING_TIMEOUT_MS],
   ];
-  for (const [mode, failure] of cases) {
-    it(`${mode}: fails with ${failure} within the timeout`, async () => {
-      const { config, log } = fake(mode, 500);
+  for (const [mode, failure, timeoutMs, step] of cases) {
+    it(`${mode}: fails with ${failure}${step ? ` when the ${step} times out` : ', before any timeout'}`, async () => {
+      const { config, log } = fake(mode, timeoutMs);
       const engine = new UciEngine(config);
       const started = performance.now();
       const answer = await engine.bestMove(START, { nodes: 100 });
-      expect(performance.now() - started).toBeLessThan(500 + 1_000);
+      const elapsed = performance.now() - started;
       expect(answer).toMatchObject({ ok: false, failure });
       expect(engine.stats.failures[failure as 'exit']).toBe(1);
+      if (step) {
+        expect(answer).toMatchObject({ detail: `no answer to the ${step} within ${timeoutMs} ms` });
+        expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 20); // the timer fired, not something else
+      }
+      expect(elapsed).toBeLessThan(settleLimitMs(timeoutMs)); // no hang: only a timer that never fires gets here
       await expectGone(pidsIn(log));
-    }, 5_000); // a hang here would otherwise wait for vitest's two-minute limit
+    }, 60_000); // above settleLimitMs (at most 33 s), so the assertion, not vitest's limit, reports a slow timer
   }
 
   it('a binary that does not exist fails with spawn', async () => {
-    const engine = new UciEngine({ path: join(dir, 'no-such-engine'), args: [], options: {}, timeoutMs: 500 });
+    const engine = new UciEngine({ path: join(dir, 'no-such-engine'), args: [], options: {}, timeoutMs: ANSWERING_TIMEOUT_MS });
     expect(await engine.bestMove(START, { nodes: 100 })).toMatchObject({ ok: false, failure: 'spawn' });
   });
 
@@ -189,7 +212,7 @@ describe('UciEngine with a misbehaving engine: no move, no hang, the process kil
   });
 
   it('sends the options, Threads=1 unless given, and ucinewgame before every search; queued searches run one at a time', async () => {
-    const { config, log } = fake('answer', 1_000, { Hash: 16, 'Skill Style': 'calm' });
+    const { config, log } = fake('answer', ANSWERING_TIMEOUT_MS, { Hash: 16, 'Skill Style': 'calm' });
     const engine = new UciEngine(config);
     const answers = await Promise.all([engine.bestMove(START, { nodes: 100 }), engine.bestMove(START, { movetimeMs: 50 })]);
     expect(answers).toEqual([
@@ -207,7 +230,7 @@ describe('UciEngine with a misbehaving engine: no move, no hang, the process kil
       ...['ucinewgame', 'isready', `position fen ${START}`, 'go movetime 50'],
     ]);
     engine.close();
-    const { config: given, log: givenLog } = fake('answer', 1_000, { threads: 3 });
+    const { config: given, log: givenLog } = fake('answer', ANSWERING_TIMEOUT_MS, { threads: 3 });
     const other = new UciEngine(given);
     await other.bestMove(START, { nodes: 100 });
     expect(readFileSync(givenLog, 'utf8')).toContain('setoption name threads value 3');
@@ -298,7 +321,7 @@ population:
     const { config } = fake('hang-on-go', 300);
     const started = performance.now();
     const { uci, games, id } = await run(`{ path: ${JSON.stringify(config.path)}, args: ${JSON.stringify(config.args)}, timeoutMs: 300, maxGames: 1 }`, '30m');
-    expect(performance.now() - started).toBeLessThan(15_000);
+    const elapsed = performance.now() - started;
     const me = id('uci_0001');
     const mine = games.filter((g) => g.whiteId === me || g.blackId === me);
     expect(mine.length).toBeGreaterThan(0);
@@ -308,6 +331,8 @@ population:
     }
     expect(uci.engineStats.moves).toBe(0);
     expect(uci.engineStats.failures.timeout).toBe(uci.engineStats.searches);
+    // The run waits for each search no longer than its timeouts: a generous bound per search, 3x over.
+    expect(elapsed).toBeLessThan(settleLimitMs(300, uci.engineStats.searches));
     expect(liveUciProcesses()).toBe(0);
-  });
+  }, 60_000);
 });
