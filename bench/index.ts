@@ -7,6 +7,7 @@ import { BareStockfish, engineGames } from './engine.js';
 import { levelByName, type EngineLevel } from '../agents/engine/levels.js';
 import { EnginePool } from '../agents/engine/pool.js';
 import { runLoadBench } from './http-load.js';
+import { runServeBench } from './serve.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 
@@ -129,8 +130,8 @@ if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine) runs only those sections.
-  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine').split(',').map((s) => s.trim()));
+  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine, serve) runs only those sections.
+  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine,serve').split(',').map((s) => s.trim()));
   if (sections.has('games')) await runBench({ rounds, games, log });
   if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
@@ -148,4 +149,5 @@ if (isMain) {
     if (!level) throw new Error(`BENCH_ENGINE_LEVEL: no level ${levelName}`);
     await runEngineBench({ rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3), games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3), level, log });
   }
+  if (sections.has('serve')) await runServeBench({ reads: Number(process.env['BENCH_SERVE_READS'] ?? 200_000), log });
 }

@@ -112,8 +112,6 @@ function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse | P
   return api.handle({ method: request.method, path: request.url, headers, body: read.body });
 }
 
-export const MALFORMED = Symbol('malformed');
-
 /**
  * Deepest nesting of arrays and objects a body may have. The deepest valid body is 2 levels (an object
  * holding `tags`); 32 leaves room for any client's wrapping, while code past the parser (validation,
@@ -139,12 +137,6 @@ export function readJsonBody(raw: unknown): BodyRead {
   }
   const field = nonFiniteField(body);
   return field === undefined ? { body } : bodyRefusal(field, `${field}: numbers must be finite`);
-}
-
-/** The older interface (the /_sim routes use it): the body, or MALFORMED for anything readJsonBody refuses. */
-export function parseBody(raw: unknown): unknown {
-  const read = readJsonBody(raw);
-  return 'refusal' in read ? MALFORMED : read.body;
 }
 
 function bodyRefusal(field: string, message: string): BodyRead {

@@ -9,7 +9,7 @@ import { DAY_MS } from '../rules/rate-limit.js';
 import { LiveWorld, SnapshotError, type Slicing } from '../sim/live.js';
 import type { ScenarioWithSource } from '../sim/scenario.js';
 import { limitBody } from './body-limit.js';
-import { MALFORMED, parseBody, send } from './server.js';
+import { readJsonBody, send } from './server.js';
 
 /**
  * The simulator's own control routes for a live world (`serve`): the clock, snapshot and restore, the
@@ -37,7 +37,7 @@ export interface LiveServerOptions {
   sliceMs?: number;
 }
 
-export const DEFAULT_SLICE_MS = 20;
+export const DEFAULT_SLICE_MS = 10;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
 const MAX_ADVANCE_MS = 366 * DAY_MS; // OURS: one request moves the clock at most a year
 const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
@@ -185,7 +185,7 @@ function step(server: LiveServer): Promise<ApiResponse> {
 }
 
 function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
-  const text = JSON.stringify({ success: true, ...server.current.snapshot() });
+  const text = server.current.snapshotText({ success: true });
   server.noteSnapshotBytes(Buffer.byteLength(text));
   return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(text);
 }
@@ -230,10 +230,10 @@ function busy(message: string): ApiResponse {
  * refusals (an unknown handle) with their registered code; anything else is a bug (a 500, see server.ts).
  */
 async function guarded(reply: FastifyReply, raw: unknown, action: (body: unknown) => ApiResponse | Promise<ApiResponse>): Promise<FastifyReply> {
-  const body = parseBody(raw);
-  if (body === MALFORMED) return send(reply, errorResponse('validation_error', 'body: not valid JSON', { field: 'body' }));
+  const read = readJsonBody(raw);
+  if ('refusal' in read) return send(reply, read.refusal);
   try {
-    return send(reply, await action(body));
+    return send(reply, await action(read.body));
   } catch (error) {
     if (error instanceof PlatformError) return send(reply, errorResponse(error.code, error.message, error.details));
     throw error;

@@ -152,8 +152,17 @@ export class LiveWorld {
 
   /** Everything a restore needs, and the state for reading. It holds the key secret: keep it private. */
   snapshot(): LiveSnapshot {
+    return JSON.parse(this.snapshotText()) as LiveSnapshot;
+  }
+
+  /**
+   * The snapshot as JSON text, written directly: the state's canonical text (already JSON) is spliced in
+   * rather than parsed and written again, which halves the time the server spends on it.
+   */
+  snapshotText(extra: Record<string, unknown> = {}): string {
     const state = stateFingerprint(this.world.platform, { includeUsage: true });
-    return {
+    const head = {
+      ...extra,
       format: FORMAT,
       scenario: this.scenarioSource,
       keySecret: this.#keySecret ? Buffer.from(this.#keySecret).toString('hex') : null,
@@ -161,10 +170,10 @@ export class LiveWorld {
       now: toIso(this.nowMs),
       stateHash: sha256(state),
       fingerprint: this.world.fingerprintSoFar(),
-      inputs: structuredClone(this.#inputs),
+      inputs: this.#inputs,
       usage: usageOfEveryActor(this),
-      state: JSON.parse(state) as unknown,
     };
+    return `${JSON.stringify(head).slice(0, -1)},"state":${state}}`;
   }
 
   /**

@@ -226,6 +226,13 @@ describe("faults fastify finds itself", () => {
     for (const answer of [huge, badPath]) expectNoInternalText(answer.text);
     expect(reported).toEqual([]);
   });
+
+  it('answer a Content-Length that does not match the body with 400 bad_request and a fixed message', async () => {
+    const app = buildServer(newWorld().api);
+    servers.push(app);
+    const answer = await app.inject({ method: 'POST', url: '/api/register', headers: { 'content-length': '100' }, payload: '{"handle":"x"}' });
+    expect([answer.statusCode, answer.json()]).toEqual([400, { error: 'bad_request', message: 'malformed request: Content-Length does not match the body' }]);
+  });
 });
 
 describe('the request log', () => {
