@@ -41,7 +41,8 @@ export const DEFAULT_SLICE_MS = 10;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
 const MAX_ADVANCE_MS = 366 * DAY_MS; // OURS: one request moves the clock at most a year
 const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
-type Job = 'advance' | 'restore';
+/** A tick is the real-time clock's own step: an advance or a restore someone asks for stops it and goes first. */
+type Job = 'tick' | 'advance' | 'restore';
 
 /** Holds the live world the server answers with; a restore swaps it. */
 export class LiveServer {
@@ -51,6 +52,7 @@ export class LiveServer {
   readonly #wallClockMs: (() => number) | undefined;
   readonly #sliceMs: number;
   #job: Job | null = null;
+  #running: Promise<unknown> | null = null;
   #cancel = false;
   #largestSnapshotBytes = 0;
 
@@ -72,15 +74,22 @@ export class LiveServer {
     return this.current.handle(request);
   }
 
-  /** Runs one long job at a time; another one asked for meanwhile is answered 503 `busy`. */
+  /** Runs one long job at a time; another one asked for meanwhile is answered 503 `busy` (a tick gives way). */
   async exclusive(job: Job, work: (slicing: Slicing) => Promise<ApiResponse>): Promise<ApiResponse> {
+    if (this.#job === 'tick' && job !== 'tick') {
+      this.#cancel = true;
+      await this.#running;
+    }
     if (this.#job) return busy(`a ${this.#job} is running; POST /_sim/clock/cancel stops it`);
     this.#job = job;
     this.#cancel = false;
+    const running = work(this.#slicing());
+    this.#running = running;
     try {
-      return await work(this.#slicing());
+      return await running;
     } finally {
       this.#job = null;
+      this.#running = null;
     }
   }
 
@@ -94,7 +103,7 @@ export class LiveServer {
   /** The real-time clock's step: skipped while another job runs (the carry is kept by the caller). */
   async tick(ms: number): Promise<boolean> {
     if (this.#job) return false;
-    await this.exclusive('advance', async (slicing) => {
+    await this.exclusive('tick', async (slicing) => {
       await this.current.advanceTo(this.current.nowMs + ms, slicing);
       return ok({});
     });

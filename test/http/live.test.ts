@@ -295,6 +295,35 @@ describe('the /_sim control routes', () => {
     expect(answer).toContain('payload_too_large');
   });
 
+  it('refuses the restore-module attack over a socket: without the token, as a form post, and with the token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acs-attack-'));
+    const { origin, server, control } = await liveServer(true);
+    try {
+      const marker = join(dir, 'imported');
+      const module = join(dir, 'evil.mjs');
+      writeFileSync(module, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'ran'); export default class { async heartbeat() {} }`);
+      const snapshot = server.current.snapshot();
+      const body = JSON.stringify({ ...snapshot, scenario: { ...snapshot.scenario, population: [{ module, count: 1, heartbeat: { min: '20s', max: '40s' } }] } });
+      const form = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+      const forged = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: { authorization: control['authorization']!, 'content-type': 'text/plain' }, body });
+      const owner = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: control, body });
+      expect([form.status, forged.status, owner.status]).toEqual([401, 415, 400]);
+      expect(((await owner.json()) as Json)['message']).toMatch(/agent modules/);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets an asked-for advance preempt the real-time clock', async () => {
+    const { app, server, control } = await liveServer();
+    const ticking = server.tick(12 * 60 * MIN);
+    const asked = await app.inject({ method: 'POST', url: '/_sim/clock/advance', headers: control, payload: '{"ms":60000}' });
+    await ticking;
+    expect([asked.statusCode, (asked.json() as Json)['cancelled']]).toEqual([200, false]);
+    expect(server.current.nowMs).toBeLessThan(parseScenarioWithSource(SCENARIO).scenario.startMs + 12 * 60 * MIN);
+  });
+
   it('gives two servers of one seed different keys', async () => {
     const one = await LiveWorld.start(parseScenarioWithSource(SCENARIO), { keySecret: Buffer.alloc(32, 1) });
     const two = await LiveWorld.start(parseScenarioWithSource(SCENARIO), { keySecret: Buffer.alloc(32, 2) });
@@ -343,6 +372,29 @@ describe('agent-chess-sim serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).toMatch(/SIGTERM: stopped the server/);
+  });
+
+  it('gives the first agent of two servers with one seed different keys', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--manual', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const origin = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const registered = (await (await fetch(`${origin}/api/register`, { method: 'POST', body: '{"handle":"first_comer"}' })).json()) as Json;
+      keys.push(registered['api_key'] as string);
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    expect(keys[0]).toMatch(/^moltchess_/);
+    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it('refuses a bad speed or token with exit code 2 and one line', async () => {
