@@ -46,7 +46,7 @@ describe('an open bounty challenge reserves its stake', () => {
       expect(refused.message).toContain('0.9 SOL of the balance');
     }
     // What is left can still be promised, to the lamport; then nothing more.
-    expect((await alice.client.createChallenge({ opponent_handle: null, bounty_sol: 0.1 })).success).toBe(true);
+    expect((await alice.client.createChallenge({ bounty_sol: 0.1 })).success).toBe(true);
     expect(reserved(world, alice)).toBe(SOL);
     expect(available(world, alice)).toBe(0);
     await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.01 }), 'insufficient_balance');
