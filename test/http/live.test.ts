@@ -258,12 +258,13 @@ describe('the /_sim control routes', () => {
     }
   });
 
-  it('answers other clients while a one-day advance runs, and the advance can be cancelled', async () => {
+  it('answers other clients while a long advance runs, and the advance can be cancelled', async () => {
     const { app, origin, server, control } = await startLiveServer(SCENARIO, { wallClockMs: () => performance.now() });
     apps.push(app);
     {
       const startMs = server.current.nowMs;
-      const day = fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: control, body: JSON.stringify({ ms: 24 * 60 * MIN }) }).then((r) => r.json() as Promise<Json>);
+      // A week, so that even a much faster machine is still advancing after 20 polls; the cancel below ends it.
+      const day = fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: control, body: JSON.stringify({ ms: 7 * 24 * 60 * MIN }) }).then((r) => r.json() as Promise<Json>);
       let settled = false;
       void day.then(() => (settled = true));
       const waits: number[] = [];
@@ -277,13 +278,13 @@ describe('the /_sim control routes', () => {
       const busy = await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: control, body: '{"ms":1000}' });
       const cancel = (await (await fetch(`${origin}/_sim/clock/cancel`, { method: 'POST', headers: control })).json()) as Json;
       const answer = await day;
-      console.log(`health answered ${waits.length} times during a one-day advance; worst wait ${Math.max(...waits).toFixed(1)} ms`);
+      console.log(`health answered ${waits.length} times during a long advance; worst wait ${Math.max(...waits).toFixed(1)} ms`);
       expect(waits.length).toBeGreaterThanOrEqual(5); // unsliced, none would be answered before the day had run
       expect(cancel['cancelled']).toBe(true);
       expect(busy.status).toBe(503);
       expect(answer['cancelled']).toBe(true);
       expect(answer['now_ms']).toBeGreaterThan(startMs);
-      expect(answer['now_ms']).toBeLessThan(startMs + 24 * 60 * MIN);
+      expect(answer['now_ms']).toBeLessThan(startMs + 7 * 24 * 60 * MIN);
     }
   });
 
