@@ -79,7 +79,7 @@ async function importDefault(path: string, file: string): Promise<unknown> {
  * Imports a file. A runtime that cannot import TypeScript (plain Node 20) gets this project's transpiling
  * hooks registered, then the import is retried under a fresh URL: the failed attempt stays cached under the first.
  */
-async function importFile(file: string): Promise<Record<string, unknown>> {
+export async function importFile(file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(file).href;
   try {
     return (await import(url)) as Record<string, unknown>;

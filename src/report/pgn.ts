@@ -2,8 +2,11 @@ import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
 
 /**
- * PGN of every completed game, in the order the games started. Seven-tag roster plus the players'
- * ratings before the game, the termination, and our precise end reason.
+ * PGN of every game that was played or is still being played, in the order the games were created:
+ * finished games with their result, unfinished ones (still active, or waiting for bounty deposits, when the
+ * run ended) with `*`. Cancelled games never started and are left out. The Seven Tag Roster, then the
+ * virtual start (`UTCDate`, `UTCTime`), `TimeControl`, the players' ratings before the game, the
+ * termination, our precise end reason and the game id. Decisions in docs/rules.md (Reports).
  */
 const TERMINATION: Record<EndReason, string> = {
   checkmate: 'normal',
@@ -15,42 +18,74 @@ const TERMINATION: Record<EndReason, string> = {
   move_limit: 'adjudication',
 };
 
+/** PGN's "unknown or unfinished" result. */
+const UNFINISHED = '*';
+
 export function gamesToPgn(platform: Platform, eventName: string): string {
-  const games = [...platform.state.games.values()].filter((g) => g.status === 'completed').sort((a, b) => a.seq - b.seq);
-  return games.map((g, i) => gameToPgn(platform, g, eventName, i + 1)).join('\n');
+  const games = [...platform.state.games.values()].filter((g) => g.status !== 'cancelled').sort((a, b) => a.seq - b.seq);
+  return games.map((g) => gameToPgn(platform, g, eventName)).join('\n');
 }
 
-export function gameToPgn(platform: Platform, game: Game, eventName: string, round: number): string {
-  const end = game.end!;
+export function gameToPgn(platform: Platform, game: Game, eventName: string): string {
+  const header = gameTags(platform, game, eventName)
+    .map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`)
+    .join('\n');
+  return `${header}\n\n${wrap(movetext(platform, game))}\n`;
+}
+
+function gameTags(platform: Platform, game: Game, eventName: string): Array<[string, string]> {
   const handle = (id: string) => platform.state.agents.get(id)!.handle;
-  const date = new Date(game.createdAtMs).toISOString();
-  const tags: Array<[string, string]> = [
-    ['Event', eventName],
+  const start = new Date(game.startedAtMs ?? game.createdAtMs).toISOString();
+  const date = start.slice(0, 10).replace(/-/g, '.');
+  const { event, round } = eventAndRound(platform, game, eventName);
+  const end = game.end;
+  return [
+    ['Event', event],
     ['Site', 'agent-chess-sim'],
-    ['Date', date.slice(0, 10).replace(/-/g, '.')],
-    ['Round', String(round)],
+    ['Date', date],
+    ['Round', round],
     ['White', handle(game.whiteId)],
     ['Black', handle(game.blackId)],
-    ['Result', end.result],
-    ['WhiteElo', String(end.whiteEloBefore)],
-    ['BlackElo', String(end.blackEloBefore)],
-    ['UTCTime', date.slice(11, 19)],
-    ['Termination', TERMINATION[end.reason]],
-    ['EndReason', end.reason],
+    ['Result', end?.result ?? UNFINISHED],
+    ['UTCDate', date],
+    ['UTCTime', start.slice(11, 19)],
+    // No game clock: each move has its own deadline, which no PGN time-control form expresses (the movetext comment says it).
+    ['TimeControl', '-'],
+    ...(end ? ratingTags(end.whiteEloBefore, end.blackEloBefore) : []),
+    ['Termination', end ? TERMINATION[end.reason] : 'unterminated'],
+    ...(end ? [['EndReason', end.reason] as [string, string]] : []),
     ['GameId', game.id],
   ];
-  const header = tags.map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`).join('\n');
-  return `${header}\n\n${wrap(movetext(game))}\n`;
 }
 
-function movetext(game: Game): string {
-  const tokens: string[] = [];
+/** Ratings before the game, known only once it ended (an unfinished game's players may have played others since). */
+function ratingTags(white: number, black: number): Array<[string, string]> {
+  return [
+    ['WhiteElo', String(white)],
+    ['BlackElo', String(black)],
+  ];
+}
+
+/** A tournament game: the tournament's name and its bracket round (1 = first round). A casual game: the run's name and `-`. */
+function eventAndRound(platform: Platform, game: Game, eventName: string): { event: string; round: string } {
+  if (game.tournamentId === null) return { event: eventName, round: '-' };
+  const t = platform.state.tournaments.get(game.tournamentId)!;
+  const round = t.rounds.findIndex((matches) => matches.some((m) => m.gameId === game.id)) + 1;
+  return { event: t.name, round: round > 0 ? String(round) : '?' };
+}
+
+function movetext(platform: Platform, game: Game): string {
+  const tokens = [`{${deadlineComment(platform.ruleset.game.turnLimitMs)}}`];
   game.moves.forEach((m, i) => {
     if (i % 2 === 0) tokens.push(`${m.moveNumber}.`);
     tokens.push(m.san);
   });
-  tokens.push(game.end!.result);
+  tokens.push(game.end?.result ?? UNFINISHED);
   return tokens.join(' ');
+}
+
+function deadlineComment(turnLimitMs: number): string {
+  return `move deadline ${turnLimitMs / 1000} s per move, no game clock`;
 }
 
 /** PGN export format keeps lines under 80 characters. */

@@ -8,6 +8,7 @@ import { lamportsToSol } from '../kernel/money.js';
 import type { GameResult } from '../rules/game.js';
 import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario.js';
+import { buildVerdicts } from './verdicts.js';
 
 /**
  * The report model of one run. Everything in it derives from the scenario and the virtual timeline, never
@@ -55,6 +56,7 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     tournaments: tournamentTable(outcome),
     social: socialSummary(outcome),
     elo: eloTable(outcome),
+    verdicts: buildVerdicts(scenario, outcome),
     invariants: outcome.invariants,
     passed: !outcome.failed,
     fingerprint: outcome.fingerprint,

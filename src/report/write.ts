@@ -1,23 +1,127 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../sim/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { gamesToPgn } from './pgn.js';
 import { buildReport, type Report } from './report.js';
+import { junitXml, type RunContext } from './junit.js';
+import { summaryMarkdown } from './summary-md.js';
+import { renderHtmlReport } from './html/index.js';
+
+export type { RunContext } from './junit.js';
 
 export interface WrittenReport {
   report: Report;
   files: string[];
 }
 
-/** Writes DIR/report.json and DIR/games.pgn. */
-export function writeRunReport(dir: string, scenario: Scenario, outcome: RunOutcome): WrittenReport {
-  mkdirSync(dir, { recursive: true });
+/**
+ * Every file a run may write into its output folder. Whatever a run does not write this time is removed,
+ * so a file from an older run (a crosscheck.txt from a run with --cross-check) never sits next to the new
+ * report looking current. Other files in the folder are left alone.
+ */
+export const REPORT_FILES = ['report.json', 'games.pgn', 'junit.xml', 'summary.md', 'crosscheck.txt', 'report.html'] as const;
+type ReportFile = (typeof REPORT_FILES)[number];
+
+/** report.json is moved in last: once it is new, every other file of the run is too. */
+const LAST = 'report.json';
+
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+}
+
+/**
+ * An output folder being prepared: a staging folder next to it, made before the run (so an output that
+ * cannot be written stops the run before it starts), filled when the run ends, then moved into place.
+ */
+export class OutputStage {
+  readonly dir: string;
+  readonly #staging: string;
+
+  private constructor(dir: string, staging: string) {
+    this.dir = dir;
+    this.#staging = staging;
+  }
+
+  /** Checks `dir` (a folder or nothing yet; its parent creatable and writable) and makes the staging folder. Throws OutputError with one line. */
+  static prepare(dir: string): OutputStage {
+    const absolute = resolve(dir);
+    if (existsSync(absolute)) {
+      if (!statSync(absolute).isDirectory()) throw new OutputError(`--out ${dir}: is a file, not a folder`);
+      try {
+        accessSync(absolute, constants.W_OK);
+      } catch {
+        throw new OutputError(`--out ${dir}: the folder is not writable`);
+      }
+    }
+    const parent = dirname(absolute);
+    try {
+      mkdirSync(parent, { recursive: true });
+      return new OutputStage(dir, mkdtempSync(join(parent, `.${basename(absolute)}.partial-`)));
+    } catch (error) {
+      throw new OutputError(`--out ${dir}: cannot create it here (${describeFsError(error)})`);
+    }
+  }
+
+  /** Writes the files into the staging folder, then moves them into `dir`, removing report files this run did not write. */
+  commit(files: ReadonlyMap<ReportFile, string>): string[] {
+    for (const [name, text] of files) writeFileSync(join(this.#staging, name), text);
+    // Made here rather than by renaming the staging folder, which mkdtemp creates private (0700).
+    const target = resolve(this.dir);
+    mkdirSync(target, { recursive: true });
+    for (const name of REPORT_FILES) if (name !== LAST && files.has(name)) renameSync(join(this.#staging, name), join(target, name));
+    for (const name of REPORT_FILES) if (!files.has(name)) rmSync(join(target, name), { force: true });
+    if (files.has(LAST)) renameSync(join(this.#staging, LAST), join(target, LAST));
+    this.discard();
+    return REPORT_FILES.filter((name) => files.has(name)).map((name) => join(this.dir, name));
+  }
+
+  /** Removes the staging folder and whatever is in it; the output folder is not touched. */
+  discard(): void {
+    rmSync(this.#staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The files of one run: report.json, games.pgn, junit.xml, summary.md, and crosscheck.txt when the run
+ * replayed its ledger through litesvm (kept out of report.json, so a run with and without the cross-check
+ * gives the same report bytes). Every one of them is a function of the scenario, the seed and `context`.
+ */
+export function renderRunReport(scenario: Scenario, outcome: RunOutcome, context: RunContext): { report: Report; files: Map<ReportFile, string> } {
   const report = buildReport(scenario, outcome);
-  const reportPath = join(dir, 'report.json');
-  const pgnPath = join(dir, 'games.pgn');
-  writeFileSync(reportPath, prettyCanonicalJson(report));
-  writeFileSync(pgnPath, gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`));
-  return { report, files: [reportPath, pgnPath] };
+  const files = new Map<ReportFile, string>([
+    ['report.json', prettyCanonicalJson(report)],
+    ['games.pgn', gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`)],
+    ['junit.xml', junitXml(report, context)],
+    ['summary.md', summaryMarkdown(report, context)],
+  ]);
+  files.set('report.html', renderHtmlReport({ report, outcome, pgn: files.get('games.pgn')! }));
+  if (context.crossCheck) files.set('crosscheck.txt', `${context.crossCheck.line}\n`);
+  return { report, files };
+}
+
+/** Renders the run and writes it into `dir` through a staging folder (see OutputStage). */
+export function writeRunReport(dir: string, scenario: Scenario, outcome: RunOutcome, context: RunContext): WrittenReport {
+  const stage = OutputStage.prepare(dir);
+  try {
+    const { report, files } = renderRunReport(scenario, outcome, context);
+    return { report, files: stage.commit(files) };
+  } catch (error) {
+    stage.discard();
+    throw error;
+  }
+}
+
+function describeFsError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = {
+    ENOTDIR: 'a part of the path is a file',
+    EEXIST: 'a part of the path is a file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+  };
+  return (e.code && reasons[e.code]) ?? e.message;
 }

@@ -1,7 +1,7 @@
 import type { PlatformEvent } from '../platform/events.js';
 import type { Platform } from '../platform/platform.js';
 import type { Ruleset } from '../rules/ruleset.js';
-import { Checker, hasFinalCheck, type FinalCheck, type InvariantResult } from './checker.js';
+import { Checker, hasFinalCheck, type FinalCheck, type InvariantResult, type Violation } from './checker.js';
 import { socialCheckers } from './social-invariants.js';
 
 export type { InvariantResult, Violation } from './checker.js';
@@ -324,6 +324,21 @@ export class InvariantSuite {
   readonly #checkers: Checker[];
   /** The checkers with end-of-run checks, run by `finish`. */
   readonly #finals: FinalCheck[];
+
+  /** The user's own checkers (src/sim/user-invariants.ts), added before any event; their results follow the built-in ones. */
+  add(checkers: readonly Checker[]): void {
+    this.#checkers.push(...checkers);
+    this.#finals.push(...checkers.filter(hasFinalCheck));
+  }
+
+  /** The first violation of the named invariant so far (cheap enough to ask after every instant). */
+  firstViolation(name: string): Violation | undefined {
+    return this.#checkers.find((c) => c.name === name)?.violations[0];
+  }
+
+  get names(): Set<string> {
+    return new Set(this.#checkers.map((c) => c.name));
+  }
   #index = 0;
 
   constructor(platform: Platform) {

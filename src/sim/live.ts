@@ -260,7 +260,7 @@ function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
 function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSource): ScenarioWithSource {
   if (canonicalJson(source) === canonicalJson(own.source)) return own;
   if (namesModule(source)) {
-    throw new SnapshotError('its scenario names agent modules, which only the server\'s owner can load: start serve with that scenario (--scenario) and restore again');
+    throw new SnapshotError('its scenario names agent or invariant modules, which only the server\'s owner can load: start serve with that scenario (--scenario) and restore again');
   }
   try {
     return parseScenarioWithSource(JSON.stringify(source), 'snapshot scenario');
@@ -270,9 +270,11 @@ function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSo
   }
 }
 
+/** Agent modules in the population, or invariant modules: either would be imported. */
 function namesModule(source: Record<string, unknown>): boolean {
   const population = source['population'];
-  return Array.isArray(population) && population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
+  const agentModule = Array.isArray(population) && population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
+  return agentModule || source['invariants'] !== undefined;
 }
 
 function stateHash(world: World): string {

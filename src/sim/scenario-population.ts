@@ -95,18 +95,30 @@ function checkSource(raw: Record<string, unknown>, path: string, problems: strin
   }
   if (raw['persona'] !== undefined) problems.push(`${path}: give persona or module, not both`);
   const written = raw['module'];
+  const module = checkModulePath(written, `${path}.module`, 'an agent module, e.g. ./agents/my-agent.js', problems, baseDir);
+  return module ? { persona: module.path, module } : { persona: String(written) };
+}
+
+/**
+ * A `module:` path as written in a scenario (an agent's or an invariant's), resolved against the scenario
+ * file's directory; undefined, with the problem recorded, when it is not a string or names no file.
+ */
+export function checkModulePath(written: unknown, field: string, what: string, problems: string[], baseDir: string | undefined): { path: string; baseDir: string } | undefined {
   if (typeof written !== 'string' || written.length === 0) {
-    problems.push(`${path}.module: must be a path to an agent module, e.g. ./agents/my-agent.js`);
-    return { persona: String(written) };
+    problems.push(`${field}: must be a path to ${what}`);
+    return undefined;
   }
   if (!isAbsolute(written) && baseDir === undefined) {
-    problems.push(`${path}.module: a relative path needs the scenario's directory: load the scenario from its file, or give an absolute path`);
-    return { persona: written };
+    problems.push(`${field}: a relative path needs the scenario's directory: load the scenario from its file, or give an absolute path`);
+    return undefined;
   }
   const dir = baseDir ?? dirname(written);
   const file = resolve(dir, written);
-  if (!existsSync(file)) problems.push(`${path}.module: no file at ${file}`);
-  return { persona: written, module: { path: written, baseDir: dir } };
+  if (!existsSync(file)) {
+    problems.push(`${field}: no file at ${file}`);
+    return undefined;
+  }
+  return { path: written, baseDir: dir };
 }
 
 /** A group's account kind must match its persona: the human persona plays human accounts, every other persona (and module) agents. */

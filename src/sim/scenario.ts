@@ -5,6 +5,7 @@ import { resolveRuleset, type Ruleset } from '../rules/ruleset.js';
 import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../escrow/network.js';
 import { checkPopulation, type PopulationGroup } from './scenario-population.js';
 import { checkDuration, checkKnownFields, isRecord } from './scenario-fields.js';
+import { checkInvariantList, type InvariantModuleSpec } from './user-invariants.js';
 
 export type { PopulationGroup } from './scenario-population.js';
 
@@ -23,6 +24,8 @@ export interface Scenario {
   /** Replay the run's ledger through litesvm at the end (also `run --cross-check`). */
   crossCheck: boolean;
   population: PopulationGroup[];
+  /** The user's own invariant modules (`invariants: [{ module }]`), present only when the scenario names some. */
+  invariants?: InvariantModuleSpec[];
 }
 
 export class ScenarioError extends Error {
@@ -35,7 +38,7 @@ export class ScenarioError extends Error {
   }
 }
 
-const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'escrow', 'population', 'description'];
+const TOP_LEVEL = ['name', 'seed', 'start', 'duration', 'ruleset', 'escrow', 'population', 'invariants', 'description'];
 const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
 
 export function loadScenarioFile(path: string, seedOverride?: string): Scenario {
@@ -105,7 +108,10 @@ function checkScenario(raw: unknown, problems: string[], seedOverride: string | 
   problems.push(...errors);
   const { network, crossCheck } = checkEscrow(raw['escrow'], problems);
   const population = checkPopulation(raw['population'], problems, baseDir);
-  return { name, seed, startMs, durationMs, ruleset, network, crossCheck, population };
+  const invariants = checkInvariantList(raw['invariants'], problems, baseDir);
+  const scenario: Scenario = { name, seed, startMs, durationMs, ruleset, network, crossCheck, population };
+  if (invariants) scenario.invariants = invariants;
+  return scenario;
 }
 
 function checkEscrow(raw: unknown, problems: string[]): { network: NetworkConditions; crossCheck: boolean } {

@@ -13,10 +13,12 @@ import type { AccountKind } from '../../agents/registry.js';
 import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
 import { levelsFor } from '../../agents/engine/strength.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
+import { InvariantModuleError, loadUserInvariants } from './user-invariants.js';
 import { ScenarioError, type PopulationGroup, type Scenario } from './scenario.js';
 import { drawPeriodMs, periodRange } from './population.js';
 import { airdrop } from '../platform/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
+import { DAY_MS } from '../rules/rate-limit.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -43,6 +45,19 @@ export interface RequestStats {
   byCode: Map<string, number>;
   /** 429s by the limit the body names (`action`: post, reply, like, follow, vote, refresh, or requests for the daily quota). */
   rateLimitedByAction: Map<string, number>;
+  /** The same tallies per account (agents and humans), by handle, for the report's verdicts. */
+  byAgent: Map<string, AgentRequestStats>;
+}
+
+/** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
+export interface AgentRequestStats {
+  requests: number;
+  byCode: Map<string, number>;
+  /** The virtual UTC day of the latest request, and how many requests fell in it so far. */
+  dayIndex: number;
+  today: number;
+  /** The most requests sent in any one virtual UTC day, refused ones included. */
+  maxPerDay: number;
 }
 
 export interface RunOutcome {
@@ -63,6 +78,8 @@ export interface RunOutcome {
   endMs: number;
   /** Present when the run replayed its ledger through litesvm. */
   crossCheck: CrossCheckResult | null;
+  /** The population group label (`population[1]`, ...) of each agent, by `SimAgent.index`. */
+  agentGroups: readonly string[];
 }
 
 export interface WorldOptions {
@@ -80,7 +97,7 @@ export class World {
   readonly api: Api;
   readonly agents: SimAgent[] = [];
   readonly invariants: InvariantSuite;
-  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map() };
+  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map(), byAgent: new Map() };
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
   readonly #fingerprint = new Fingerprint();
@@ -91,6 +108,8 @@ export class World {
   readonly #rng: Rng;
   /** One context per agent, built once: heartbeats are the hottest loop of a run. */
   readonly #contexts: AgentContext[] = [];
+  /** Each agent's population group label, by index, for the report. */
+  readonly #agentGroups: string[] = [];
   #nextAction = 0;
   #steps = 0;
 
@@ -130,15 +149,16 @@ export class World {
    * modules are loaded first, so a bad module stops the run before any agent exists or any event runs.
    */
   async populate(): Promise<void> {
+    await this.#loadUserInvariants();
     const factories = await this.#loadFactories();
-    const transport = new CountingTransport(new InProcessTransport(this.api), this.requests);
+    const transport = new CountingTransport(new InProcessTransport(this.api), this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
     for (const [g, group] of this.scenario.population.entries()) {
       const factory = factories[g]!;
       const levels = this.#levelsFor(group, factory);
       for (let i = 0; i < group.count; i++) {
         const handle = handles.next(factory.name);
-        const client = new PlatformClient(transport);
+        const client = new PlatformClient(transport.forAgent(handle));
         await this.#signUp(client, handle, group, factory);
         const rng = this.#rng.fork(`agent:${handle}`);
         const options = levels ? { ...group.options, level: levels[i] } : group.options;
@@ -148,9 +168,22 @@ export class World {
           ...{ heartbeatMinMs: heartbeat.minMs, heartbeatMaxMs: heartbeat.maxMs },
         };
         this.agents.push(agent);
+        this.#agentGroups.push(group.label);
         // Spread first heartbeats over one interval so a population does not poll in lockstep.
         this.#scheduler.after(rng.int(0, agent.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
       }
+    }
+  }
+
+  /** The scenario's own invariant modules, loaded and added to the suite before the first event. */
+  async #loadUserInvariants(): Promise<void> {
+    if (!this.scenario.invariants) return;
+    try {
+      const context = { ruleset: this.scenario.ruleset, platform: this.platform };
+      this.invariants.add(await loadUserInvariants(this.scenario.invariants, context, this.invariants.names));
+    } catch (error) {
+      if (!(error instanceof InvariantModuleError)) throw error;
+      throw new ScenarioError(this.scenario.name, [error.message]);
     }
   }
 
@@ -299,15 +332,20 @@ export class World {
       unfollowsByVote: this.#unfollowsByVote,
       endMs,
       crossCheck: ledgerCheck,
+      agentGroups: [...this.#agentGroups],
     };
   }
 }
 
-/** Counts every request, every refusal by error code, and every 429 by the limit it names, for the report. */
+/**
+ * Counts every request, every refusal by error code, and every 429 by the limit it names, for the report;
+ * `forAgent` gives one account's client a view that also counts that account's own requests.
+ */
 class CountingTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly stats: RequestStats,
+    private readonly nowMs: () => number,
   ) {}
 
   async send(request: TransportRequest): Promise<TransportResponse> {
@@ -323,6 +361,32 @@ class CountingTransport implements Transport {
       }
     }
     return response;
+  }
+
+  forAgent(handle: string): Transport {
+    const own: AgentRequestStats = { requests: 0, byCode: new Map(), dayIndex: -1, today: 0, maxPerDay: 0 };
+    this.stats.byAgent.set(handle, own);
+    return {
+      send: async (request) => {
+        const response = await this.send(request);
+        countAgentRequest(own, response, Math.floor(this.nowMs() / DAY_MS));
+        return response;
+      },
+    };
+  }
+}
+
+function countAgentRequest(own: AgentRequestStats, response: TransportResponse, dayIndex: number): void {
+  own.requests++;
+  if (dayIndex !== own.dayIndex) {
+    own.dayIndex = dayIndex;
+    own.today = 0;
+  }
+  own.today++;
+  own.maxPerDay = Math.max(own.maxPerDay, own.today);
+  if (response.status >= 400) {
+    const code = new ApiError(response.status, response.body).code;
+    own.byCode.set(code, (own.byCode.get(code) ?? 0) + 1);
   }
 }
 

@@ -135,7 +135,9 @@ describe('snapshot and restore', () => {
       const snapshot = live.snapshot();
       const population = [{ module, count: 1, heartbeat: { min: '20s', max: '40s' } }];
       const evil = { ...snapshot, scenario: { ...snapshot.scenario, population } };
-      await expect(LiveWorld.restore(evil, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/agent modules/);
+      await expect(LiveWorld.restore(evil, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/agent or invariant modules/);
+      const checks = { ...snapshot, scenario: { ...snapshot.scenario, invariants: [{ module }] } };
+      await expect(LiveWorld.restore(checks, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/modules/);
       const invalid = { ...snapshot, scenario: { ...snapshot.scenario, duration: 'forever' } };
       await expect(LiveWorld.restore(invalid, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/duration/);
       expect(existsSync(marker)).toBe(false);
@@ -309,7 +311,7 @@ describe('the /_sim control routes', () => {
       const forged = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: { authorization: control['authorization']!, 'content-type': 'text/plain' }, body });
       const owner = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: control, body });
       expect([form.status, forged.status, owner.status]).toEqual([401, 415, 400]);
-      expect(((await owner.json()) as Json)['message']).toMatch(/agent modules/);
+      expect(((await owner.json()) as Json)['message']).toMatch(/invariant modules/);
       expect(existsSync(marker)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -45,7 +45,7 @@ describe('agent-chess-sim CLI', () => {
     expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 
-  it('runs a small scenario and writes report.json and games.pgn', () => {
+  it('runs a small scenario and writes report.json, games.pgn, junit.xml and summary.md', () => {
     const dir = mkdtempSync(join(tmpdir(), 'acs-'));
     const file = join(dir, 'tiny.yaml');
     writeFileSync(file, 'name: tiny\nseed: 4\nstart: 2026-01-01T00:00:00Z\nduration: 2h\npopulation:\n  - persona: random\n    count: 6\n');
@@ -54,9 +54,13 @@ describe('agent-chess-sim CLI', () => {
     expect(stdout).toMatch(/fingerprint: sha256:[0-9a-f]{64}/);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
     expect(report.scenario.seed).toBe('9');
+    expect(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8')).toContain('<testsuite name="tiny"');
+    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('## agent-chess-sim: tiny (seed 9)');
     expect(report.passed).toBe(true);
     expect(report.counts.agents).toBe(6);
     const pgn = readFileSync(join(dir, 'out', 'games.pgn'), 'utf8');
-    expect(pgn.match(/^\[Event /gm)?.length ?? 0).toBe(report.counts.games_completed);
+    // Every game but the cancelled ones (bounty games only, and this run has none), finished or not.
+    expect(pgn.match(/^\[Event /gm)?.length ?? 0).toBe(report.counts.games_started);
+    expect(pgn.match(/^\[Result "\*"\]$/gm)?.length ?? 0).toBe(report.counts.games_unfinished);
   });
 });

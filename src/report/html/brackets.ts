@@ -1,0 +1,69 @@
+import type { Platform } from '../../platform/platform.js';
+import type { Match, Tournament } from '../../platform/state.js';
+import { agentAnchor, esc, facts, note, section } from './html.js';
+
+/**
+ * Tournaments drawn as knockout brackets, in HTML and CSS (text stays selectable and every match links
+ * to its game in the viewer). The bracket is a grid with one row per first-round match: a match of round
+ * r spans 2^r rows, so it sits centred between the two it was fed by, and the connector lines are borders
+ * of its grid cell (see `.bracket` in page.ts).
+ */
+export function tournamentsSection(platform: Platform, gameIndex: ReadonlyMap<string, number>): string {
+  const tournaments = [...platform.state.tournaments.values()].sort((a, b) => a.seq - b.seq);
+  if (tournaments.length === 0) return section('tournaments', 'Tournaments', note('No tournament was created in this run.'));
+  const body = tournaments.map((t) => tournamentBlock(platform, t, gameIndex)).join('\n');
+  return section('tournaments', 'Tournaments', body);
+}
+
+function tournamentBlock(platform: Platform, t: Tournament, gameIndex: ReadonlyMap<string, number>): string {
+  const handle = (id: string) => platform.state.agents.get(id)?.handle ?? id;
+  const placements = t.placements.map((id, i) => `${i + 1}. ${handle(id)}`).join(', ');
+  const info = facts([
+    ['status', t.cancelReason ? `${t.status} (${t.cancelReason})` : t.status],
+    ['size', `${t.participants.length} of ${t.maxParticipants}`],
+    ['prize / entry fee', `${sol(t.prizeLamports)} / ${sol(t.entryFeeLamports)} SOL`],
+    ['placements', placements || '—'],
+  ]);
+  const bracket = t.rounds.length > 0 ? bracketGrid(t, handle, gameIndex) : note('No bracket: the tournament never started.');
+  return `<div class="tournament"><h3>${esc(t.name)}</h3>\n${info}\n${bracket}</div>`;
+}
+
+function sol(lamports: number): string {
+  return String(lamports / 1e9);
+}
+
+function bracketGrid(t: Tournament, handle: (id: string) => string, gameIndex: ReadonlyMap<string, number>): string {
+  const rows = t.rounds[0]!.length;
+  const seedOf = new Map(t.participants.map((p) => [p.agentId, p.seed]));
+  const columns = t.rounds.map((round, r) => {
+    const cells = round.map((m) => matchCell(m, r, t.rounds.length, handle, seedOf, gameIndex)).join('');
+    return `<div class="round"><h4>${roundName(r, t.rounds.length)}</h4><div class="cells" style="grid-template-rows: repeat(${rows}, var(--row))">${cells}</div></div>`;
+  });
+  return `<div class="bracket">${columns.join('')}</div>`;
+}
+
+function roundName(r: number, rounds: number): string {
+  const left = rounds - r;
+  return left === 1 ? 'Final' : left === 2 ? 'Semi-finals' : left === 3 ? 'Quarter-finals' : `Round ${r + 1}`;
+}
+
+function matchCell(
+  m: Match,
+  r: number,
+  rounds: number,
+  handle: (id: string) => string,
+  seedOf: ReadonlyMap<string, number | null>,
+  gameIndex: ReadonlyMap<string, number>,
+): string {
+  const slot = (id: string | null) => {
+    if (id === null) return `<div class="slot empty">${m.status === 'completed' ? 'bye' : '—'}</div>`;
+    const seed = seedOf.get(id);
+    const won = m.winnerId === id ? ' won' : m.winnerId ? ' lost' : '';
+    return `<div class="slot${won}"><span class="seed">${seed ?? ''}</span><a href="#${agentAnchor(handle(id))}">${esc(handle(id))}</a></div>`;
+  };
+  const index = m.gameId ? gameIndex.get(m.gameId) : undefined;
+  const game = index ? `<a class="game" href="#g${index}" title="replay this game">game ${index}</a>` : '';
+  const side = m.matchIndex % 2 === 0 ? 'upper' : 'lower';
+  const final = r === rounds - 1 ? ' final' : '';
+  return `<div class="cell ${side}${final}${r > 0 ? ' fed' : ''}" style="grid-row: span ${2 ** r}"><div class="match">${slot(m.slots[0])}${slot(m.slots[1])}${game}</div></div>`;
+}

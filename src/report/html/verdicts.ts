@@ -1,0 +1,133 @@
+import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
+
+/**
+ * report.json's `verdicts` section (written by src/report, not here), as this page reads it. Absent in
+ * reports that predate it: the page then has no verdict sections at all.
+ */
+export interface Performance {
+  elo_diff: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+/** `opponent` is the opponent's persona (or engine level), not a handle. */
+export interface VsRow {
+  opponent: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  score: number | null;
+}
+
+export interface AgentVerdict {
+  handle: string;
+  persona: string;
+  group: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  score: number | null;
+  elo_start: number;
+  elo_final: number;
+  performance: Performance;
+  vs: VsRow[];
+  timeouts: number;
+  refused: Record<string, number>;
+  requests_max_per_day: number;
+  requests_limit: number;
+}
+
+export interface GroupVerdict {
+  group: string;
+  persona: string;
+  agents: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  score: number | null;
+  performance: Performance;
+  vs: VsRow[];
+}
+
+export interface Verdicts {
+  agents: AgentVerdict[];
+  groups: GroupVerdict[];
+}
+
+export function verdictsOf(report: object): Verdicts | undefined {
+  const v = (report as { verdicts?: Verdicts }).verdicts;
+  return v && Array.isArray(v.agents) && Array.isArray(v.groups) ? v : undefined;
+}
+
+/**
+ * The Elo difference and its 95 % interval. A null is undefined: no games at all, or a bound (or the
+ * estimate itself, at a 0 % or 100 % score) at infinity, on the side the score points to.
+ */
+function perf(p: Performance | undefined, row: { games: number; score: number | null }): string {
+  if (!p || row.games === 0) return '—';
+  const sign = (row.score ?? 0.5) >= 0.5 ? 1 : -1;
+  return `${eloDiff(p.elo_diff ?? sign * Infinity)} [${eloDiff(p.low ?? -Infinity)}, ${eloDiff(p.high ?? Infinity)}]`;
+}
+
+/** A score as a share of the points: 0.585 -> 58.5 %. */
+function score(value: number | null): string {
+  return value === null ? '—' : `${fixed(value * 100, 1)} %`;
+}
+
+function wdl(row: { wins: number; draws: number; losses: number }): string {
+  return `${row.wins} / ${row.draws} / ${row.losses}`;
+}
+
+function vsTable(rows: VsRow[]): string {
+  if (rows.length === 0) return '<p class="note">No finished games.</p>';
+  return table(['against', 'games', 'W / D / L', 'score'], rows.map((r) => [r.opponent, r.games, wdl(r), score(r.score)]));
+}
+
+export function groupVerdictsSection(v: Verdicts): string {
+  const rows = v.groups.map((g): Cell[] => [g.group, g.persona, g.agents, g.games, wdl(g), score(g.score), perf(g.performance, g)]);
+  const summary = table(['group', 'persona', 'agents', 'games', 'W / D / L', 'score', 'performance (Elo, 95 %)'], rows);
+  const vs = v.groups.map((g) => `<details><summary>${esc(g.group)} against each kind of opponent</summary>${vsTable(g.vs)}</details>`).join('\n');
+  return section('verdicts', 'Verdicts by group', `${summary}\n${vs}`);
+}
+
+/** One table with a row per agent, then a collapsible section per agent (its "page"): open it from the table. */
+export function agentVerdictsSection(v: Verdicts): string {
+  const rows = v.agents.map((a): Cell[] => [
+    { html: `<a href="#${agentAnchor(a.handle)}">${esc(a.handle)}</a>` },
+    a.group,
+    a.games,
+    wdl(a),
+    score(a.score),
+    `${a.elo_start} → ${a.elo_final}`,
+    perf(a.performance, a),
+    a.timeouts,
+    refusedTotal(a),
+  ]);
+  const overview = table(['agent', 'group', 'games', 'W / D / L', 'score', 'Elo', 'performance (Elo, 95 %)', 'timeouts', 'refused'], rows, 'wide');
+  const pages = v.agents.map(agentPage).join('\n');
+  return section('agents', 'Verdicts by agent', `${overview}\n<div class="agent-pages">\n${pages}\n</div>`);
+}
+
+function refusedTotal(a: AgentVerdict): number {
+  return Object.values(a.refused ?? {}).reduce((sum, n) => sum + n, 0);
+}
+
+function agentPage(a: AgentVerdict): string {
+  const refused = Object.entries(a.refused ?? {}).sort(([x], [y]) => (x < y ? -1 : 1));
+  const summary = facts([
+    ['persona / group', `${a.persona} / ${a.group}`],
+    ['games (W / D / L)', `${a.games} (${wdl(a)})`],
+    ['score', score(a.score)],
+    ['Elo', `${a.elo_start} → ${a.elo_final}`],
+    ['performance (Elo, 95 %)', perf(a.performance, a)],
+    ['timeouts', a.timeouts],
+    ['refused requests', refused.length === 0 ? 'none' : refused.map(([code, n]) => `${code} ${n}`).join(', ')],
+    ['requests on its busiest day', `${a.requests_max_per_day} of ${a.requests_limit}`],
+    ['games in the viewer', { html: `<a href="#games=${encodeURIComponent(a.handle)}">replay ${esc(a.handle)}'s games</a>` }],
+  ]);
+  const id = agentAnchor(a.handle);
+  return `<details id="${id}" class="agent"><summary>${esc(a.handle)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;
+}

@@ -1,0 +1,247 @@
+import { matchElo } from '../rules/match-elo.js';
+import type { GameResult } from '../rules/game.js';
+import type { EndReason, Game } from '../platform/state.js';
+import type { RunOutcome, SimAgent } from '../sim/world.js';
+import type { Scenario } from '../sim/scenario.js';
+import { findAgent } from '../platform/identity.js';
+
+/**
+ * A verdict for each agent and each population group: how it scored, against whom, its performance against
+ * the field as an Elo difference with a 95% interval (src/rules/match-elo.ts, as engine match runners
+ * report it), games lost on time, requests refused by code, and its busiest day against the daily quota.
+ * Only agent accounts get a verdict (humans play no chess). Games that did not finish count nowhere.
+ *
+ * `tallyVerdicts` is the arithmetic on plain records (the tests feed it hand-made games); `buildVerdicts`
+ * reads those records from a run.
+ */
+
+/** Wins, draws and losses; `games` is their sum. */
+export interface Tally {
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+/** Elo difference against the field and its 95% interval; null where it is undefined (no games, an open bound). */
+export interface Performance {
+  elo_diff: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+export interface VsRow extends Tally {
+  /** The opponent's persona, or its engine level (`sf-3`). */
+  opponent: string;
+  score: number | null;
+}
+
+export interface AgentVerdict extends Tally {
+  handle: string;
+  persona: string;
+  group: string;
+  score: number | null;
+  elo_start: number;
+  elo_final: number;
+  performance: Performance;
+  vs: VsRow[];
+  timeouts: number;
+  refused: Record<string, number>;
+  requests_max_per_day: number;
+  requests_limit: number;
+}
+
+export interface GroupVerdict extends Tally {
+  group: string;
+  persona: string;
+  agents: number;
+  score: number | null;
+  performance: Performance;
+  vs: VsRow[];
+}
+
+export interface Verdicts {
+  agents: AgentVerdict[];
+  groups: GroupVerdict[];
+}
+
+/** One agent account, as the verdict arithmetic needs it. */
+export interface VerdictPlayer {
+  id: string;
+  handle: string;
+  persona: string;
+  group: string;
+  /** How opponents name this player in their `vs` rows: its persona, or its engine level. */
+  opponentName: string;
+  eloStart: number;
+  eloFinal: number;
+  refused: ReadonlyMap<string, number>;
+  requestsMaxPerDay: number;
+}
+
+/** A finished game, as the verdict arithmetic needs it. */
+export interface VerdictGame {
+  whiteId: string;
+  blackId: string;
+  result: GameResult;
+  reason: EndReason;
+}
+
+/** Elo is shown to a tenth, a score to four decimals: enough to read, and no float noise in the report. */
+const ELO_DECIMALS = 1;
+const SCORE_DECIMALS = 4;
+
+export function buildVerdicts(scenario: Scenario, outcome: RunOutcome): Verdicts {
+  const agents = outcome.agents.filter((sim) => sim.account === 'agent');
+  const players = agents.map((sim) => verdictPlayer(sim, outcome, scenario.ruleset.elo.initial));
+  const games: VerdictGame[] = [];
+  for (const g of outcome.platform.state.games.values()) if (g.status === 'completed') games.push(finishedGame(g));
+  return tallyVerdicts(players, games, scenario.ruleset.api.requestsPerDay);
+}
+
+function verdictPlayer(sim: SimAgent, outcome: RunOutcome, eloStart: number): VerdictPlayer {
+  const agent = findAgent(outcome.platform, sim.handle)!;
+  const requests = outcome.requests.byAgent.get(sim.handle);
+  return {
+    id: agent.id,
+    handle: sim.handle,
+    persona: sim.persona,
+    group: outcome.agentGroups[sim.index] ?? '?',
+    opponentName: opponentName(sim),
+    eloStart,
+    eloFinal: agent.elo,
+    refused: requests?.byCode ?? new Map(),
+    requestsMaxPerDay: requests?.maxPerDay ?? 0,
+  };
+}
+
+/** An engine agent is known by its level (`sf-3`): its persona alone would lump every strength together. */
+export function opponentName(sim: SimAgent): string {
+  const level = (sim.impl as { level?: { name?: unknown } }).level?.name;
+  return typeof level === 'string' ? level : sim.persona;
+}
+
+function finishedGame(g: Game): VerdictGame {
+  return { whiteId: g.whiteId, blackId: g.blackId, result: g.end!.result, reason: g.end!.reason };
+}
+
+export function tallyVerdicts(players: readonly VerdictPlayer[], games: readonly VerdictGame[], requestsLimit: number): Verdicts {
+  const byId = new Map(players.map((p) => [p.id, p]));
+  const tallies = new Map(players.map((p) => [p.id, { total: emptyTally(), vs: new Map<string, Tally>(), timeouts: 0 }]));
+  for (const game of games) {
+    for (const side of ['white', 'black'] as const) {
+      const [selfId, otherId] = side === 'white' ? [game.whiteId, game.blackId] : [game.blackId, game.whiteId];
+      const own = tallies.get(selfId);
+      const other = byId.get(otherId);
+      if (!own || !other) continue;
+      const outcome = outcomeFor(game.result, side);
+      add(own.total, outcome);
+      add(getOrAdd(own.vs, other.opponentName), outcome);
+      if (outcome === 'loss' && game.reason === 'timeout') own.timeouts++;
+    }
+  }
+  const agents = players.map((p): AgentVerdict => {
+    const t = tallies.get(p.id)!;
+    return {
+      handle: p.handle,
+      persona: p.persona,
+      group: p.group,
+      ...withScore(t.total),
+      elo_start: p.eloStart,
+      elo_final: p.eloFinal,
+      performance: performanceOf(t.total),
+      vs: vsRows(t.vs),
+      timeouts: t.timeouts,
+      refused: sortedRecord(p.refused),
+      requests_max_per_day: p.requestsMaxPerDay,
+      requests_limit: requestsLimit,
+    };
+  });
+  agents.sort((a, b) => byText(a.handle, b.handle));
+  return { agents, groups: groupVerdicts(players, tallies) };
+}
+
+function groupVerdicts(players: readonly VerdictPlayer[], tallies: Map<string, { total: Tally; vs: Map<string, Tally> }>): GroupVerdict[] {
+  const groups = new Map<string, { persona: string; agents: number; total: Tally; vs: Map<string, Tally> }>();
+  for (const p of players) {
+    const group = groups.get(p.group) ?? { persona: p.persona, agents: 0, total: emptyTally(), vs: new Map<string, Tally>() };
+    groups.set(p.group, group);
+    const own = tallies.get(p.id)!;
+    group.agents++;
+    merge(group.total, own.total);
+    for (const [opponent, tally] of own.vs) merge(getOrAdd(group.vs, opponent), tally);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => byText(a, b))
+    .map(([label, g]) => ({ group: label, persona: g.persona, agents: g.agents, ...withScore(g.total), performance: performanceOf(g.total), vs: vsRows(g.vs) }));
+}
+
+type GameOutcome = 'win' | 'draw' | 'loss';
+
+function outcomeFor(result: GameResult, side: 'white' | 'black'): GameOutcome {
+  if (result === '1/2-1/2') return 'draw';
+  return (result === '1-0') === (side === 'white') ? 'win' : 'loss';
+}
+
+function emptyTally(): Tally {
+  return { games: 0, wins: 0, draws: 0, losses: 0 };
+}
+
+function add(t: Tally, outcome: GameOutcome): void {
+  t.games++;
+  if (outcome === 'win') t.wins++;
+  else if (outcome === 'draw') t.draws++;
+  else t.losses++;
+}
+
+function merge(into: Tally, from: Tally): void {
+  into.games += from.games;
+  into.wins += from.wins;
+  into.draws += from.draws;
+  into.losses += from.losses;
+}
+
+function getOrAdd(map: Map<string, Tally>, key: string): Tally {
+  let t = map.get(key);
+  if (!t) map.set(key, (t = emptyTally()));
+  return t;
+}
+
+/** (W + D/2) / games, or null before the first game. */
+export function scoreOf(t: Tally): number | null {
+  return t.games === 0 ? null : round((t.wins + t.draws / 2) / t.games, SCORE_DECIMALS);
+}
+
+function withScore(t: Tally): Tally & { score: number | null } {
+  return { games: t.games, wins: t.wins, draws: t.draws, losses: t.losses, score: scoreOf(t) };
+}
+
+/** The match-runner Elo of the tally against everyone it met; an infinite value (a perfect score, an open bound) is null. */
+export function performanceOf(t: Tally): Performance {
+  if (t.games === 0) return { elo_diff: null, low: null, high: null };
+  const m = matchElo(t);
+  return { elo_diff: finiteOrNull(m.elo), low: finiteOrNull(m.low), high: finiteOrNull(m.high) };
+}
+
+function vsRows(vs: Map<string, Tally>): VsRow[] {
+  return [...vs.entries()].sort(([a], [b]) => byText(a, b)).map(([opponent, t]) => ({ opponent, ...withScore(t) }));
+}
+
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? round(x, ELO_DECIMALS) : null;
+}
+
+function round(x: number, decimals: number): number {
+  const f = 10 ** decimals;
+  // + 0 turns -0 into 0, so canonical JSON never writes "-0".
+  return Math.round(x * f) / f + 0;
+}
+
+function sortedRecord(map: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => byText(a, b)));
+}
+
+/** Code-point order: the same on every machine and locale. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

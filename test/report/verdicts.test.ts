@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { tallyVerdicts, type VerdictGame, type VerdictPlayer } from '../../src/report/verdicts.js';
+import { eloLine, erf, losPercent, scoreLine } from '../../src/report/match-lines.js';
+import { eloInterval, verdictSections } from '../../src/report/verdict-table.js';
+import type { GameResult } from '../../src/rules/game.js';
+import type { EndReason } from '../../src/platform/state.js';
+
+function player(id: string, group: string, persona: string, opponentName = persona, extra: Partial<VerdictPlayer> = {}): VerdictPlayer {
+  return { id, handle: `${id}_handle`, persona, group, opponentName, eloStart: 1200, eloFinal: 1200, refused: new Map(), requestsMaxPerDay: 0, ...extra };
+}
+
+function game(whiteId: string, blackId: string, result: GameResult, reason: EndReason = 'checkmate'): VerdictGame {
+  return { whiteId, blackId, result, reason };
+}
+
+/**
+ * A and B (group g1, persona p) and C (group g2, an engine at sf-3). A beats B, draws C, loses to C on time;
+ * B beats C with Black.
+ */
+const PLAYERS = [
+  player('a', 'g1', 'p', 'p', { refused: new Map([['rate_limit_exceeded', 3], ['bad_request', 1]]), requestsMaxPerDay: 5200, eloFinal: 1231 }),
+  player('b', 'g1', 'p'),
+  player('c', 'g2', 'engine', 'sf-3'),
+];
+const GAMES = [game('a', 'b', '1-0'), game('a', 'c', '1/2-1/2', 'threefold_repetition'), game('c', 'a', '1-0', 'timeout'), game('c', 'b', '0-1')];
+
+describe('verdicts, against hand-computed examples', () => {
+  const verdicts = tallyVerdicts(PLAYERS, GAMES, 5000);
+  const agent = (id: string) => verdicts.agents.find((a) => a.handle === `${id}_handle`)!;
+
+  it("counts each agent's games, score, timeouts and opponents by persona or engine level", () => {
+    expect(agent('a')).toEqual({
+      handle: 'a_handle',
+      persona: 'p',
+      group: 'g1',
+      games: 3,
+      wins: 1,
+      draws: 1,
+      losses: 1,
+      score: 0.5,
+      elo_start: 1200,
+      elo_final: 1231,
+      // s = 1/2: Elo 0; var = (1/4 + 0 + 1/4)/3, se = sqrt(var/3), bounds at 0.5 -/+ 1.96 se = 0.038 and 0.962.
+      performance: { elo_diff: 0, low: -561.2, high: 561.2 },
+      vs: [
+        { opponent: 'p', games: 1, wins: 1, draws: 0, losses: 0, score: 1 },
+        { opponent: 'sf-3', games: 2, wins: 0, draws: 1, losses: 1, score: 0.25 },
+      ],
+      timeouts: 1,
+      refused: { bad_request: 1, rate_limit_exceeded: 3 },
+      requests_max_per_day: 5200,
+      requests_limit: 5000,
+    });
+    expect(agent('b')).toMatchObject({ games: 2, wins: 1, draws: 0, losses: 1, score: 0.5, timeouts: 0, performance: { elo_diff: 0, low: null, high: null } });
+    expect(agent('c')).toMatchObject({ games: 3, wins: 1, draws: 1, losses: 1, vs: [{ opponent: 'p', games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 }] });
+  });
+
+  it('sums a group over its agents, vs rows included', () => {
+    expect(verdicts.groups.map((g) => g.group)).toEqual(['g1', 'g2']);
+    expect(verdicts.groups[0]).toEqual({
+      group: 'g1',
+      persona: 'p',
+      agents: 2,
+      games: 5,
+      wins: 2,
+      draws: 1,
+      losses: 2,
+      score: 0.5,
+      performance: { elo_diff: 0, low: -366.8, high: 366.8 },
+      vs: [
+        { opponent: 'p', games: 2, wins: 1, draws: 0, losses: 1, score: 0.5 },
+        { opponent: 'sf-3', games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 },
+      ],
+    });
+  });
+
+  it('gives nulls where a number is undefined: no games, a perfect score, an open bound', () => {
+    const idle = tallyVerdicts([player('x', 'g', 'p')], [], 5000).agents[0]!;
+    expect(idle).toMatchObject({ games: 0, score: null, performance: { elo_diff: null, low: null, high: null }, vs: [] });
+    const perfect = tallyVerdicts([player('w', 'g', 'p'), player('l', 'h', 'q')], [game('w', 'l', '1-0'), game('l', 'w', '0-1'), game('w', 'l', '1-0')], 5000);
+    // 3 of 3: no finite Elo; the exact binomial lower bound is the p with p^3 = 0.025, -153.5 Elo.
+    expect(perfect.agents.find((a) => a.handle === 'w_handle')!.performance).toEqual({ elo_diff: null, low: -153.5, high: null });
+    expect(perfect.agents.find((a) => a.handle === 'l_handle')!.performance).toEqual({ elo_diff: null, low: null, high: 153.5 });
+  });
+
+  it('ignores games against accounts that get no verdict, and sorts agents by handle, groups by label, vs rows by opponent', () => {
+    const v = tallyVerdicts([player('z', 'g9', 'p'), player('m', 'g10', 'p')], [game('z', 'someone_else', '1-0'), game('m', 'z', '0-1')], 5000);
+    expect(v.agents.map((a) => a.handle)).toEqual(['m_handle', 'z_handle']);
+    expect(v.groups.map((g) => g.group)).toEqual(['g10', 'g9']);
+    expect(v.agents.find((a) => a.handle === 'z_handle')!.games).toBe(1);
+  });
+});
+
+describe('verdict arithmetic, as a property', () => {
+  const players = fc.integer({ min: 1, max: 8 }).chain((n) =>
+    fc.tuple(
+      fc.constant(n),
+      fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }), // each player's group
+      fc.array(
+        fc.record({ white: fc.nat(n - 1), black: fc.nat(n - 1), result: fc.constantFrom<GameResult>('1-0', '0-1', '1/2-1/2'), timeout: fc.boolean() }),
+        { maxLength: 60 },
+      ),
+    ),
+  );
+
+  it('W + D + L = games, scores within [0, 1], intervals ordered, and group sums equal agent sums', () => {
+    fc.assert(
+      fc.property(players, ([n, groupOf, raw]) => {
+        const ps = Array.from({ length: n }, (_, i) => player(`p${i}`, `g${groupOf[i]}`, `persona${groupOf[i]}`));
+        const games = raw
+          .filter((g) => g.white !== g.black)
+          .map((g) => game(`p${g.white}`, `p${g.black}`, g.result, g.timeout && g.result !== '1/2-1/2' ? 'timeout' : 'checkmate'));
+        const v = tallyVerdicts(ps, games, 5000);
+        let sum = 0;
+        for (const row of [...v.agents, ...v.groups, ...v.agents.flatMap((a) => a.vs), ...v.groups.flatMap((g) => g.vs)]) {
+          expect(row.wins + row.draws + row.losses).toBe(row.games);
+          if (row.games === 0) expect(row.score).toBeNull();
+          else expect(row.score).toBeGreaterThanOrEqual(0), expect(row.score).toBeLessThanOrEqual(1);
+        }
+        for (const a of v.agents) {
+          sum += a.games;
+          expect(a.vs.reduce((s, r) => s + r.games, 0)).toBe(a.games);
+          expect(a.timeouts).toBeLessThanOrEqual(a.losses);
+          const p = a.performance;
+          if (p.low !== null && p.elo_diff !== null) expect(p.low).toBeLessThanOrEqual(p.elo_diff);
+          if (p.high !== null && p.elo_diff !== null) expect(p.high).toBeGreaterThanOrEqual(p.elo_diff);
+        }
+        expect(sum).toBe(2 * games.length); // every game counts once for each side
+        for (const g of v.groups) {
+          const members = v.agents.filter((a) => a.group === g.group);
+          expect(g.agents).toBe(members.length);
+          for (const key of ['games', 'wins', 'draws', 'losses'] as const) expect(g[key]).toBe(members.reduce((s, a) => s + a[key], 0));
+        }
+        const wins = v.agents.reduce((s, a) => s + a.wins, 0);
+        expect(wins).toBe(v.agents.reduce((s, a) => s + a.losses, 0));
+      }),
+    );
+  });
+});
+
+describe('score lines and the verdict table', () => {
+  it('writes cutechess-style lines: W - L - D, the score, the games; the Elo line with LOS and draw ratio', () => {
+    const t = { games: 10, wins: 3, draws: 2, losses: 5 };
+    expect(scoreLine('my_agent', 'sf-3', t)).toBe('Score of my_agent vs sf-3: 3 - 5 - 2 [0.400] 10');
+    // s = 0.4: Elo -70.4; LOS 0.5(1 + erf(-2 / sqrt(16))) = 0.5(1 + erf(-0.5)) = 23.98 %.
+    expect(eloLine(t)).toMatch(/^Elo difference: -70\.4 \+\/- \d+\.\d, LOS: 24\.0 %, DrawRatio: 20\.0 %$/);
+    // 4 of 4: the lower bound is the p with p^4 = 0.025 (-72.1 Elo); LOS 0.5(1 + erf(4 / sqrt(8))).
+    expect(eloLine({ games: 4, wins: 4, draws: 0, losses: 0 })).toBe('Elo difference: +inf (95%: -72.1 to +inf), LOS: 97.7 %, DrawRatio: 0.0 %');
+    expect(eloLine({ games: 2, wins: 0, draws: 2, losses: 0 })).toContain('LOS: n/a');
+    expect(losPercent({ wins: 5, losses: 5 })).toBeCloseTo(50, 9);
+    expect(erf(0.5)).toBeCloseTo(0.5204999, 6);
+    expect(erf(-1.2)).toBeCloseTo(-0.9103140, 6);
+  });
+
+  it('shows every agent of a small run, and only groups plus the top and bottom three of a large one', () => {
+    const small = verdictSections(tallyVerdicts(PLAYERS, GAMES, 5000));
+    expect(small.map((s) => s.title)).toEqual(['groups (2)', 'agents (3)']);
+    const many = Array.from({ length: 20 }, (_, i) => player(`p${String(i).padStart(2, '0')}`, 'g', 'p'));
+    const games = many.slice(1).map((p, i) => game(p.id, many[i]!.id, '1-0'));
+    const large = verdictSections(tallyVerdicts(many, games, 5000));
+    expect(large[0]!.title).toBe('groups (1)');
+    expect(large[1]!.title).toBe('agents: top 3 and bottom 3 of 20 by score');
+    expect(large[1]!.rows).toHaveLength(6);
+    expect(large[1]!.rows[0]![0]).toBe('p19_handle'); // won its only game, and nobody played it back
+    expect(eloInterval({ elo_diff: 88.04, low: 12.2, high: 170.5 })).toBe('+88 [+12, +171]');
+    expect(eloInterval({ elo_diff: null, low: -153.5, high: null })).toBe('+inf [-153, +inf]');
+  });
+});
