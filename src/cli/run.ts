@@ -42,7 +42,7 @@ export const runCommand = {
       .option('agent', { type: 'string', describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs' })
       .option('agent-uci', { type: 'string', describe: 'a UCI engine binary to play against --vs instead of a module' })
       .option('vs', { type: 'string', describe: `opponents for --agent: personas and engine levels, comma-separated (default ${DEFAULT_VS})` })
-      .option('games', { type: 'number', describe: `about how many games --agent should play (default ${DEFAULT_GAMES})` })
+      .option('games', { type: 'number', describe: `how many games --agent should finish: the run ends then (default ${DEFAULT_GAMES})` })
       .example('$0 run scenarios/smoke.yaml --seed 7 --out reports/smoke', 'run the smoke scenario with seed 7')
       .example('$0 run --agent ./my-agent.mjs --vs random,sf-3,sf-5 --games 30', 'score your agent against random and two engine levels'),
   handler: async (args: ArgumentsCamelCase<RunArgs>) => {
@@ -72,7 +72,7 @@ interface Plan {
   match?: { games: number; player?: string };
 }
 
-/** Exit codes: 0 all invariants held, 1 an invariant broke, 2 bad arguments, scenario or output folder, 130 interrupted. */
+/** Exit codes: 0 all invariants held, 1 an invariant broke, 2 bad arguments, scenario or output folder, 130 interrupted (143 on SIGTERM). */
 async function run(args: RunArgs): Promise<number> {
   const problem = argumentProblem(args);
   if (problem) return refuse(problem);
@@ -123,7 +123,7 @@ function agentFileProblem(path: string): string | undefined {
 function scenarioPlan(args: RunArgs): Plan {
   const scenario = loadScenarioFile(args.scenario!, args.seed);
   const crossCheck = args.crossCheck ? ' --cross-check' : '';
-  return { scenario, replay: `npx agent-chess-sim run ${args.scenario} --seed ${shellWord(scenario.seed)}${crossCheck}` };
+  return { scenario, replay: `npx agent-chess-sim run ${shellWord(args.scenario!)} --seed ${shellWord(scenario.seed)}${crossCheck}` };
 }
 
 // ---------------------------------------------------------------------------------------------------------

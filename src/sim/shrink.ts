@@ -87,8 +87,16 @@ export async function shrinkScenario(text: string, sourceName: string, seed: str
   return { invariant, message: search.bestTrial.message, original: first.size, minimal, minimalSource, runs: search.runs, kept: search.kept };
 }
 
-/** The original run to its end (final checks included) and the invariant to keep broken. */
+/**
+ * The original run and the invariant to keep broken. With the invariant named, the run stops at its first
+ * violation; otherwise it runs to the end (final checks included) to find the first invariant that breaks.
+ */
 async function originalFailure(scenario: Scenario, wanted: string | undefined): Promise<{ invariant: string; trial: Trial }> {
+  if (wanted !== undefined) {
+    const early = await runToFailure(scenario, wanted, scenario.durationMs);
+    if ('unknown' in early) throw new ShrinkError(`no invariant named ${wanted} (the run checks ${early.unknown.join(', ')})`);
+    if (early.trial) return { invariant: wanted, trial: { ...early.trial, size: { ...early.trial.size, durationMs: scenario.durationMs } } };
+  }
   const outcome = await new World(scenario).run();
   const failing = outcome.invariants.filter((r) => !r.passed);
   if (wanted !== undefined && !outcome.invariants.some((r) => r.name === wanted)) {
@@ -111,13 +119,21 @@ async function tryCandidate(source: Source, invariant: string, best: RunSize, ba
     throw error;
   }
   const windowMs = Math.min(scenario.durationMs, WINDOW_FACTOR * (best.failedAtMs - scenario.startMs) + WINDOW_MARGIN_MS);
+  const run = await runToFailure(scenario, invariant, windowMs);
+  return 'trial' in run ? run.trial : undefined;
+}
+
+/** A run for `windowMs` of virtual time that stops at the invariant's first violation. */
+async function runToFailure(scenario: Scenario, invariant: string, windowMs: number): Promise<{ trial: Trial | undefined } | { unknown: string[] }> {
   const world = new World(scenario);
   await world.populate();
+  if (!world.invariants.names.has(invariant)) return { unknown: [...world.invariants.names] };
   const endMs = scenario.startMs + windowMs;
   await world.runSlice(endMs, () => world.invariants.firstViolation(invariant) !== undefined);
   const violation = world.invariants.firstViolation(invariant) ?? finalViolation(world, invariant, endMs);
-  if (!violation) return undefined;
-  return { size: { agents: agentCount(scenario), durationMs: windowMs, eventsToFailure: violation.event + 1, failedAtMs: violation.t }, message: violation.message };
+  if (!violation) return { trial: undefined };
+  const size = { agents: agentCount(scenario), durationMs: windowMs, eventsToFailure: violation.event + 1, failedAtMs: violation.t };
+  return { trial: { size, message: violation.message } };
 }
 
 function finalViolation(world: World, invariant: string, endMs: number) {

@@ -27,6 +27,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const OUT_DIR = resolve('reports/browser');
 const hasChromium = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
+if (!hasChromium && !inCi) console.warn(`report.html browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 let report: Report;
 let outcome: RunOutcome;

@@ -25,7 +25,7 @@ describe.runIf(!REDIS && IN_CI)('redis-server in CI', () => {
   });
 });
 
-describe.runIf(Boolean(REDIS))('sweep --queue on BullMQ', () => {
+describe.runIf(Boolean(REDIS)).concurrent('sweep --queue on BullMQ', () => {
   let redis: ChildProcess | undefined;
   let url = '';
   const children: ChildProcess[] = [];

@@ -18,7 +18,7 @@ import { cli, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js
 const read = (file: string) => readFileSync(file, 'utf8');
 const sweepOf = (dir: string) => JSON.parse(read(join(dir, 'sweep.json'))) as SweepResult;
 
-describe('sweep, shards and merge', () => {
+describe.concurrent('sweep, shards and merge', () => {
   it('1 worker, 2 workers and two merged shards write the same bytes, and seed N equals `run --seed N`', async () => {
     const dir = tempDir();
     const scenario = writeScenario(dir, 'tiny');
