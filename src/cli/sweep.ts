@@ -15,7 +15,7 @@ import { buildSweep, sweepIdentity, type SweepIdentity, type SweepResult } from 
 import { packageVersion } from '../sweep/version.js';
 import { outDirProblem, writeAtomically } from '../sweep/write.js';
 
-interface SweepArgs {
+export interface SweepArgs {
   scenario: string;
   seeds: string;
   workers?: number;
@@ -59,9 +59,9 @@ export const sweepCommand = {
   },
 };
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-interface SweepPlan {
+export interface SweepPlan {
   identity: SweepIdentity;
   tasks: SeedTask[];
   shard: Shard | undefined;
@@ -107,7 +107,8 @@ async function sweep(args: SweepArgs): Promise<number> {
   return finish(plan, args, results, (performance.now() - started) / 1000);
 }
 
-function planSweep(args: SweepArgs): SweepPlan {
+/** Checks every argument and the scenario before anything runs; throws a one-line error (a ScenarioError has a line per problem). */
+export function planSweep(args: SweepArgs): SweepPlan {
   const seeds = parseSeedSpec(args.seeds);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   const seedTimeoutMs = positiveDuration(args.timeout, '--timeout');

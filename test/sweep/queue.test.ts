@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSeedsLocally } from '../../src/sweep/pool.js';
+import { runSeedsOnQueue } from '../../src/sweep/queue.js';
 import { buildSweep, sweepIdentity, sweepJson } from '../../src/sweep/sweep-result.js';
 import { packageVersion } from '../../src/sweep/version.js';
 import { cli, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
@@ -92,13 +93,15 @@ describe.runIf(Boolean(REDIS)).concurrent('sweep --queue on BullMQ', () => {
     expect(stopped.stdout).toMatch(/worker done: \d+ seed\(s\) finished here/);
   });
 
-  it('with no worker, the producer says how to start one and, past --queue-wait, reports the seeds lost', async () => {
+  it('with no worker, the producer says how to start one and, past the queue wait, reports the seeds lost', async () => {
     const dir = tempDir();
     const scenario = writeScenario(dir, 'orphan');
-    const result = await cli(['sweep', scenario, '--seeds', '1,2', '--queue', url, '--queue-name', `nobody-${process.pid}`, '--queue-wait', '2s', '--out', join(dir, 'out')]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`no worker is connected to queue nobody-${process.pid} yet; start one with: npx agent-chess-sim worker --queue ${url}`);
-    expect(result.stdout).toMatch(/FAILED seed 1 \(lost\): lost: no worker finished it; no seed finished for 2 s/);
+    const notices: string[] = [];
+    const tasks = [1, 2].map((seed) => ({ scenarioText: readFileSync(scenario, 'utf8'), scenarioFile: scenario, seed }));
+    const queueName = `nobody-${process.pid}`;
+    const results = await runSeedsOnQueue(tasks, { url, queueName, sweepId: 'orphans', version: packageVersion(), seedTimeoutMs: 60_000, idleLimitMs: 2_000, onNotice: (line) => notices.push(line) });
+    expect(notices).toEqual([`no worker is connected to queue ${queueName} yet; start one with: npx agent-chess-sim worker --queue ${url}`]);
+    expect(results.map((r) => [r.seed, r.status, r.error])).toEqual([1, 2].map((seed) => [seed, 'lost', 'no worker finished it; no seed finished for 2 s (is a worker running?)']));
   });
 
   it('refuses an unreachable Redis with one line and exit 2', async () => {
@@ -108,6 +111,7 @@ describe.runIf(Boolean(REDIS)).concurrent('sweep --queue on BullMQ', () => {
     const result = await cli(['sweep', scenario, '--seeds', '1', '--queue', `redis://127.0.0.1:${port}`, '--out', join(dir, 'out'), '--no-progress']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*\\n$`));
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
 
