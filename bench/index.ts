@@ -10,6 +10,7 @@ import { runLoadBench } from './http-load.js';
 import { runServeBench } from './serve.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
+import { runSweepBench } from './sweep.js';
 
 interface Sample {
   plies: number;
@@ -130,8 +131,8 @@ if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine, serve) runs only those sections.
-  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine,serve').split(',').map((s) => s.trim()));
+  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine, serve, sweep) runs only those sections.
+  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine,serve,sweep').split(',').map((s) => s.trim()));
   if (sections.has('games')) await runBench({ rounds, games, log });
   if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
@@ -150,4 +151,5 @@ if (isMain) {
     await runEngineBench({ rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3), games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3), level, log });
   }
   if (sections.has('serve')) await runServeBench({ reads: Number(process.env['BENCH_SERVE_READS'] ?? 200_000), log });
+  if (sections.has('sweep')) await runSweepBench({ seeds: Number(process.env['BENCH_SWEEP_SEEDS'] ?? 12), rounds: Number(process.env['BENCH_SWEEP_ROUNDS'] ?? 3), log });
 }

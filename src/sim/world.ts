@@ -47,6 +47,8 @@ export interface RequestStats {
   rateLimitedByAction: Map<string, number>;
   /** The same tallies per account (agents and humans), by handle, for the report's verdicts. */
   byAgent: Map<string, AgentRequestStats>;
+  /** When each 429 happened and the limit it names: a refusal emits no event, so its time is taken here (the report charts it). */
+  rateLimitedLog: Array<{ atMs: number; action: string }>;
 }
 
 /** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
@@ -97,7 +99,7 @@ export class World {
   readonly api: Api;
   readonly agents: SimAgent[] = [];
   readonly invariants: InvariantSuite;
-  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map(), byAgent: new Map() };
+  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map(), byAgent: new Map(), rateLimitedLog: [] };
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
   readonly #fingerprint = new Fingerprint();
@@ -358,6 +360,7 @@ class CountingTransport implements Transport {
       if (response.status === 429) {
         const action = String((response.body as { action?: unknown } | null)?.action ?? 'unknown');
         this.stats.rateLimitedByAction.set(action, (this.stats.rateLimitedByAction.get(action) ?? 0) + 1);
+        this.stats.rateLimitedLog.push({ atMs: this.nowMs(), action });
       }
     }
     return response;

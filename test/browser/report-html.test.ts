@@ -8,7 +8,7 @@ import { compile } from 'vega-lite';
 import { World, type RunOutcome } from '../../src/sim/world.js';
 import { buildReport, type Report } from '../../src/report/report.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
-import { pgnGameIndex, renderHtmlReport, watchRefusals } from '../../src/report/html/index.js';
+import { pgnGameIndex, renderHtmlReport } from '../../src/report/html/index.js';
 import { CHART_CONFIG, inlineSvg, renderVegaLite } from '../../src/report/html/vega.js';
 import { reportScenario } from './report-scenario.js';
 
@@ -37,7 +37,6 @@ let html: string;
 beforeAll(async () => {
   const scenario = reportScenario();
   const world = new World(scenario);
-  watchRefusals(world);
   outcome = await world.run();
   report = buildReport(scenario, outcome);
   pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`);

@@ -1,5 +1,5 @@
 import type { Report } from '../report.js';
-import type { RunOutcome } from '../../sim/world.js';
+import type { RequestStats, RunOutcome } from '../../sim/world.js';
 import type { Game } from '../../platform/state.js';
 import { tournamentsSection } from './brackets.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from './charts.js';
 import { esc, facts, figure, note, section, table, type Cell } from './html.js';
 import { renderPage } from './page.js';
-import { refusalLogOf, type RefusalLog } from './refusals.js';
 import {
   completedGames,
   edgeHours,
@@ -32,7 +31,6 @@ import {
 import { agentVerdictsSection, groupVerdictsSection, verdictsOf } from './verdicts.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
 
-export { watchRefusals, refusalLogOf, type RefusalLog } from './refusals.js';
 
 /**
  * report.html: the run at a glance, in one self-contained file. Built from report.json's model, the final
@@ -44,8 +42,6 @@ export interface HtmlReportInput {
   outcome: RunOutcome;
   /** games.pgn as written. */
   pgn: string;
-  /** When each 429 happened (see refusals.ts); looked up by the outcome's platform when not given. */
-  refusals?: RefusalLog;
 }
 
 /** Per-agent rating lines drawn at most; a larger population is sampled evenly along the final ranking. */
@@ -264,7 +260,7 @@ function socialSection(ctx: Context): string {
   const { report, outcome } = ctx.input;
   const s = report.social;
   const activity = socialOverTime(ctx.axis, outcome.platform);
-  const refusals = ctx.input.refusals ?? refusalLogOf(outcome.platform);
+  const refusals = outcome.requests.rateLimitedLog;
   const limits = Object.entries(s.rate_limited_by_action).map(([name, value]) => ({ name, value }));
   const info = facts([
     ['posts (by humans)', `${s.posts} (${s.posts_by_humans})`],
@@ -283,14 +279,10 @@ function socialSection(ctx: Context): string {
   return section('social', 'Social', body.join('\n'));
 }
 
-function rateLimitChart(ctx: Context, refusals: RefusalLog | undefined, limits: Array<{ name: string; value: number }>): string {
+function rateLimitChart(ctx: Context, refusals: RequestStats['rateLimitedLog'], limits: Array<{ name: string; value: number }>): string {
   if (limits.length === 0) return note('No request was refused with 429 in this run.');
-  if (refusals) {
-    const rows = refusalsOverTime(ctx.axis, refusals);
-    return figure(binnedChart('refusals-time', ctx.axis, rows, { title: 'Rate-limit refusals (429) over time, by limit', value: '429s', kind: 'limit' }).svg);
-  }
-  const chart = totalsChart('refusals-total', limits, { title: 'Rate-limit refusals (429) by limit', value: '429s' });
-  return figure(chart.svg, 'This run did not record when each 429 happened (see watchRefusals in src/report/html/refusals.ts); these are the totals.');
+  const rows = refusalsOverTime(ctx.axis, refusals);
+  return figure(binnedChart('refusals-time', ctx.axis, rows, { title: 'Rate-limit refusals (429) over time, by limit', value: '429s', kind: 'limit' }).svg);
 }
 
 function invariantsSection(ctx: Context): string {

@@ -1,6 +1,6 @@
 import type { Platform } from '../../platform/platform.js';
 import type { EndReason, Game, TransferType } from '../../platform/state.js';
-import type { RefusalLog } from './refusals.js';
+import type { RequestStats } from '../../sim/world.js';
 
 /**
  * Time series for the HTML report, derived after the run from the platform's final state: completed games
@@ -160,6 +160,6 @@ export function socialOverTime(axis: TimeAxis, platform: Platform): BinRow[] {
 }
 
 /** 429s per bin, by the limit that refused them (only when the run recorded their times). */
-export function refusalsOverTime(axis: TimeAxis, log: RefusalLog): BinRow[] {
-  return binRows(axis, log.entries.map((e) => ({ atMs: e.atMs, kind: e.action, value: 1 })));
+export function refusalsOverTime(axis: TimeAxis, log: RequestStats['rateLimitedLog']): BinRow[] {
+  return binRows(axis, log.map((e) => ({ atMs: e.atMs, kind: e.action, value: 1 })));
 }

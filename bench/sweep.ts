@@ -1,0 +1,131 @@
+/**
+ * The sweep section of `npm run bench`: sweep throughput (seeds per second) of the local piscina pool with
+ * 1 and 2 worker threads, as a ratio (the goal on a 2-core machine is 1.7x or more), and, when Debian's
+ * redis-server is installed, the queue path's time against the local pool's on the same seeds with the
+ * same number of threads (one `worker` process with 2 threads against a local sweep with 2).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runSeedsLocally } from '../src/sweep/pool.js';
+import { runSeedsOnQueue } from '../src/sweep/queue.js';
+import type { SeedTask } from '../src/sweep/seed-result.js';
+import { packageRoot, packageVersion } from '../src/sweep/version.js';
+
+/** A short scenario: enough play per seed (about a second on one core) that thread start-up is not all that is measured. */
+const SCENARIO = `name: sweep-bench
+seed: 1
+start: 2026-01-01T00:00:00Z
+duration: 2h
+population:
+  - persona: random
+    count: 10
+    heartbeat: { min: 30s, max: 60s }
+    options: { maxGames: 2 }
+`;
+
+const SEED_TIMEOUT_MS = 10 * 60_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function seconds(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return (performance.now() - start) / 1000;
+}
+
+function benchTasks(seeds: number, round: number): SeedTask[] {
+  const dir = mkdtempSync(join(tmpdir(), 'acs-sweep-bench-'));
+  const file = join(dir, 'sweep-bench.yaml');
+  writeFileSync(file, SCENARIO);
+  // New seeds each round, the same for every contender within the round.
+  return Array.from({ length: seeds }, (_, i) => ({ scenarioText: SCENARIO, scenarioFile: file, seed: round * 1000 + i + 1 }));
+}
+
+export async function runSweepBench(options: { seeds: number; rounds: number; log: (line: string) => void }): Promise<void> {
+  const { seeds, rounds, log } = options;
+  const local = (tasks: SeedTask[], workers: number) => runSeedsLocally(tasks, { workers, seedTimeoutMs: SEED_TIMEOUT_MS });
+  await local(benchTasks(2, 99), 2); // warm-up: the OS file cache and the JIT of the main thread
+  const ratios: number[] = [];
+  const rates = { one: [] as number[], two: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const tasks = benchTasks(seeds, round);
+    // Alternate which goes first: this machine is shared, and a round's two sweeps should see the same load.
+    const order = round % 2 === 0 ? [1, 2] : [2, 1];
+    const times = new Map<number, number>();
+    for (const workers of order) times.set(workers, await seconds(() => local(tasks, workers)));
+    const [one, two] = [seeds / times.get(1)!, seeds / times.get(2)!];
+    rates.one.push(one);
+    rates.two.push(two);
+    ratios.push(two / one);
+    log(`round ${round + 1}/${rounds}: 1 worker ${one.toFixed(2)} seeds/s, 2 workers ${two.toFixed(2)} seeds/s, ratio ${(two / one).toFixed(2)}`);
+  }
+  log(`sweep throughput (median of ${rounds} rounds of ${seeds} seeds; 10 random agents for 2 virtual hours per seed; thread start-up included):`);
+  log(`  1 worker : ${median(rates.one).toFixed(2)} seeds/s`);
+  log(`  2 workers: ${median(rates.two).toFixed(2)} seeds/s, ratio to 1 worker ${median(ratios).toFixed(2)} (goal >= 1.7 on 2 cores)`);
+  await queueOverhead(seeds, rounds, log);
+}
+
+/** The queue path (BullMQ on a local redis-server, one worker process with 2 threads) against the local pool with 2 threads. */
+async function queueOverhead(seeds: number, rounds: number, log: (line: string) => void): Promise<void> {
+  const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!redisServer) return log('  queue overhead: skipped (redis-server is not installed: apt-get install redis-server)');
+  const port = await freePort();
+  const redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'acs-redis-')), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await untilOutput(redis, 'Ready to accept connections', 'redis-server');
+  const url = `redis://127.0.0.1:${port}`;
+  const queueName = `sweep-bench-${process.pid}`;
+  let worker: ChildProcess | undefined;
+  try {
+    worker = await startWorker(url, queueName);
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const tasks = benchTasks(seeds, 100 + round);
+      const viaQueue = () => seconds(() => runSeedsOnQueue(tasks, { url, queueName, sweepId: `bench-${round}`, version: packageVersion(), seedTimeoutMs: SEED_TIMEOUT_MS, idleLimitMs: SEED_TIMEOUT_MS }));
+      const viaPool = () => seconds(() => runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: SEED_TIMEOUT_MS }));
+      let queued: number;
+      let pooled: number;
+      if (round % 2 === 0) [queued, pooled] = [await viaQueue(), await viaPool()];
+      else [pooled, queued] = [await viaPool(), await viaQueue()];
+      ratios.push(queued / pooled);
+      log(`round ${round + 1}/${rounds}: queue ${queued.toFixed(2)} s, local pool ${pooled.toFixed(2)} s for ${seeds} seeds, ratio ${(queued / pooled).toFixed(2)}`);
+    }
+    log(`  queue overhead: the Redis queue (1 worker process, 2 threads, started beforehand) takes ${median(ratios).toFixed(2)}x the local pool's time (2 threads, started per sweep) on the same seeds`);
+  } finally {
+    worker?.kill('SIGTERM');
+    redis.kill('SIGTERM');
+  }
+}
+
+/** A `worker` process on the queue, once it says it is ready. */
+async function startWorker(url: string, queueName: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'agent-chess-sim.js'), 'worker', '--queue', url, '--queue-name', queueName, '--concurrency', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await untilOutput(child, 'worker ready', 'the queue worker');
+  return child;
+}
+
+/** Waits (at most 30 s) for `text` on the child's stdout; kills it otherwise. */
+async function untilOutput(child: ChildProcess, text: string, what: string): Promise<void> {
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  for (let waited = 0; waited < 30_000 && !out.includes(text); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (out.includes(text)) return;
+  child.kill('SIGKILL');
+  throw new Error(`${what} did not start: ${out}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
