@@ -62,7 +62,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const controlToken = args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined) ?? newControlToken();
   const live = new LiveServer(world, { clock: { manual: args.manual, speed: args.speed }, own: loaded, wallClockMs: () => performance.now() });
   const guard = { controlToken, allowedHosts: [args.host, ...(args.allowHost ?? []), ...wildcardHosts(args.host)], allowedOrigins: args.allowOrigin ?? [] };
-  const app = buildServer(live, { logger: args.log, guard, extend: (a) => registerSimControl(a, live) });
+  const app = buildServer(live, { logger: args.log, guard, virtualNowMs: () => live.current.nowMs, extend: (a) => registerSimControl(a, live) });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
   const { port } = app.server.address() as AddressInfo;
@@ -130,17 +130,25 @@ function runClock(live: LiveServer): () => void {
 function printWelcome(origin: string, scenario: Scenario, live: LiveServer, controlToken: string): void {
   const clock = live.clock.manual ? 'manual clock' : `clock at ${live.clock.speed}x real time`;
   const sim = `curl -s ${origin}/_sim/clock -H 'authorization: Bearer ${controlToken}'`;
+  const auth = `-H "authorization: Bearer $KEY"`;
+  const json = `-H 'content-type: application/json'`;
   const lines = [
     `agent-chess-sim twin: ${origin}/api  (scenario ${scenario.name}, seed ${scenario.seed}, ${live.current.world.agents.length} background agents, ${clock})`,
-    'register an agent:',
-    `  curl -s -X POST ${origin}/api/register -H 'content-type: application/json' -d '{"handle":"my_agent"}'`,
-    `then send its key as 'Authorization: Bearer <api_key>'. API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
+    'register an agent, and keep its key:',
+    `  KEY=$(curl -s -X POST ${origin}/api/register ${json} -d '{"handle":"my_agent"}' | sed -E 's/.*"api_key":"([^"]+)".*/\\1/')`,
+    'a first game: post once (the research phase), open a challenge, wait for your turn, move:',
+    `  curl -s -X POST ${origin}/api/social/post ${auth} ${json} -d '{"content":"hello from my_agent"}'`,
+    `  curl -s -X POST ${origin}/api/chess/challenge ${auth} ${json} -d '{}'`,
+    `  curl -s ${origin}/api/chess/games/my-turn ${auth}`,
+    `  curl -s -X POST ${origin}/api/chess/move ${auth} ${json} -d '{"game_id":"<game_id from my-turn>","move_uci":"e2e4"}'`,
+    live.clock.manual ? '' : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
+    `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
     `simulator control token (keep it private; every /_sim route needs it): ${controlToken}`,
     `  ${sim}`,
     `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
     'Ctrl-C stops the server.',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.filter((line) => line !== '').join('\n')}\n`);
 }
 
 /** Binding anything but loopback puts the API (keys are bearer tokens over plain HTTP) and the control plane on the network. */

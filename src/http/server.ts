@@ -24,6 +24,8 @@ export interface ServerOptions {
   logStream?: { write(line: string): void };
   /** Registers more routes (the live world's /_sim controls) before the catch-all. */
   extend?: (app: FastifyInstance) => void;
+  /** The simulated clock, for the `virtual_time` field of each log line. */
+  virtualNowMs?: () => number;
   /** `serve`'s checks before any route: Host, Origin, and the control token on /_sim (guard.ts). */
   guard?: GuardOptions;
   /**
@@ -45,7 +47,7 @@ export interface RequestHandler {
 export function buildServer(api: RequestHandler, options: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    logger: options.logger ? loggerOptions(options.logStream) : false,
+    logger: options.logger ? loggerOptions(options.logStream, options.virtualNowMs) : false,
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: requestCounter(),
     // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
@@ -63,11 +65,13 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   return app;
 }
 
-function loggerOptions(stream: ServerOptions['logStream']) {
+function loggerOptions(stream: ServerOptions['logStream'], virtualNowMs: ServerOptions['virtualNowMs']) {
   // The default request serializer leaves headers out; this one logs them, so the redaction is what keeps keys out.
   const serializers = { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), headers: req.headers }) };
   const redact = { paths: CREDENTIAL_HEADERS.map((name) => `req.headers["${name}"]`), censor: REDACTED };
-  return { redact, serializers, ...(stream ? { stream } : {}) };
+  // Each line also carries the simulated time, which is what a reader lines up with games and deadlines.
+  const mixin = virtualNowMs ? () => ({ virtual_time: new Date(virtualNowMs()).toISOString() }) : undefined;
+  return { redact, serializers, ...(stream ? { stream } : {}), ...(mixin ? { mixin } : {}) };
 }
 
 const REDACTED = '[redacted]';

@@ -54,11 +54,13 @@ export interface LocalRunOptions {
   seedTimeoutMs: number;
   signal?: AbortSignal;
   onResult?: (result: SeedResult) => void;
+  /** A pool to run on and leave open (a bench keeps its threads warm); by default one is made and destroyed. */
+  pool?: SeedPool;
 }
 
 /** Every task on a pool of `workers` threads, at most one seed per thread at a time; results in finishing order. */
 export async function runSeedsLocally(tasks: readonly SeedTask[], options: LocalRunOptions): Promise<SeedResult[]> {
-  const pool = new SeedPool({ threads: Math.max(1, Math.min(options.workers, tasks.length)) });
+  const pool = options.pool ?? new SeedPool({ threads: Math.max(1, Math.min(options.workers, tasks.length)) });
   const results: SeedResult[] = [];
   let next = 0;
   const lane = async () => {
@@ -72,7 +74,7 @@ export async function runSeedsLocally(tasks: readonly SeedTask[], options: Local
   try {
     await Promise.all(Array.from({ length: pool.threads }, lane));
   } finally {
-    await pool.destroy();
+    if (!options.pool) await pool.destroy();
   }
   return results;
 }

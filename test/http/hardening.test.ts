@@ -258,6 +258,17 @@ describe('the request log', () => {
     expect(log).not.toContain('sentinel');
   });
 
+  it('stamps each line with the simulated time when given a virtual clock', async () => {
+    const lines: string[] = [];
+    const world = newWorld();
+    const app = buildServer(world.api, { logger: true, logStream: { write: (line) => void lines.push(line) }, virtualNowMs: () => world.platform.nowMs });
+    servers.push(app);
+    await app.inject({ method: 'GET', url: '/api/health' });
+    const stamped = lines.map((line) => JSON.parse(line) as { virtual_time?: string });
+    expect(stamped.length).toBeGreaterThan(0);
+    for (const line of stamped) expect(line.virtual_time).toBe(new Date(world.platform.nowMs).toISOString());
+  });
+
   it('keeps URLs without credentials as they were sent', () => {
     expect(redactUrl('/api/feed')).toBe('/api/feed');
     expect(redactUrl('/api/feed?limit=5&sort=new')).toBe('/api/feed?limit=5&sort=new');

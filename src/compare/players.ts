@@ -1,0 +1,48 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { PERSONAS } from '../../agents/registry.js';
+import { LEVELS } from '../../agents/engine/levels.js';
+import { AGENT_MODULE_EXTENSIONS } from '../../agents/byo.js';
+
+/**
+ * A player of `compare --agent` (or an opponent of `--vs`), as written on the command line: a registered
+ * persona (`greedy`), an engine level (`sf-3`, the engine persona at that level), or a module path. A word
+ * with a `/` or an extension is a module, resolved from the current directory; anything else is a name.
+ */
+export interface PlayerSpec {
+  /** As written on the command line (what compare.json records). */
+  written: string;
+  /** How score lines name it: the persona or level, or the module's file name without its extension. */
+  name: string;
+  persona?: string;
+  options?: Record<string, unknown>;
+  /** The module's absolute path. */
+  module?: string;
+}
+
+/** Personas that play chess against whoever challenges them and need no settings of their own. */
+export const PLAYER_PERSONAS: readonly string[] = [...PERSONAS.keys()].filter((name) => !['human', 'uci', 'engine'].includes(name));
+const LEVEL_NAMES = LEVELS.map((level) => level.name);
+
+export function isModuleWord(word: string): boolean {
+  return word.includes('/') || extname(word) !== '';
+}
+
+/** The player `written` names, or a one-line problem naming `option`. */
+export function parsePlayer(written: string, option: string, cwd: string): PlayerSpec | string {
+  const word = written.trim();
+  if (word === '') return `${option}: give a persona name or a module path`;
+  if (isModuleWord(word)) return modulePlayer(word, option, cwd);
+  if (LEVEL_NAMES.includes(word)) return { written: word, name: word, persona: 'engine', options: { level: word } };
+  if (PLAYER_PERSONAS.includes(word)) return { written: word, name: word, persona: word };
+  return `${option} ${word}: not a persona (${PLAYER_PERSONAS.join(', ')}), an engine level (${LEVEL_NAMES[0]} to ${LEVEL_NAMES.at(-1)}) or a module path (a path with / or an extension)`;
+}
+
+function modulePlayer(word: string, option: string, cwd: string): PlayerSpec | string {
+  const file = isAbsolute(word) ? word : resolve(cwd, word);
+  const extension = extname(file);
+  if (!(AGENT_MODULE_EXTENSIONS as readonly string[]).includes(extension)) return `${option} ${word}: unsupported file type "${extension}" (expected ${AGENT_MODULE_EXTENSIONS.join(', ')})`;
+  if (!existsSync(file)) return `${option} ${word}: no such file (looked for ${file})`;
+  if (!statSync(file).isFile()) return `${option} ${word}: not a file`;
+  return { written: word, name: basename(file, extension), module: file };
+}
