@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSeedsLocally, SeedPool } from '../src/sweep/pool.js';
 import { runSeedsOnQueue } from '../src/sweep/queue.js';
@@ -53,6 +53,8 @@ function benchTasks(seeds: number, round: number): SeedTask[] {
  */
 export async function runSweepBench(options: { seeds: number; rounds: number; log: (line: string) => void }): Promise<void> {
   const { seeds, rounds, log } = options;
+  // The ratio needs two idle cores: on a shared machine, note how busy it was.
+  log(`sweep bench: load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min) at the start`);
   const pools = new Map([1, 2].map((threads) => [threads, new SeedPool({ threads })]));
   try {
     await parallelSpeedup(seeds, rounds, pools, log);

@@ -8,6 +8,7 @@ import { sweepCommand } from './sweep.js';
 import { mergeCommand } from './merge.js';
 import { workerCommand } from './worker.js';
 import { shrinkCommand } from './shrink.js';
+import { compareCommand } from './compare.js';
 
 /**
  * A usage mistake (unknown option, missing value, no command) is one line on stderr and exit 2, without the
@@ -32,6 +33,7 @@ await yargs(hideBin(process.argv))
   .command(mergeCommand)
   .command(workerCommand)
   .command(shrinkCommand)
+  .command(compareCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

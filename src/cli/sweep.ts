@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { parseDurationMs } from '../kernel/clock.js';
-import { loadScenarioFile, ScenarioError } from '../sim/scenario.js';
+import { loadScenarioFile, ScenarioError, type Scenario } from '../sim/scenario.js';
 import { sweepFiles } from '../sweep/outputs.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue-name.js';
@@ -62,6 +62,7 @@ export const sweepCommand = {
 export class UsageError extends Error {}
 
 export interface SweepPlan {
+  scenario: Scenario;
   identity: SweepIdentity;
   tasks: SeedTask[];
   shard: Shard | undefined;
@@ -75,6 +76,7 @@ async function sweep(args: SweepArgs): Promise<number> {
   let plan: SweepPlan;
   try {
     plan = planSweep(args);
+    await checkScenarioStarts(plan.scenario);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof SeedSpecError || error instanceof QueueSetupError || error instanceof ScenarioError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -125,7 +127,16 @@ export function planSweep(args: SweepArgs): SweepPlan {
   const text = readFileSync(args.scenario, 'utf8');
   const identity = sweepIdentity(packageVersion(), { name: scenario.name, file: args.scenario, text }, seeds);
   const mine = shard ? shardSeeds(seeds, shard) : seeds;
-  return { identity, tasks: mine.map((seed) => ({ scenarioText: text, scenarioFile: args.scenario, seed })), shard, workers, seedTimeoutMs, queueWaitMs };
+  return { scenario, identity, tasks: mine.map((seed) => ({ scenarioText: text, scenarioFile: args.scenario, seed })), shard, workers, seedTimeoutMs, queueWaitMs };
+}
+
+/**
+ * Populates one world of the scenario, as `run` does before its first event: an agent module that cannot
+ * load, or options it refuses, is the scenario's fault (a ScenarioError, exit 2), not every seed's crash.
+ */
+export async function checkScenarioStarts(scenario: Scenario): Promise<void> {
+  const { World } = await import('../sim/world.js');
+  await new World(scenario).populate();
 }
 
 function positiveDuration(text: string, option: string): number {
@@ -194,12 +205,14 @@ function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
 
 /**
  * Progress on stderr: seeds done of total, failures so far, elapsed and ETA. On a terminal a bar redrawn in
- * place; otherwise plain lines, one per 5% of the seeds and one per failing seed, so a CI log stays short.
+ * place, each second too (a smoke seed takes a minute); otherwise plain lines, one per 5% of the seeds and
+ * one per failing seed, so a CI log stays short.
  */
 class SweepProgress {
   done = 0;
   #failed = 0;
   #lastStep = -1;
+  #ticker: NodeJS.Timeout | undefined;
   readonly #started = performance.now();
   readonly #tty = Boolean(process.stderr.isTTY);
 
@@ -210,14 +223,16 @@ class SweepProgress {
   ) {}
 
   start(where: string): void {
-    if (this.enabled) process.stderr.write(`sweep ${this.name}: ${this.total} seed${this.total === 1 ? '' : 's'} on ${where}\n`);
+    if (!this.enabled) return;
+    process.stderr.write(`sweep ${this.name}: ${this.total} seed${this.total === 1 ? '' : 's'} on ${where}\n`);
+    if (this.#tty) this.#ticker = setInterval(() => this.#draw(), 1000).unref();
   }
 
   record(result: SeedResult): void {
     this.done++;
     if (seedFailed(result)) this.#failed++;
     if (!this.enabled) return;
-    if (this.#tty) return void process.stderr.write(`\r${this.#bar()} ${this.#status()}\u001b[K`);
+    if (this.#tty) return this.#draw();
     if (seedFailed(result)) process.stderr.write(`seed ${result.seed} ${result.status}\n`);
     const step = Math.floor((this.done * 20) / this.total);
     if (step !== this.#lastStep || this.done === this.total) {
@@ -231,7 +246,12 @@ class SweepProgress {
   }
 
   end(): void {
-    if (this.enabled && this.#tty && this.done > 0) process.stderr.write('\n');
+    clearInterval(this.#ticker);
+    if (this.enabled && this.#tty) process.stderr.write('\n');
+  }
+
+  #draw(): void {
+    process.stderr.write(`\r${this.#bar()} ${this.#status()}\u001b[K`);
   }
 
   #status(): string {

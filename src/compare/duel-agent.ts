@@ -9,7 +9,7 @@
  * calling the player and sends nothing more, so the rest of the world's time is idle heartbeats.
  */
 import { dirname } from 'node:path';
-import { ApiError, PlatformClient } from '../client/client.js';
+import { PlatformClient, type ApiError } from '../client/client.js';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { loadAgentModule } from '../../agents/byo.js';
@@ -92,20 +92,33 @@ export class DuelPersona implements Persona {
     this.#gameId = accepted?.game.game_id;
   }
 
-  /** The duel is over when its game completes; a cancelled (expired) challenge is made again. */
+  /**
+   * The duel is over when its game completes. The game exists from the accept on; before that, a
+   * challenge that is no longer pending (it expired unanswered) is made again, as is a cancelled game.
+   */
   async #checkOver(ctx: AgentContext, gameId: string): Promise<void> {
-    const game = await refusedAsUndefined(ctx.client.game(gameId));
-    if (game?.status === 'completed') this.#over = true;
-    else if (game?.status === 'cancelled') this.#gameId = undefined;
+    const status: string | undefined = (await refusedAsUndefined(ctx.client.game(gameId)))?.status;
+    if (status === 'completed') this.#over = true;
+    else if (status === 'cancelled' || (status === undefined && !(await challengePending(ctx, gameId)))) this.#gameId = undefined;
   }
 }
 
-/** A client refusal (4xx) is an answer the harness waits out; anything else is a fault of the run. */
+async function challengePending(ctx: AgentContext, gameId: string): Promise<boolean> {
+  const mine = await ctx.client.myChallenges();
+  return mine.direct_pending.some((c) => c.game_id === gameId);
+}
+
+/**
+ * A client refusal (4xx) is an answer the harness waits out; anything else is a fault of the run. Read by
+ * its status rather than `instanceof ApiError`: the world's client may come from another copy of the
+ * client module than this file's (the build in dist/ loaded by a world run from the sources under vitest).
+ */
 async function refusedAsUndefined<T>(request: Promise<T>): Promise<T | undefined> {
   try {
     return await request;
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return undefined;
+    const status = (error as Partial<ApiError> | null)?.status;
+    if (typeof status === 'number' && status < 500) return undefined;
     throw error;
   }
 }

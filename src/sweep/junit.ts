@@ -1,3 +1,4 @@
+import { xml, xmlText } from '../report/junit.js';
 import type { SweepResult } from './sweep-result.js';
 import type { SeedResult } from './seed-result.js';
 
@@ -43,21 +44,10 @@ function invariantCase(classname: string, i: SeedResult['invariants'][number], r
   const open = `    <testcase classname="${xml(classname)}" name="${xml(i.name)}"`;
   if (i.passed) return `${open}/>`;
   const message = `broke ${i.violations} time(s); first: ${i.first_violation ?? '?'}`;
-  return `${open}>\n      <failure message="${xml(message)}">${xml(`replay: ${replay}`)}</failure>\n    </testcase>`;
+  return `${open}>\n      <failure message="${xml(message)}" type="invariant">${xmlText(`replay: ${replay}`)}</failure>\n    </testcase>`;
 }
 
 function errorCase(classname: string, name: string, r: SeedResult, replay: string): string {
   const message = `${r.status.replace('_', ' ')}: ${r.error ?? 'no detail'}`;
-  return `    <testcase classname="${xml(classname)}" name="${xml(name)}">\n      <error message="${xml(message)}">${xml(`replay: ${replay}`)}</error>\n    </testcase>`;
-}
-
-/** Escapes text for an XML attribute or element, dropping characters XML 1.0 cannot hold at all. */
-export function xml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return `    <testcase classname="${xml(classname)}" name="${xml(name)}">\n      <error message="${xml(message)}" type="${r.status}">${xmlText(`replay: ${replay}`)}</error>\n    </testcase>`;
 }

@@ -14,11 +14,13 @@ import { packageRoot } from './version.js';
 export class SeedPool {
   readonly threads: number;
   readonly #pool: Piscina<SeedTask, SeedResult>;
+  readonly #broken = new AbortController();
 
-  constructor(options: { threads: number }) {
+  /** `filename`: the threads' entry, by default the compiled pool-worker.js (a test gives one that cannot load). */
+  constructor(options: { threads: number; filename?: string }) {
     this.threads = options.threads;
     this.#pool = new Piscina<SeedTask, SeedResult>({
-      filename: poolWorkerFile(),
+      filename: options.filename ?? poolWorkerFile(),
       minThreads: options.threads,
       maxThreads: options.threads,
       // One task per thread at a time: a seed is CPU-bound, and its timeout must not count a queue wait.
@@ -26,18 +28,21 @@ export class SeedPool {
       // The engine pool's size never changes an answer; one stockfish instance per sweep thread, not one per CPU each.
       env: { ...process.env, ACS_ENGINE_POOL: process.env['ACS_ENGINE_POOL'] || '1' },
     });
-    // A thread that fails while running no task (during its start, say) is emitted here; without a listener
-    // it would end the whole sweep. A failure during a task reaches that task's run() instead.
-    this.#pool.on('error', () => {});
+    // A thread that fails while running no task (its code does not load, say) is reported here, not to a
+    // task; piscina then stops replacing threads, and the seeds waiting for one would each wait out their
+    // timeout. So such a failure ends the seeds in flight and every later one at once, as crashed.
+    this.#pool.on('error', (error: unknown) => this.#broken.abort(new Error(errorMessage(error))));
   }
 
   /** Runs one seed. Throws only when `signal` (the user's stop) aborts it. */
   async run(task: SeedTask, seedTimeoutMs: number, signal?: AbortSignal): Promise<SeedResult> {
     const timeout = AbortSignal.timeout(seedTimeoutMs);
+    const broken = this.#broken.signal;
     try {
-      return await this.#pool.run(task, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      return await this.#pool.run(task, { signal: AbortSignal.any(signal ? [signal, timeout, broken] : [timeout, broken]) });
     } catch (error) {
       if (signal?.aborted) throw new SweepAborted();
+      if (broken.aborted) return unfinishedSeed(task.seed, 'crashed', `the worker threads failed: ${errorMessage(broken.reason)}`);
       if (timeout.aborted) return unfinishedSeed(task.seed, 'timed_out', `no result within ${formatSeconds(seedTimeoutMs)}; the thread was stopped`);
       return unfinishedSeed(task.seed, 'crashed', `the worker thread died: ${errorMessage(error)}`);
     }

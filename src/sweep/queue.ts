@@ -23,8 +23,11 @@ export interface SeedJob {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const CLOSE_TIMEOUT_MS = 5_000;
-/** How often the producer asks Redis for jobs whose finishing event it may have missed. */
+/** How often the producer asks Redis for jobs whose finishing event it may have missed, and about how many (the oldest pending). */
 const RECONCILE_MS = 2_000;
+const RECONCILE_BATCH = 500;
+/** Jobs per addBulk call: each carries the scenario's text, so a 100,000-seed sweep goes in pieces. */
+const ADD_BATCH = 500;
 /** Finished jobs BullMQ keeps when nobody removes them (a producer that died): a day. */
 const KEEP_FINISHED_S = 86_400;
 
@@ -87,10 +90,12 @@ export async function runSeedsOnQueue(tasks: readonly SeedTask[], options: Queue
   let added = false;
   try {
     await within(Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), CONNECT_TIMEOUT_MS, `cannot reach Redis at ${options.url}${errors.suffix()}`);
-    events.on('completed', ({ jobId, returnvalue }) => collector.complete(jobId, returnvalue as unknown as SeedResult));
+    events.on('completed', ({ jobId, returnvalue }) => collector.complete(jobId, returnvalue));
     events.on('failed', ({ jobId, failedReason }) => collector.fail(jobId, failedReason));
-    await queue.addBulk(tasks.map((task) => ({ name: 'seed', data: seedJob(task, options), opts: jobOptions(options.sweepId, task.seed) })));
-    added = true;
+    added = true; // from the first batch on, the finally below takes this sweep's jobs off the queue
+    for (let i = 0; i < tasks.length; i += ADD_BATCH) {
+      await queue.addBulk(tasks.slice(i, i + ADD_BATCH).map((task) => ({ name: 'seed', data: seedJob(task, options), opts: jobOptions(options.sweepId, task.seed) })));
+    }
     const workers = await queue.getWorkersCount().catch(() => undefined); // CLIENT LIST may be disabled on a managed Redis
     if (workers === 0) options.onNotice?.(`no worker is connected to queue ${options.queueName} yet; start one with: npx agent-chess-sim worker --queue ${options.url}`);
     return await collector.done();
@@ -136,10 +141,11 @@ class Collector {
     this.#jobIds = [...this.#pending.keys()];
   }
 
-  complete(jobId: string, result: SeedResult): void {
+  complete(jobId: string, result: unknown): void {
     const task = this.#pending.get(jobId);
     if (!task) return;
-    this.#settle(jobId, result.seed === task.seed ? result : unfinishedSeed(task.seed, 'lost', `job ${jobId} returned seed ${result.seed}`));
+    const valid = looksLikeSeedResult(result) && result.seed === task.seed;
+    this.#settle(jobId, valid ? result : unfinishedSeed(task.seed, 'lost', `job ${jobId} returned no result for seed ${task.seed}`));
   }
 
   fail(jobId: string, reason: string): void {
@@ -186,7 +192,8 @@ class Collector {
   }
 
   async #reconcile(): Promise<void> {
-    const jobs = await Promise.all([...this.#pending.keys()].map((jobId) => this.#queue.getJob(jobId).catch(() => undefined)));
+    const oldest = [...this.#pending.keys()].slice(0, RECONCILE_BATCH);
+    const jobs = await Promise.all(oldest.map((jobId) => this.#queue.getJob(jobId).catch(() => undefined)));
     for (const job of jobs) {
       if (!job?.id || !job.finishedOn) continue;
       if (job.returnvalue) this.complete(job.id, job.returnvalue);
@@ -206,6 +213,15 @@ class Collector {
     const removed = await Promise.all(this.#jobIds.map((jobId) => this.#queue.remove(jobId).catch(() => 0)));
     return removed.reduce((sum: number, n) => sum + n, 0);
   }
+}
+
+/** The shape of a SeedResult, checked on what a worker sent back before it goes into sweep.json. */
+function looksLikeSeedResult(value: unknown): value is SeedResult {
+  const r = value as Partial<SeedResult> | null;
+  return (
+    typeof r === 'object' && r !== null && Number.isSafeInteger(r.seed) && typeof r.status === 'string' && Array.isArray(r.invariants) &&
+    (r.fingerprint === null || typeof r.fingerprint === 'string') && (r.metrics === null || typeof r.metrics === 'object') && (r.error === null || typeof r.error === 'string')
+  );
 }
 
 export interface WorkerServeOptions {
@@ -240,10 +256,11 @@ export async function serveQueue(options: WorkerServeOptions): Promise<number> {
     async (job) => {
       running++;
       try {
-        return await runJob(job, pool, options);
+        const result = await runJob(job, pool, options);
+        finished++;
+        return result;
       } finally {
         running--;
-        finished++;
       }
     },
     {

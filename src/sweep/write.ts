@@ -2,18 +2,20 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, write
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
- * Writes a sweep's files all at once or not at all: into a fresh temporary directory beside DIR, then
- * renamed into place. A new DIR appears whole; into an existing DIR each file is renamed over its old
- * version (each rename is atomic) and other files there are left alone. A reader never sees half a file.
+ * Writes a sweep's files whole or not at all: all of them into a fresh staging folder beside DIR first, then
+ * each renamed into DIR (a rename is atomic), the first named file (sweep.json, shard.json) last, so that
+ * once it is new the others are too. A reader never sees half a file; other files in DIR are left alone.
+ * DIR is made with mkdir rather than by renaming the staging folder, which mkdtemp makes private (0700).
  */
 export function writeAtomically(outDir: string, files: Readonly<Record<string, string>>): string[] {
   const target = resolve(outDir);
   mkdirSync(dirname(target), { recursive: true });
-  const temp = mkdtempSync(join(dirname(target), `.${basename(target)}.tmp-`));
+  const temp = mkdtempSync(join(dirname(target), `.${basename(target)}.partial-`));
+  const [last, ...first] = Object.keys(files);
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(temp, name), text);
-    if (!existsSync(target)) renameSync(temp, target);
-    else for (const name of Object.keys(files)) renameSync(join(temp, name), join(target, name));
+    mkdirSync(target, { recursive: true });
+    for (const name of [...first, last!]) renameSync(join(temp, name), join(target, name));
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

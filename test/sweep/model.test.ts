@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { metricStats, nearestRank } from '../../src/sweep/stats.js';
 import { buildSweep, replayCommand, sweepJson } from '../../src/sweep/sweep-result.js';
-import { sweepJunit, xml } from '../../src/sweep/junit.js';
+import { sweepJunit } from '../../src/sweep/junit.js';
 import { sweepSummary } from '../../src/sweep/summary.js';
 import { fakeIdentity, fakeResult, fakeSweeps } from './synthetic.js';
 
@@ -84,15 +84,14 @@ describe('junit.xml and summary.md', () => {
     expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-chess-sim sweep fake seeds 1..3" tests="6" failures="1" errors="2">/);
     expect(junit.match(/<testcase /g)).toHaveLength(6);
     expect(junit.match(/<testsuite /g)).toHaveLength(3);
-    expect(junit).toContain('<failure message="broke 2 time(s); first: game g1: 3 + -2 != 0 &lt;&amp;&gt;">replay: npx agent-chess-sim run scenarios/fake.yaml --seed 2 --out reports/fake-seed-2</failure>');
-    expect(junit).toContain('<testcase classname="fake.seed-3" name="one_result_per_game">\n      <error message="crashed: boom">');
+    expect(junit).toContain('<failure message="broke 2 time(s); first: game g1: 3 + -2 != 0 &lt;&amp;&gt;" type="invariant">replay: npx agent-chess-sim run scenarios/fake.yaml --seed 2 --out reports/fake-seed-2</failure>');
+    expect(junit).toContain('<testcase classname="fake.seed-3" name="one_result_per_game">\n      <error message="crashed: boom" type="crashed">');
     // balanced tags: every opened element is closed
     for (const tag of ['testsuites', 'testsuite', 'testcase']) {
       const opened = junit.match(new RegExp(`<${tag}[ >]`, 'g'))!.length;
       const closed = (junit.match(new RegExp(`</${tag}>`, 'g')) ?? []).length + (junit.match(new RegExp(`<${tag} [^>]*/>`, 'g')) ?? []).length;
       expect(closed, tag).toBe(opened);
     }
-    expect(xml('a\u0000b"\'')).toBe('ab&quot;&apos;');
   });
 
   it('summary: the verdict, failing seeds with replay commands, invariants and metrics tables', () => {

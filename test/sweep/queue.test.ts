@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,14 +104,12 @@ describe.runIf(Boolean(REDIS)).concurrent('sweep --queue on BullMQ', () => {
     expect(results.map((r) => [r.seed, r.status, r.error])).toEqual([1, 2].map((seed) => [seed, 'lost', 'no worker finished it; no seed finished for 2 s (is a worker running?)']));
   });
 
-  it('refuses an unreachable Redis with one line and exit 2', async () => {
-    const dir = tempDir();
-    const scenario = writeScenario(dir, 'nowhere');
+  it('refuses an unreachable Redis at once, with one line', async () => {
     const port = await freePort();
-    const result = await cli(['sweep', scenario, '--seeds', '1', '--queue', `redis://127.0.0.1:${port}`, '--out', join(dir, 'out'), '--no-progress']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*\\n$`));
-    expect(existsSync(join(dir, 'out'))).toBe(false);
+    const task = { scenarioText: '', scenarioFile: 'x.yaml', seed: 1 };
+    await expect(runSeedsOnQueue([task], { url: `redis://127.0.0.1:${port}`, queueName: 'q', sweepId: 's', version: 'v', seedTimeoutMs: 1000, idleLimitMs: 1000 })).rejects.toThrow(
+      new RegExp(`^cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`),
+    );
   });
 });
 

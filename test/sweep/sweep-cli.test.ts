@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { headlineMetrics } from '../../src/sweep/metrics.js';
-import { runSeedsLocally } from '../../src/sweep/pool.js';
+import { runSeedsLocally, SeedPool } from '../../src/sweep/pool.js';
 import { runSeed } from '../../src/sweep/run-seed.js';
 import { buildSweep, sweepIdentity, sweepJson, type SweepResult } from '../../src/sweep/sweep-result.js';
 import { sweepFiles } from '../../src/sweep/outputs.js';
 import { packageVersion } from '../../src/sweep/version.js';
-import { cli, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
-import { planSweep, type SweepArgs } from '../../src/cli/sweep.js';
+import { cli, FIXTURES, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
+import { checkScenarioStarts, planSweep, type SweepArgs } from '../../src/cli/sweep.js';
 
 /**
  * The sweep, shard, merge and run commands end to end on a short scenario (4 random players, 1 virtual
@@ -55,9 +55,11 @@ describe.concurrent('sweep, shards and merge', () => {
     const dir = tempDir();
     const dying = writeScenario(dir, 'dying', fixtureGroup('faulty.mjs', '{ mode: exit, chance: 0.5 }'));
     const hanging = writeScenario(dir, 'hanging', fixtureGroup('faulty.mjs', '{ mode: hang, chance: 1 }'));
+    const hangingText = read(hanging);
+    // A thread stuck in a loop, in process: the pool stops it at the timeout (however slow the machine, the seed never ends).
     const [died, hung] = await Promise.all([
       cli(['sweep', dying, '--seeds', '1..3', '--workers', '2', '--out', join(dir, 'died'), '--no-progress']),
-      cli(['sweep', hanging, '--seeds', '7', '--workers', '1', '--timeout', '1s', '--out', join(dir, 'hung'), '--no-progress']),
+      runSeedsLocally([{ scenarioText: hangingText, scenarioFile: hanging, seed: 7 }], { workers: 1, seedTimeoutMs: 1000 }),
     ]);
     expect(died.code, died.stderr).toBe(1);
     const diedSweep = sweepOf(join(dir, 'died'));
@@ -70,12 +72,23 @@ describe.concurrent('sweep, shards and merge', () => {
       expect(died.stdout).toContain(`FAILED seed ${f.seed} (crashed)`);
       expect(died.stdout).toContain(`  replay: ${f.replay}`);
     }
-    expect(hung.code, hung.stderr).toBe(1);
-    expect(sweepOf(join(dir, 'hung')).failures).toEqual([
+    expect(read(join(dir, 'died', 'junit.xml'))).toMatch(/<error message="crashed: the worker thread died: [^"]*" type="crashed">replay: npx agent-chess-sim run /);
+    const hungSweep = buildSweep(sweepIdentity(packageVersion(), { name: 'hanging', file: hanging, text: hangingText }, [7]), hung);
+    expect(hungSweep.failures).toEqual([
       { seed: 7, status: 'timed_out', reason: 'timed out: no result within 1 s; the thread was stopped', replay: `npx agent-chess-sim run ${hanging} --seed 7 --out reports/hanging-seed-7` },
     ]);
-    const junit = read(join(dir, 'hung', 'junit.xml'));
-    expect(junit).toContain('<error message="timed out: no result within 1 s; the thread was stopped">replay: npx agent-chess-sim run');
+  });
+
+  it('threads whose code cannot load crash every seed at once instead of letting each wait out its timeout', async () => {
+    const pool = new SeedPool({ threads: 2, filename: join(FIXTURES, 'broken-worker.mjs') });
+    const tasks = [1, 2, 3, 4, 5].map((seed) => ({ scenarioText: '', scenarioFile: 'x.yaml', seed }));
+    try {
+      const results = await runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: 10 * 60_000, pool });
+      expect(results.map((r) => r.status)).toEqual(['crashed', 'crashed', 'crashed', 'crashed', 'crashed']);
+      for (const r of results) expect(r.error).toMatch(/^the worker thread(s failed| died): this worker cannot start$/);
+    } finally {
+      await pool.destroy();
+    }
   });
 
   it('a run that throws is a crashed seed with the error line, not a crashed sweep', async () => {
@@ -111,17 +124,13 @@ describe.concurrent('sweep, shards and merge', () => {
     const aFile = join(dir, 'a-file');
     writeFileSync(aFile, 'x');
     const out = join(dir, 'never');
-    // What the CLI prints and exits with, for a bad option and for a bad scenario file...
-    const [descending, badScenario] = await Promise.all([
-      cli(['sweep', scenario, '--seeds', '5..1', '--out', out]),
-      cli(['sweep', join(dir, 'missing.yaml'), '--seeds', '1', '--out', out]),
-    ]);
+    // What the CLI prints and exits with for a bad option (every refusal below takes the same path)...
+    const descending = await cli(['sweep', scenario, '--seeds', '5..1', '--out', out]);
     expect([descending.code, descending.stdout, descending.stderr]).toEqual([2, '', '--seeds: 5..1 is descending; write 1..5\n']);
-    expect(badScenario.code).toBe(2);
-    expect(badScenario.stderr).toMatch(/missing\.yaml: invalid scenario\n {2}- cannot read file/);
     expect(existsSync(out)).toBe(false);
     // ...and the other checks, made before anything runs (the seed, shard and duration parsers are unit-tested).
     const args = { scenario, seeds: '1..4', out, timeout: '30m', progress: false };
+    expect(() => planSweep({ ...args, scenario: join(dir, 'missing.yaml') })).toThrow(/missing\.yaml: invalid scenario\n {2}- cannot read file/);
     const refusals: Array<[Partial<SweepArgs>, string]> = [
       [{ workers: 0 }, '--workers: must be an integer from 1 to 256, got 0'],
       [{ queue: 'redis://127.0.0.1:1', workers: 2 }, '--workers: with --queue the worker processes choose their threads (worker --concurrency N)'],
@@ -133,5 +142,8 @@ describe.concurrent('sweep, shards and merge', () => {
     ];
     for (const [bad, message] of refusals) expect(() => planSweep({ ...args, ...bad }), message).toThrow(message);
     expect(planSweep({ ...args, shard: '2/3' }).tasks.map((t) => t.seed)).toEqual([2]);
+    // An agent module that cannot load is the scenario's fault, found before any seed runs (as `run` finds it).
+    const badModule = writeScenario(dir, 'bad-module', fixtureGroup('../../fixtures/agents/no-default.mjs', '{}'));
+    await expect(checkScenarioStarts(planSweep({ ...args, scenario: badModule }).scenario)).rejects.toThrow(/population\[1\]\.module: agent module .*no-default\.mjs: no default export/);
   });
 });
