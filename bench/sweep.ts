@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSeedsLocally, SeedPool } from '../src/sweep/pool.js';
-import { runSeedsOnQueue } from '../src/sweep/queue.js';
+import { runSeedsOnQueue } from '../src/sweep/queue-producer.js';
 import type { SeedTask } from '../src/sweep/seed-result.js';
 import { packageRoot, packageVersion } from '../src/sweep/version.js';
 

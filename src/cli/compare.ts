@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
 import { parseDurationMs } from '../kernel/clock.js';
-import { sprtProblem, type SprtBounds } from '../rules/sprt.js';
 import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import { seedFailed, type SeedResult, type SeedTask } from '../sweep/seed-result.js';
@@ -18,6 +17,7 @@ import { buildRulesetCompare, compareJson, rulesetCompareIdentity, rulesetTasks,
 import { rulesetHtml } from '../compare/ruleset-html.js';
 import { countLines, rulesetMarkdown, rulesetTable } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
+import { DEFAULT_SPRT, parseSprtOption } from '../compare/sprt-option.js';
 import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
 
 export interface CompareArgs {
@@ -34,7 +34,6 @@ export interface CompareArgs {
   progress: boolean;
 }
 
-const DEFAULT_SPRT = 'elo0=0,elo1=10,alpha=0.05,beta=0.05';
 const DEFAULT_MAX_PAIRS = 500;
 const MAX_WORKERS = 256;
 /** Agent mode prints the Elo and LLR lines every this many pairs (fastchess's rating interval is 10 games). */
@@ -171,7 +170,8 @@ async function planAgents(args: CompareArgs): Promise<MatchSetup> {
   const cwd = process.cwd();
   const [a, b] = await Promise.all(args.agent!.map((word) => player(word, '--agent', cwd)));
   const vs = args.vs === undefined ? [] : await Promise.all(args.vs.split(',').map((word) => player(word, '--vs', cwd)));
-  const bounds = parseSprt(args.sprt ?? DEFAULT_SPRT);
+  const bounds = parseSprtOption(args.sprt ?? DEFAULT_SPRT);
+  if (typeof bounds === 'string') throw new UsageError(bounds);
   const maxPairs = args.maxPairs ?? DEFAULT_MAX_PAIRS;
   if (!Number.isSafeInteger(maxPairs) || maxPairs < 1 || maxPairs > MAX_SEEDS) throw new UsageError(`--max-pairs: must be a whole number from 1 to ${MAX_SEEDS}`);
   const seeds = args.seeds === undefined ? Array.from({ length: maxPairs }, (_, i) => i + 1) : parseSeedSpec(args.seeds).slice(0, maxPairs);
@@ -190,22 +190,6 @@ async function player(word: string, option: string, cwd: string): Promise<Player
     throw error;
   }
   return spec;
-}
-
-/** `elo0=0,elo1=10,alpha=0.05,beta=0.05`; a key left out keeps its default. */
-export function parseSprt(text: string): SprtBounds {
-  const bounds: Record<string, number> = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
-  for (const part of text.split(',')) {
-    const [key, value, extra] = part.split('=').map((s) => s.trim());
-    if (!key || !(key in bounds) || value === undefined || extra !== undefined || value === '' || !Number.isFinite(Number(value))) {
-      throw new UsageError(`--sprt: "${part}" is not one of elo0=, elo1=, alpha=, beta= with a number (e.g. --sprt ${DEFAULT_SPRT})`);
-    }
-    bounds[key] = Number(value);
-  }
-  const result = bounds as unknown as SprtBounds;
-  const problem = sprtProblem(result);
-  if (problem) throw new UsageError(`--sprt ${text}: ${problem}`);
-  return result;
 }
 
 /** A score line after every pair; the Elo and LLR lines every few pairs, as match runners print them. */

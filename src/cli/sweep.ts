@@ -153,7 +153,7 @@ async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, pr
     const { runSeedsLocally } = await import('../sweep/pool.js');
     return runSeedsLocally(plan.tasks, { workers: plan.workers, seedTimeoutMs: plan.seedTimeoutMs, signal, onResult });
   }
-  const { runSeedsOnQueue } = await import('../sweep/queue.js');
+  const { runSeedsOnQueue } = await import('../sweep/queue-producer.js');
   return runSeedsOnQueue(plan.tasks, {
     ...{ url: args.queue, queueName: args.queueName ?? DEFAULT_QUEUE_NAME, sweepId: randomUUID(), version: plan.identity.version },
     ...{ seedTimeoutMs: plan.seedTimeoutMs, idleLimitMs: plan.queueWaitMs, signal, onResult },

@@ -63,7 +63,7 @@ async function worker(args: WorkerArgs): Promise<number> {
   process.on('SIGTERM', onSignal);
   const log = (line: string) => process.stdout.write(`${line}\n`);
   try {
-    const { serveQueue } = await import('../sweep/queue.js'); // BullMQ loads only for this command
+    const { serveQueue } = await import('../sweep/queue-worker.js'); // BullMQ loads only for this command
     const finished = await serveQueue({ ...options, signal: controller.signal, log });
     log(`worker done: ${finished} seed(s) finished here`);
     return 0;

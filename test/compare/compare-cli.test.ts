@@ -56,21 +56,14 @@ describe.concurrent('compare', () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'elo: { kFactor: { mode: glicko } }\n');
     const out = join(dir, 'out');
+    // One process per kind of refusal; the word and --sprt rules themselves are checked in process below.
     const cases: Array<[string[], RegExp]> = [
       [['compare', scenario, '--ruleset', 'default', '--ruleset', bad, '--seeds', '1..2'], /--ruleset .*bad\.yaml: ruleset\.elo\.kFactor\.mode: must be "fixed" or "fide"/],
       [['compare', scenario, '--ruleset', 'default', '--seeds', '1..2'], /--ruleset: give exactly two \(got 1\)/],
-      [['compare', scenario, '--ruleset', 'default', '--ruleset', 'default'], /--seeds: give the seeds/],
-      [['compare', scenario, '--ruleset', 'default', '--ruleset', 'default', '--seeds', '3..1'], /--seeds: 3\.\.1 is descending/],
       [['compare', scenario, '--ruleset', 'default', '--ruleset', 'default', '--seeds', '1', '--vs', 'random'], /--vs goes with --agent/],
-      [['compare', '--agent', 'greedy'], /--agent: give exactly two \(got 1\)/],
       [['compare', '--agent', 'greedy', '--agent', 'grumpy'], /--agent grumpy: not a persona \(.*\), an engine level \(sf-1 to sf-8\) or a module path/],
-      [['compare', '--agent', 'greedy', '--agent', './missing.mjs'], /--agent \.\/missing\.mjs: no such file/],
       [['compare', '--agent', 'greedy', '--agent', 'test/fixtures/agents/throws-on-import.mjs'], /--agent test\/fixtures\/agents\/throws-on-import\.mjs: import threw: /],
       [['compare', '--agent', 'greedy', '--agent', 'random', '--sprt', 'elo0=10,elo1=0'], /--sprt elo0=10,elo1=0: elo0 must be less than elo1/],
-      [['compare', '--agent', 'greedy', '--agent', 'random', '--sprt', 'elo2=3'], /--sprt: "elo2=3" is not one of elo0=, elo1=, alpha=, beta=/],
-      [['compare', '--agent', 'greedy', '--agent', 'random', '--vs', 'random,nobody'], /--vs nobody: not a persona/],
-      [['compare', '--agent', 'greedy', '--agent', 'random', '--max-pairs', '0'], /--max-pairs: must be a whole number/],
-      [['compare', scenario, '--agent', 'greedy', '--agent', 'random'], /--agent plays its own duels: leave out the scenario/],
     ];
     const results = await Promise.all(cases.map(([args]) => cli([...args, '--out', out])));
     results.forEach((r, i) => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSeedsLocally } from '../../src/sweep/pool.js';
-import { runSeedsOnQueue } from '../../src/sweep/queue.js';
+import { runSeedsOnQueue } from '../../src/sweep/queue-producer.js';
 import { buildSweep, sweepIdentity, sweepJson } from '../../src/sweep/sweep-result.js';
 import { packageVersion } from '../../src/sweep/version.js';
 import { cli, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
