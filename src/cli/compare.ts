@@ -6,7 +6,7 @@ import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
 import { parseDurationMs } from '../kernel/clock.js';
 import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
-import { seedFailed, type SeedResult, type SeedTask } from '../sweep/seed-result.js';
+import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
 import { MAX_SEEDS, parseSeedSpec, SeedSpecError } from '../sweep/seeds.js';
 import { packageVersion } from '../sweep/version.js';
 import { outDirProblem, writeAtomically } from '../sweep/write.js';
@@ -19,6 +19,7 @@ import { countLines, rulesetMarkdown, rulesetTable } from '../compare/ruleset-te
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
 import { DEFAULT_SPRT, parseSprtOption } from '../compare/sprt-option.js';
 import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
+import { SeedProgress } from './progress.js';
 
 export interface CompareArgs {
   scenario?: string;
@@ -122,13 +123,13 @@ async function compareRulesets(args: CompareArgs): Promise<number> {
   const identity = rulesetCompareIdentity(packageVersion(), { name: scenario.name, file, text: readFileSync(file, 'utf8') }, sides, seeds);
   const tasks = rulesetTasks(sides, file, seeds);
   const started = performance.now(); // wall time for the human only; never written
-  const progress = new Progress(`compare ${scenario.name}: ${sides[0]!.name} vs ${sides[1]!.name}`, tasks.length, args.progress);
-  progress.start(`${tasks.length} runs (${seeds.length} seeds x 2 rulesets) on ${Math.min(options.workers, tasks.length)} worker thread(s)`);
+  const progress = new SeedProgress(`compare ${scenario.name}: ${sides[0]!.name} vs ${sides[1]!.name}`, 'run', tasks.length, args.progress);
+  progress.start(`${Math.min(options.workers, tasks.length)} worker thread(s) (${seeds.length} seeds x 2 rulesets)`);
   const results = await runAll(tasks, options, progress);
   return finishRulesets(identity, results, args, (performance.now() - started) / 1000);
 }
 
-async function runAll(tasks: readonly SeedTask[], options: { workers: number; seedTimeoutMs: number }, progress: Progress): Promise<SeedResult[]> {
+async function runAll(tasks: readonly SeedTask[], options: { workers: number; seedTimeoutMs: number }, progress: SeedProgress): Promise<SeedResult[]> {
   const { runTasks } = await import('../compare/run-tasks.js'); // piscina loads only when something runs
   const results: SeedResult[] = new Array(tasks.length);
   const onResult = (index: number, result: SeedResult) => {
@@ -237,42 +238,3 @@ async function withStopSignal<T>(work: (signal: AbortSignal) => Promise<T>): Pro
   }
 }
 
-/** Runs done of total, failures, elapsed and ETA: redrawn in place on a terminal, a line per 5% elsewhere. */
-class Progress {
-  #done = 0;
-  #failed = 0;
-  #lastStep = -1;
-  readonly #started = performance.now();
-  readonly #tty = Boolean(process.stderr.isTTY);
-
-  constructor(
-    private readonly name: string,
-    private readonly total: number,
-    private readonly enabled: boolean,
-  ) {}
-
-  start(what: string): void {
-    if (this.enabled) process.stderr.write(`${this.name}: ${what}\n`);
-  }
-
-  record(result: SeedResult): void {
-    this.#done++;
-    if (seedFailed(result)) this.#failed++;
-    if (!this.enabled) return;
-    if (this.#tty) return void process.stderr.write(`\r${this.#status()}\u001b[K`);
-    const step = Math.floor((this.#done * 20) / this.total);
-    if (step === this.#lastStep && this.#done !== this.total) return;
-    this.#lastStep = step;
-    process.stderr.write(`${this.#status()}\n`);
-  }
-
-  end(): void {
-    if (this.enabled && this.#tty && this.#done > 0) process.stderr.write('\n');
-  }
-
-  #status(): string {
-    const elapsed = (performance.now() - this.#started) / 1000;
-    const eta = this.#done === 0 ? '?' : `${Math.round((elapsed / this.#done) * (this.total - this.#done))} s`;
-    return `${this.name}: ${this.#done}/${this.total} runs, ${this.#failed} not passed, ${Math.round(elapsed)} s elapsed, ETA ${eta}`;
-  }
-}

@@ -14,6 +14,7 @@ import { buildShard, SHARD_FILE, shardJson } from '../sweep/shard.js';
 import { buildSweep, sweepIdentity, type SweepIdentity, type SweepResult } from '../sweep/sweep-result.js';
 import { packageVersion } from '../sweep/version.js';
 import { outDirProblem, writeAtomically } from '../sweep/write.js';
+import { SeedProgress } from './progress.js';
 
 export interface SweepArgs {
   scenario: string;
@@ -83,7 +84,7 @@ async function sweep(args: SweepArgs): Promise<number> {
     return 2;
   }
   const started = performance.now(); // wall time for the human only; never written
-  const progress = new SweepProgress(plan.identity.scenario.name, plan.tasks.length, args.progress);
+  const progress = new SeedProgress(`sweep ${plan.identity.scenario.name}`, 'seed', plan.tasks.length, args.progress);
   const queueName = args.queueName ?? DEFAULT_QUEUE_NAME;
   const stop = stopOnSignals();
   let results: SeedResult[];
@@ -145,7 +146,7 @@ function positiveDuration(text: string, option: string): number {
   return ms;
 }
 
-async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, progress: SweepProgress): Promise<SeedResult[]> {
+async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, progress: SeedProgress): Promise<SeedResult[]> {
   const onResult = (result: SeedResult) => progress.record(result);
   if (plan.tasks.length === 0) return [];
   // Loaded on use: piscina and BullMQ would otherwise slow the start of every command.
@@ -203,74 +204,3 @@ function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
   return { signal: controller.signal, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
 }
 
-/**
- * Progress on stderr: seeds done of total, failures so far, elapsed and ETA. On a terminal a bar redrawn in
- * place, each second too (a smoke seed takes a minute); otherwise plain lines, one per 5% of the seeds and
- * one per failing seed, so a CI log stays short.
- */
-class SweepProgress {
-  done = 0;
-  #failed = 0;
-  #lastStep = -1;
-  #ticker: NodeJS.Timeout | undefined;
-  readonly #started = performance.now();
-  readonly #tty = Boolean(process.stderr.isTTY);
-
-  constructor(
-    private readonly name: string,
-    private readonly total: number,
-    private readonly enabled: boolean,
-  ) {}
-
-  start(where: string): void {
-    if (!this.enabled) return;
-    process.stderr.write(`sweep ${this.name}: ${this.total} seed${this.total === 1 ? '' : 's'} on ${where}\n`);
-    if (this.#tty) this.#ticker = setInterval(() => this.#draw(), 1000).unref();
-  }
-
-  record(result: SeedResult): void {
-    this.done++;
-    if (seedFailed(result)) this.#failed++;
-    if (!this.enabled) return;
-    if (this.#tty) return this.#draw();
-    if (seedFailed(result)) process.stderr.write(`seed ${result.seed} ${result.status}\n`);
-    const step = Math.floor((this.done * 20) / this.total);
-    if (step !== this.#lastStep || this.done === this.total) {
-      this.#lastStep = step;
-      process.stderr.write(`${this.#status()}\n`);
-    }
-  }
-
-  notice(line: string): void {
-    if (this.enabled) process.stderr.write(`${this.#tty ? '\r\u001b[K' : ''}${line}\n`);
-  }
-
-  end(): void {
-    clearInterval(this.#ticker);
-    if (this.enabled && this.#tty) process.stderr.write('\n');
-  }
-
-  #draw(): void {
-    process.stderr.write(`\r${this.#bar()} ${this.#status()}\u001b[K`);
-  }
-
-  #status(): string {
-    const elapsedMs = performance.now() - this.#started;
-    const eta = this.done === 0 ? '?' : clock((elapsedMs / this.done) * (this.total - this.done));
-    return `${this.done}/${this.total} seeds, ${this.#failed} failed, ${clock(elapsedMs)} elapsed, ETA ${eta}`;
-  }
-
-  #bar(): string {
-    const width = 24;
-    const filled = Math.round((this.done / Math.max(1, this.total)) * width);
-    return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
-  }
-}
-
-/** m:ss (or h:mm:ss) of a duration in milliseconds. */
-function clock(ms: number): string {
-  const s = Math.round(ms / 1000);
-  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
-}

@@ -38,7 +38,7 @@ describe.concurrent('compare', () => {
     expect(spread.differs).toBe(true);
     expect(c.metrics.find((m) => m.metric === 'agents')).toMatchObject({ mean_diff: 0, low: 0, high: 0, differs: false });
     expect(two.stdout).toMatch(/^elo_spread +[\d.]+ +[\d.]+ +-[\d.]+ +\[-[\d.]+, -[\d.]+\] +differs$/m);
-    expect(two.stderr).toMatch(/compare tiny: default vs k20: 12 runs \(6 seeds x 2 rulesets\) on 2 worker thread\(s\)/);
+    expect(two.stderr).toMatch(/compare tiny: default vs k20: 12 runs on 2 worker thread\(s\) \(6 seeds x 2 rulesets\)/);
 
     // side a is the scenario as `run` runs it: its seed 4 is the scenario's own run of seed 4
     const own = await runSeed({ scenarioText: read(scenario), scenarioFile: scenario, seed: 4 });

@@ -28,7 +28,7 @@ import {
   timeAxis,
   type TimeAxis,
 } from './series.js';
-import { agentVerdictsSection, groupVerdictsSection, verdictsOf } from './verdicts.js';
+import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
 
 
@@ -75,15 +75,13 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   });
 }
 
-/** [anchor id, navigation label, html] of each section, in page order; the verdicts only when report.json has them. */
+/** [anchor id, navigation label, html] of each section, in page order. */
 function sections(ctx: Context): Array<[string, string, string]> {
-  const verdicts = verdictsOf(ctx.input.report);
-  const verdictParts: Array<[string, string, string]> = verdicts
-    ? [
-        ['verdicts', 'Verdicts', groupVerdictsSection(verdicts)],
-        ['agents', 'Agents', agentVerdictsSection(verdicts)],
-      ]
-    : [];
+  const verdicts = ctx.input.report.verdicts;
+  const verdictParts: Array<[string, string, string]> = [
+    ['verdicts', 'Verdicts', groupVerdictsSection(verdicts)],
+    ['agents', 'Agents', agentVerdictsSection(verdicts)],
+  ];
   return [
     ['summary', 'Summary', summarySection(ctx)],
     ['ratings', 'Ratings', ratingsSection(ctx)],
@@ -103,9 +101,8 @@ function context(input: HtmlReportInput): Context {
   const axis = timeAxis(startMs, Date.parse(report.scenario.end));
   const games = completedGames(outcome.platform);
   const groupOf = new Map<string, string>();
-  const verdicts = verdictsOf(report);
   for (const a of outcome.agents) if (a.account === 'agent') groupOf.set(a.handle, a.persona);
-  for (const a of verdicts?.agents ?? []) groupOf.set(a.handle, groupName(a.persona, a.group));
+  for (const a of report.verdicts.agents) groupOf.set(a.handle, groupName(a.persona, a.group));
   const groups = [...new Set(groupOf.values())].sort();
   const gameIndex = pgnGameIndex(input.pgn);
   return { input, axis, games, groupOf, groups, gameIndex };

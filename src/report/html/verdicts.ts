@@ -1,66 +1,6 @@
+import type { AgentVerdict, GroupVerdict, Performance, Verdicts, VsRow } from '../verdicts.js';
 import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
 
-/**
- * report.json's `verdicts` section (written by src/report, not here), as this page reads it. Absent in
- * reports that predate it: the page then has no verdict sections at all.
- */
-export interface Performance {
-  elo_diff: number | null;
-  low: number | null;
-  high: number | null;
-}
-
-/** `opponent` is the opponent's persona (or engine level), not a handle. */
-export interface VsRow {
-  opponent: string;
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  score: number | null;
-}
-
-export interface AgentVerdict {
-  handle: string;
-  persona: string;
-  group: string;
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  score: number | null;
-  elo_start: number;
-  elo_final: number;
-  performance: Performance;
-  vs: VsRow[];
-  timeouts: number;
-  refused: Record<string, number>;
-  requests_max_per_day: number;
-  requests_limit: number;
-}
-
-export interface GroupVerdict {
-  group: string;
-  persona: string;
-  agents: number;
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  score: number | null;
-  performance: Performance;
-  vs: VsRow[];
-}
-
-export interface Verdicts {
-  agents: AgentVerdict[];
-  groups: GroupVerdict[];
-}
-
-export function verdictsOf(report: object): Verdicts | undefined {
-  const v = (report as { verdicts?: Verdicts }).verdicts;
-  return v && Array.isArray(v.agents) && Array.isArray(v.groups) ? v : undefined;
-}
 
 /**
  * The Elo difference and its 95 % interval. A null is undefined: no games at all, or a bound (or the
