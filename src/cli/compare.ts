@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
-import { parseDurationMs } from '../kernel/clock.js';
 import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
@@ -19,6 +17,7 @@ import { countLines, rulesetMarkdown, rulesetTable } from '../compare/ruleset-te
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
 import { DEFAULT_SPRT, parseSprtOption } from '../compare/sprt-option.js';
 import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
+import { positiveDuration, UsageError, workerThreads } from './options.js';
 import { SeedProgress } from './progress.js';
 
 export interface CompareArgs {
@@ -36,7 +35,6 @@ export interface CompareArgs {
 }
 
 const DEFAULT_MAX_PAIRS = 500;
-const MAX_WORKERS = 256;
 /** Agent mode prints the Elo and LLR lines every this many pairs (fastchess's rating interval is 10 games). */
 const LINES_EVERY_PAIRS = 10;
 
@@ -63,7 +61,6 @@ export const compareCommand = {
   },
 };
 
-class UsageError extends Error {}
 
 /** Exit codes: 0 done, 1 a run broke an invariant or did not finish, 2 bad arguments (nothing run or written), 130 stopped. */
 async function compare(args: CompareArgs): Promise<number> {
@@ -102,10 +99,8 @@ function checkMode(args: CompareArgs): 'rulesets' | 'agents' {
 }
 
 function commonOptions(args: CompareArgs): { workers: number; seedTimeoutMs: number } {
-  const workers = args.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers: must be an integer from 1 to ${MAX_WORKERS}, got ${args.workers}`);
-  const seedTimeoutMs = parseDurationMs(args.timeout);
-  if (seedTimeoutMs === undefined || seedTimeoutMs <= 0) throw new UsageError(`--timeout: "${args.timeout}" is not a positive duration such as 90s, 30m or 2h`);
+  const workers = workerThreads(args.workers);
+  const seedTimeoutMs = positiveDuration(args.timeout, '--timeout');
   const outProblem = outDirProblem(args.out);
   if (outProblem) throw new UsageError(outProblem);
   return { workers, seedTimeoutMs };

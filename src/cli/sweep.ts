@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { parseDurationMs } from '../kernel/clock.js';
 import { loadScenarioFile, ScenarioError, type Scenario } from '../sim/scenario.js';
 import { sweepFiles } from '../sweep/outputs.js';
 import { SweepAborted } from '../sweep/aborted.js';
@@ -14,6 +12,7 @@ import { buildShard, SHARD_FILE, shardJson } from '../sweep/shard.js';
 import { buildSweep, sweepIdentity, type SweepIdentity, type SweepResult } from '../sweep/sweep-result.js';
 import { packageVersion } from '../sweep/version.js';
 import { outDirProblem, writeAtomically } from '../sweep/write.js';
+import { positiveDuration, UsageError, workerThreads } from './options.js';
 import { SeedProgress } from './progress.js';
 
 export interface SweepArgs {
@@ -34,7 +33,6 @@ export interface SweepArgs {
 export const DEFAULT_SEED_TIMEOUT = '30m';
 /** Extra wait, past the seed timeout, before a queue sweep gives up on seeds no worker finished. */
 const QUEUE_WAIT_MARGIN_MS = 5 * 60_000;
-const MAX_WORKERS = 256;
 /** Failing seeds printed at the end; sweep.json and summary.md list them all. */
 const MAX_PRINTED_FAILURES = 20;
 
@@ -60,7 +58,6 @@ export const sweepCommand = {
   },
 };
 
-export class UsageError extends Error {}
 
 export interface SweepPlan {
   scenario: Scenario;
@@ -120,8 +117,7 @@ export function planSweep(args: SweepArgs): SweepPlan {
     redisConnection(args.queue);
     if (args.workers !== undefined) throw new UsageError('--workers: with --queue the worker processes choose their threads (worker --concurrency N)');
   }
-  const workers = args.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers: must be an integer from 1 to ${MAX_WORKERS}, got ${args.workers}`);
+  const workers = workerThreads(args.workers);
   const outProblem = outDirProblem(args.out);
   if (outProblem) throw new UsageError(outProblem);
   const scenario = loadScenarioFile(args.scenario); // checks the file as `run` does; one line per problem
@@ -138,12 +134,6 @@ export function planSweep(args: SweepArgs): SweepPlan {
 export async function checkScenarioStarts(scenario: Scenario): Promise<void> {
   const { World } = await import('../sim/world.js');
   await new World(scenario).populate();
-}
-
-function positiveDuration(text: string, option: string): number {
-  const ms = parseDurationMs(text);
-  if (ms === undefined || ms <= 0) throw new UsageError(`${option}: "${text}" is not a positive duration such as 90s, 30m or 2h`);
-  return ms;
 }
 
 async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, progress: SeedProgress): Promise<SeedResult[]> {

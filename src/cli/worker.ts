@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { parseDurationMs } from '../kernel/clock.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue-name.js';
 import { QueueSetupError, redisConnection } from '../sweep/redis-url.js';
 import { packageVersion } from '../sweep/version.js';
+import { positiveDuration, UsageError } from './options.js';
 
 interface WorkerArgs {
   queue: string;
@@ -41,7 +41,6 @@ export const workerCommand = {
   },
 };
 
-class UsageError extends Error {}
 
 /** Exit codes: 0 stopped or idle, 1 lost Redis, 2 bad arguments or Redis unreachable at the start. */
 async function worker(args: WorkerArgs): Promise<number> {
@@ -88,15 +87,10 @@ function checkArgs(args: WorkerArgs) {
     queueName: args.queueName ?? DEFAULT_QUEUE_NAME,
     concurrency,
     version: packageVersion(),
-    lockMs: duration(args.lock, '--lock'),
-    stalledMs: duration(args.stalledInterval ?? DEFAULT_STALLED_INTERVAL, '--stalled-interval'),
+    lockMs: positiveDuration(args.lock, '--lock'),
+    stalledMs: positiveDuration(args.stalledInterval ?? DEFAULT_STALLED_INTERVAL, '--stalled-interval'),
     maxStalled,
-    ...(args.idleExit === undefined ? {} : { idleExitMs: duration(args.idleExit, '--idle-exit') }),
+    ...(args.idleExit === undefined ? {} : { idleExitMs: positiveDuration(args.idleExit, '--idle-exit') }),
   };
 }
 
-function duration(text: string, option: string): number {
-  const ms = parseDurationMs(text);
-  if (ms === undefined || ms <= 0) throw new UsageError(`${option}: "${text}" is not a positive duration such as 500ms, 30s or 5m`);
-  return ms;
-}

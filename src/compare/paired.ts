@@ -1,3 +1,5 @@
+import { Z95 } from '../rules/match-elo.js';
+
 /**
  * Paired differences over seeds: the same seed run under side a and side b gives one difference b - a per
  * metric, and the seeds are a sample of the scenario's seed space, so the mean difference gets a Student t
@@ -35,13 +37,12 @@ const T_975_WIDE: ReadonlyArray<[number, number]> = [
   [60, 2.0],
   [40, 2.021],
 ];
-const Z_975 = 1.96;
 
 /** t(0.975) with `df` degrees of freedom (df >= 1). */
 export function tCritical(df: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
   if (df <= T_975.length) return T_975[df - 1]!;
-  if (df > 120) return Z_975;
+  if (df > 120) return Z95;
   return T_975_WIDE.find(([atLeast]) => df >= atLeast)?.[1] ?? T_975[T_975.length - 1]!;
 }
 

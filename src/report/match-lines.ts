@@ -1,4 +1,6 @@
-import { matchElo } from '../rules/match-elo.js';
+import { likelihoodOfSuperiority, matchElo } from '../rules/match-elo.js';
+
+export { erf } from '../rules/match-elo.js';
 import type { Tally } from './verdicts.js';
 
 /**
@@ -37,15 +39,5 @@ function elo(x: number): string {
 export function losPercent(t: Pick<Tally, 'wins' | 'losses'>): number | null {
   const decisive = t.wins + t.losses;
   if (decisive === 0) return null;
-  return 50 * (1 + erf((t.wins - t.losses) / Math.sqrt(2 * decisive)));
-}
-
-/** The error function, Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7: far finer than a printed tenth of a percent). */
-export function erf(x: number): number {
-  if (x === 0) return 0; // the approximation leaves 1e-9 there; an even match must read exactly 50 %
-  const sign = x < 0 ? -1 : 1;
-  const a = Math.abs(x);
-  const t = 1 / (1 + 0.3275911 * a);
-  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return sign * (1 - poly * Math.exp(-a * a));
+  return 100 * likelihoodOfSuperiority(t.wins, t.losses);
 }

@@ -117,16 +117,5 @@ function closestWithScore(p: number[], a: number[], s: number): number[] {
   return p.map((pi, i) => pi / (1 + lambda * deviations[i]!));
 }
 
-/** Likelihood of superiority: the chance the first player is the stronger, from wins and losses (draws say nothing). */
-export function likelihoodOfSuperiority(wins: number, losses: number): number {
-  if (wins + losses === 0) return 0.5;
-  return 0.5 * (1 + erf((wins - losses) / Math.sqrt(2 * (wins + losses))));
-}
-
-/** Abramowitz and Stegun 7.1.26: |error| < 1.5e-7, ample for a percentage. */
-function erf(x: number): number {
-  const sign = Math.sign(x);
-  const t = 1 / (1 + 0.3275911 * Math.abs(x));
-  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return sign * (1 - poly * Math.exp(-x * x));
-}
+/** LOS lives with the other match statistics; engine match runners print it beside the LLR. */
+export { likelihoodOfSuperiority } from './match-elo.js';
