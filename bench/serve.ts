@@ -35,7 +35,7 @@ export async function runServeBench(options: { reads: number; log: (line: string
 
 function measure(live: LiveWorld): { heap: number; rss: number; snapshotBytes: number; inputs: number } {
   collectGarbage();
-  const snapshotBytes = Buffer.byteLength(JSON.stringify(live.snapshot()));
+  const snapshotBytes = Buffer.byteLength(live.snapshotText());
   return { heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss, snapshotBytes, inputs: live.loggedInputs };
 }
 

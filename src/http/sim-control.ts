@@ -100,14 +100,12 @@ export class LiveServer {
     return true;
   }
 
-  /** The real-time clock's step: skipped while another job runs (the carry is kept by the caller). */
-  async tick(ms: number): Promise<boolean> {
-    if (this.#job) return false;
+  /** The real-time clock's step: skipped (answered busy) while another job runs; the caller keeps the carry. */
+  async tick(ms: number): Promise<void> {
     await this.exclusive('tick', async (slicing) => {
       await this.current.advanceTo(this.current.nowMs + ms, slicing);
       return ok({});
     });
-    return true;
   }
 
   /** A restore body may be this large: four times the largest snapshot this server has written, at least 64 MiB. */
