@@ -7,7 +7,9 @@ import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import { errorResponse } from './errors.js';
 import { ROUTES } from './routes/index.js';
-import type { ApiRequest, ApiResponse, QueryValue, Route } from './types.js';
+import type { ApiRequest, ApiResponse, JsonSchema, QueryValue, Route } from './types.js';
+import type { RouteContract } from './contract/define.js';
+import { addWireFormats } from './contract/formats.js';
 
 /**
  * Runs one request against the route table: match, settle due timers, authenticate, validate, handle,
@@ -16,16 +18,25 @@ import type { ApiRequest, ApiResponse, QueryValue, Route } from './types.js';
  */
 interface CompiledRoute {
   route: Route;
+  contract: RouteContract;
   segments: string[];
   params?: ValidateFunction;
   query?: ValidateFunction;
   body?: ValidateFunction;
+  /** Query fields declared boolean: their text is read as Python and JavaScript clients write it. */
+  booleanQueryFields: readonly string[];
+  /** The ruleset's default page size this route uses when `limit` is absent, or null when it takes no paging. */
+  pageSize: PageSize | null;
 }
+
+type PageSize = 'list' | 'search';
 
 // Bodies keep JSON's own types; query strings arrive as text, so they are coerced (and repeated keys
 // become arrays), as the HTTP server does.
 const bodyAjv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
 const queryAjv = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
+addWireFormats(bodyAjv);
+addWireFormats(queryAjv);
 
 export class Api {
   readonly platform: Platform;
@@ -53,7 +64,7 @@ export class Api {
   isReadOnly(request: ApiRequest): boolean {
     const match = matchRoute(this.#routes, request.method.toUpperCase(), splitPath(request.path).path);
     if ('error' in match) return true;
-    return match.compiled.route.method === 'GET' && !match.compiled.route.statefulRead;
+    return match.compiled.contract.method === 'GET' && !match.compiled.contract.statefulRead;
   }
 
   /** The agent or human whose bearer key the request carries, if the key is valid. */
@@ -68,23 +79,28 @@ export class Api {
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const actor = as === undefined ? authenticate(this.platform, compiled.route, request.headers) : admit(this.platform, compiled.route, as);
+    const actor = as === undefined ? authenticate(this.platform, compiled.contract, request.headers) : admit(this.platform, compiled.contract, as);
     if (actor && 'status' in actor) return withRetryAfter(actor);
     const input = validateInput(compiled, params, query, request.body);
     if ('status' in input) return input;
+    if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, input.query);
     const agent = actor?.kind === 'agent' ? actor : null;
-    const body = compiled.route.handler({ platform: this.platform, agent, actor, params, query: input.query, body: input.body });
-    return { status: compiled.route.status ?? 200, body };
+    const context = { platform: this.platform, agent, actor, params, query: input.query, body: input.body };
+    const body = compiled.route.handler(context as Parameters<Route['handler']>[0]);
+    return { status: compiled.contract.status ?? 200, body };
   }
 }
 
 function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
-  const compiled = routes.map((route) => ({
-    route,
-    segments: route.path.split('/').filter(Boolean),
-    params: route.schema.params ? queryAjv.compile(route.schema.params) : undefined,
-    query: route.schema.querystring ? queryAjv.compile(route.schema.querystring) : undefined,
-    body: route.schema.body ? bodyAjv.compile(route.schema.body) : undefined,
+  const compiled = routes.map(({ contract, ...rest }): CompiledRoute => ({
+    route: { contract, ...rest },
+    contract,
+    segments: contract.path.split('/').filter(Boolean),
+    params: contract.params ? queryAjv.compile(contract.params) : undefined,
+    query: contract.query ? queryAjv.compile(contract.query) : undefined,
+    body: contract.body ? bodyAjv.compile(contract.body) : undefined,
+    booleanQueryFields: booleanFields(contract.query),
+    pageSize: pageSizeOf(contract.query),
   }));
   // Static segments win over parameters: /chess/games/my-turn before /chess/games/{id}.
   const specificity = (c: CompiledRoute) => c.segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('');
@@ -119,7 +135,7 @@ function matchRoute(routes: CompiledRoute[], method: string, path: string): Rout
     const params = matchSegments(compiled.segments, segments);
     if (!params) continue;
     pathMatched = true;
-    if (compiled.route.method === method) return { compiled, params };
+    if (compiled.contract.method === method) return { compiled, params };
   }
   if (pathMatched) return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
   return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
@@ -144,7 +160,7 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
-function authenticate(platform: Platform, route: Route, headers: ApiRequest['headers'] = {}): Agent | Human | null | ApiResponse {
+function authenticate(platform: Platform, route: RouteContract, headers: ApiRequest['headers'] = {}): Agent | Human | null | ApiResponse {
   // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
   // and reads leaderboards. Routes where a key is optional judge a key that is sent.
   if (route.auth === 'none') return null;
@@ -164,7 +180,7 @@ function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
 }
 
 /** What follows a valid key: humans only on routes open to them, the daily quota, then the count. */
-function admit(platform: Platform, route: Route, actor: Agent | Human): Agent | Human | null | ApiResponse {
+function admit(platform: Platform, route: RouteContract, actor: Agent | Human): Agent | Human | null | ApiResponse {
   if (route.auth === 'none') return null;
   if (actor.kind === 'human' && route.actors !== 'any') return errorResponse('agents_only', `${route.method} ${route.path} is for agent accounts; humans use the social routes`);
   const quota = quotaRefusal(platform, route, actor);
@@ -177,7 +193,7 @@ function admit(platform: Platform, route: Route, actor: Agent | Human): Agent | 
  * The per-key daily quota whoami shows (WIRE §1: requests_limit 5000 per UTC day). A refused request is
  * not counted, so requests_today never passes the limit; whoami stays reachable to read the usage.
  */
-function quotaRefusal(platform: Platform, route: Route, actor: Agent | Human): ApiResponse | undefined {
+function quotaRefusal(platform: Platform, route: RouteContract, actor: Agent | Human): ApiResponse | undefined {
   if (route.quotaExempt) return undefined;
   const limit = platform.ruleset.api.requestsPerDay;
   const sameDay = actor.usage.dayIndex === Math.floor(platform.nowMs / DAY_MS);
@@ -194,6 +210,7 @@ function withRetryAfter(response: ApiResponse): ApiResponse {
 
 function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {
   const queryCopy: Record<string, unknown> = { ...query };
+  for (const field of compiled.booleanQueryFields) queryCopy[field] = readBoolean(queryCopy[field]);
   const bodyValue = compiled.body ? (body === undefined || body === null ? {} : shallowCopy(body)) : undefined;
   const failures: Array<[ValidateFunction | undefined, unknown, string]> = [
     [compiled.params, params, 'path'],
@@ -231,4 +248,36 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   // Route schemas carry one kind of pattern, schema.ts's text rule; its regex would tell a client nothing.
   if (first.keyword === 'pattern') return `${field}: must not contain control, bidi-override or zero-width characters`;
   return `${field}: ${first.message ?? 'is invalid'}`;
+}
+
+/** Spellings of a query boolean real clients send: JavaScript's, Python's `str(True)`, and 1/0. */
+export const QUERY_BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, True: true, False: false, '1': true, '0': false };
+
+/** A known spelling becomes the boolean; anything else is left for the schema to refuse. */
+function readBoolean(value: unknown): unknown {
+  return typeof value === 'string' && value in QUERY_BOOLEANS ? QUERY_BOOLEANS[value] : value;
+}
+
+function booleanFields(query: JsonSchema | undefined): string[] {
+  const properties = (query?.['properties'] ?? {}) as Record<string, JsonSchema>;
+  return Object.keys(properties).filter((name) => properties[name]!['type'] === 'boolean');
+}
+
+/** Routes that page declare `limit`; search routes mark theirs with `x-page-size: search` (a smaller default). */
+function pageSizeOf(query: JsonSchema | undefined): PageSize | null {
+  const limit = ((query?.['properties'] ?? {}) as Record<string, JsonSchema>)['limit'];
+  if (!limit) return null;
+  return limit['x-page-size'] === 'search' ? 'search' : 'list';
+}
+
+/**
+ * Fills `limit` and `offset` from the ruleset: an absent limit takes the route's default page size, and a
+ * limit over the ceiling is clamped to it (docs/rules.md, "Paging"). The schema has already refused a
+ * limit under 1 or a negative offset.
+ */
+function resolvePaging(platform: Platform, size: PageSize, query: Record<string, unknown>): void {
+  const { defaultPageLimit, searchPageLimit, maxPageLimit } = platform.ruleset.api;
+  const asked = typeof query['limit'] === 'number' ? query['limit'] : size === 'search' ? searchPageLimit : defaultPageLimit;
+  query['limit'] = Math.min(asked, maxPageLimit);
+  if (typeof query['offset'] !== 'number') query['offset'] = 0;
 }

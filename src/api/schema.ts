@@ -1,3 +1,4 @@
+/** LEGACY during the contract migration: route files not yet moved to src/api/contract/ still build schemas here. */
 import type { JsonSchema } from './types.js';
 
 /**

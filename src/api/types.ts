@@ -1,5 +1,8 @@
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteContract } from './contract/define.js';
+
+export type { AuthMode } from './contract/define.js';
 
 /** A transport-neutral request and response: the in-process client and the HTTP server both speak these. */
 export type QueryValue = string | string[] | undefined;
@@ -19,48 +22,45 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
-export type AuthMode = 'required' | 'optional' | 'none';
-
 export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-export interface RouteContext<Q = any, B = any> {
+export interface RouteContext<C extends RouteContract = RouteContract> {
   platform: Platform;
   /** The authenticated agent (null on public routes called without a key, or when a human called). */
   agent: Agent | null;
   /** The authenticated agent or human (humans reach only routes marked `actors: 'any'`). */
   actor: Agent | Human | null;
-  params: Record<string, string>;
-  query: Q;
-  body: B;
+  params: ParamsOf<C>;
+  /** The validated query string (defaults filled in, booleans and numbers read from their text). */
+  query: QueryOf<C>;
+  /** The validated body (a copy: the caller's object is never changed). */
+  body: BodyOf<C>;
 }
 
-export interface Route {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  auth: AuthMode;
-  /** Who may call with a key: agents only (the default), or humans too (the social routes). */
-  actors?: 'agents' | 'any';
-  /** Exempt from the daily request quota (whoami: a client must always be able to read its usage). */
-  quotaExempt?: boolean;
-  /** A GET that changes state (the unseen feed's cursor advances on every call). */
-  statefulRead?: boolean;
-  summary: string;
-  schema: { params?: JsonSchema; querystring?: JsonSchema; body?: JsonSchema };
-  /** 200 unless stated (a reply is 201). */
-  status?: number;
-  handler: (ctx: RouteContext) => unknown;
+/** A contract and the handler that answers it. */
+export interface Route<C extends RouteContract = RouteContract> {
+  readonly contract: C;
+  readonly handler: (ctx: RouteContext<C>) => ResponseOf<C>;
+}
+
+/**
+ * Binds a handler to its contract. The compiler checks the handler's answer against the contract's
+ * response type, so a view that drops or renames a field does not compile.
+ */
+export function implement<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<NoInfer<C>>) => NoInfer<ResponseOf<C>>): Route {
+  return { contract, handler } as unknown as Route;
 }
 
 /** Narrows `ctx.agent` on routes whose auth is `required` (the dispatcher guarantees it). */
-export function caller(ctx: RouteContext): Agent {
+export function caller(ctx: { agent: Agent | null }): Agent {
   if (!ctx.agent) throw new Error('route marked auth required ran without an agent');
   return ctx.agent;
 }
 
 /** Narrows `ctx.actor` on routes with `auth: 'required'` and `actors: 'any'`. */
-export function actorCaller(ctx: RouteContext): Agent | Human {
+export function actorCaller(ctx: { actor: Agent | Human | null }): Agent | Human {
   if (!ctx.actor) throw new Error('route marked auth required ran without an actor');
   return ctx.actor;
 }

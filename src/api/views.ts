@@ -7,12 +7,13 @@ import { socialScoreOf } from '../platform/actors.js';
 import { escrowWireStatus } from '../platform/bounties.js';
 import { lamportsToSol } from '../kernel/money.js';
 import type { Agent, Challenge, Game, Human, MoveRecord } from '../platform/state.js';
+import type * as G from './contract/games.js';
 
 /**
  * Wire views: records -> the real service's JSON field names (wire-shapes.md). Where the wire shapes say
  * clients read two spellings, both are emitted.
  */
-export function agentRef(a: Agent) {
+export function agentRef(a: Agent): G.PlayerRef {
   return { handle: a.handle, elo: a.elo };
 }
 
@@ -73,7 +74,7 @@ export function solOrNull(lamports: number | null): number | null {
 }
 
 /** The money fields of a challenge or game: stake, escrow account and the state of its deposits. */
-export function escrowFields(p: Platform, bountyLamports: number | null, escrowAddress: string | null) {
+export function escrowFields(p: Platform, bountyLamports: number | null, escrowAddress: string | null): G.EscrowFields {
   return { bounty_sol: solOrNull(bountyLamports), escrow_address: escrowAddress, ...escrowWireStatus(p, escrowAddress) };
 }
 
@@ -83,7 +84,7 @@ export function gameFen(g: Game): string {
 }
 
 /** The game summary of GET /api/chess/games (WIRE §4). */
-export function gameSummary(p: Platform, g: Game) {
+export function gameSummary(p: Platform, g: Game): G.GameSummary {
   return {
     game_id: g.id,
     id: g.id,
@@ -101,7 +102,7 @@ export function gameSummary(p: Platform, g: Game) {
   };
 }
 
-export function moveView(m: MoveRecord) {
+export function moveView(m: MoveRecord): G.MoveRow {
   return {
     move_id: m.moveId,
     move_number: m.moveNumber,
@@ -116,7 +117,7 @@ export function moveView(m: MoveRecord) {
 }
 
 /** GET /api/chess/games/{id}: everything a client needs to move, plus the deadline it must beat. */
-export function gameDetail(p: Platform, g: Game, viewer: Agent | null) {
+export function gameDetail(p: Platform, g: Game, viewer: Agent | null): G.GameDetail {
   const myColor: Side | null = viewer ? (colorOf(g, viewer.id) ?? null) : null;
   return {
     ...gameSummary(p, g),
@@ -134,7 +135,7 @@ export function gameDetail(p: Platform, g: Game, viewer: Agent | null) {
 }
 
 /** One row of GET /api/chess/games/history, from the caller's side. */
-export function historyRow(p: Platform, g: Game, me: Agent) {
+export function historyRow(p: Platform, g: Game, me: Agent): G.HistoryRow {
   const end = g.end!;
   const mine = colorOf(g, me.id)!;
   const opponent = agentOf(p, mine === 'white' ? g.blackId : g.whiteId);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { HTTP_STATUS_BY_CODE } from '../api/errors.js';
 import type { JsonSchema, Route } from '../api/types.js';
+import type { RouteContract } from '../api/contract/define.js';
 import { ERROR_CODES, type ErrorCode } from '../kernel/errors.js';
 import { docsPage } from './docs-page.js';
 
@@ -102,7 +103,8 @@ const DESCRIPTION = [
   'Every error answers `{"error": "<code>", "message": "<text>"}` (some add fields such as `field`, `reason` or `retry_after`); the codes and their HTTP statuses are listed in the `ErrorCode` schema.',
 ].join('\n\n');
 
-export function openApiDocument(routes: readonly Route[]): OpenApiDocument {
+export function openApiDocument(table: readonly Route[]): OpenApiDocument {
+  const routes = table.map((row) => row.contract);
   const paths: OpenApiDocument['paths'] = {};
   const seenIds = new Set<string>();
   for (const route of routes) {
@@ -123,25 +125,25 @@ export function openApiDocument(routes: readonly Route[]): OpenApiDocument {
 }
 
 /** The groups in the spec's order, only those some route falls in. */
-function tagsUsedBy(routes: readonly Route[]): OpenApiDocument['tags'] {
+function tagsUsedBy(routes: readonly RouteContract[]): OpenApiDocument['tags'] {
   const used = new Set(routes.map((route) => tagOf(route.path)));
   const all = [...TAGS, [UNTAGGED, 'Routes not yet placed in a group'] as const];
   return all.filter(([name]) => used.has(name)).map(([name, description]) => ({ name, description }));
 }
 
-function methodKey(route: Route): HttpMethodKey {
+function methodKey(route: RouteContract): HttpMethodKey {
   return route.method.toLowerCase() as HttpMethodKey;
 }
 
-function operationOf(route: Route): OpenApiOperation {
-  const body = route.schema.body;
+function operationOf(route: RouteContract): OpenApiOperation {
+  const body = route.body;
   return {
     operationId: operationIdOf(route.method, route.path),
     summary: route.summary,
     description: accessNote(route),
     tags: [tagOf(route.path)],
     security: securityOf(route),
-    parameters: [...pathParameters(route), ...queryParameters(route.schema.querystring)],
+    parameters: [...pathParameters(route), ...queryParameters(route.query)],
     ...(body ? { requestBody: { required: requiredFields(body).length > 0, content: { 'application/json': { schema: structuredClone(body) } } } } : {}),
     responses: responsesOf(route),
     'x-actors': route.actors ?? 'agents',
@@ -158,13 +160,13 @@ export function operationIdOf(method: string, path: string): string {
 }
 
 /** A key the route does not require may still be sent; `{}` in the list is OpenAPI's "no credentials". */
-function securityOf(route: Route): Array<Record<string, string[]>> {
+function securityOf(route: RouteContract): Array<Record<string, string[]>> {
   if (route.auth === 'required') return [{ bearer: [] }];
   if (route.auth === 'optional') return [{}, { bearer: [] }];
   return [];
 }
 
-function accessNote(route: Route): string {
+function accessNote(route: RouteContract): string {
   const notes = [
     authNote(route),
     route.quotaExempt ? 'Not counted against the daily request quota.' : '',
@@ -174,14 +176,14 @@ function accessNote(route: Route): string {
   return notes.filter(Boolean).join(' ');
 }
 
-function authNote(route: Route): string {
+function authNote(route: RouteContract): string {
   if (route.auth === 'none') return 'No key needed; a key that is sent is ignored.';
   const who = route.actors === 'any' ? "an agent's or a human's key" : "an agent's key (a human's key answers agents_only)";
   return route.auth === 'required' ? `Needs ${who}.` : `Key optional; a key that is sent must be valid: ${who}.`;
 }
 
-function pathParameters(route: Route): OpenApiParameter[] {
-  const declared = properties(route.schema.params);
+function pathParameters(route: RouteContract): OpenApiParameter[] {
+  const declared = properties(route.params);
   const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
   return names.map((name) => ({ name, in: 'path', required: true, schema: structuredClone(declared[name] ?? { type: 'string' }) }));
 }
@@ -211,7 +213,7 @@ function requiredFields(schema: JsonSchema | undefined): string[] {
  * route's metadata; `default` stands for every other registry code (the route's own refusals, such as
  * not_found), since which ones a handler raises is not in the table.
  */
-function responsesOf(route: Route): Record<string, OpenApiResponse> {
+function responsesOf(route: RouteContract): Record<string, OpenApiResponse> {
   const success = route.status ?? 200;
   const responses: Record<string, OpenApiResponse> = {
     [success]: { description: success === 201 ? 'Created' : 'OK', content: jsonContent({ type: 'object' }) },
@@ -221,8 +223,8 @@ function responsesOf(route: Route): Record<string, OpenApiResponse> {
   return responses;
 }
 
-function preHandlerCodes(route: Route): ErrorCode[] {
-  const { params, querystring, body } = route.schema;
+function preHandlerCodes(route: RouteContract): ErrorCode[] {
+  const { params, query: querystring, body } = route;
   const keyed = route.auth !== 'none';
   const codes: Array<ErrorCode | false> = [
     Boolean(params || querystring || body) && 'validation_error',

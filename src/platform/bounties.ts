@@ -4,7 +4,7 @@ import { bountySettlement } from '../rules/fees.js';
 import { activateGame, cancelPendingGame, createPendingGame } from './games.js';
 import { beginPayout, beginRefund, bookTransfer, depositInto, openEscrow, payFrom } from './escrows.js';
 import type { Platform, PlatformTimer } from './platform.js';
-import type { Agent, Challenge, Escrow, Game, Transfer } from './state.js';
+import type { Agent, Challenge, Escrow, EscrowStatus, Game, Transfer } from './state.js';
 import { releaseReservation, requireSpendable, reserveLamports } from './transfers.js';
 
 /**
@@ -121,7 +121,7 @@ export function onBountyGameEnded(p: Platform, game: Game): void {
 }
 
 /** The wire's escrow_status / transfer_status pair for a bounty challenge or game. */
-export function escrowWireStatus(p: Platform, address: string | null): { escrow_status: string | null; transfer_status: string | null } {
+export function escrowWireStatus(p: Platform, address: string | null): { escrow_status: EscrowStatus | null; transfer_status: 'queued' | 'settled' | 'failed' | null } {
   if (address === null) return { escrow_status: null, transfer_status: null };
   const escrow = p.state.escrows.get(address);
   if (!escrow) return { escrow_status: 'awaiting_deposits', transfer_status: 'queued' }; // not yet accepted

@@ -86,7 +86,14 @@ export interface Ruleset {
     /** A bracket that has not filled this long after creation (or after minimum_start_at) is cancelled. */
     readonly registrationWindowMs: number;
   };
-  readonly api: { readonly requestsPerDay: number; readonly defaultPageLimit: number; readonly maxPageLimit: number };
+  readonly api: {
+    readonly requestsPerDay: number;
+    readonly defaultPageLimit: number;
+    /** The search routes' smaller default page (WIRE: search limit default 20). */
+    readonly searchPageLimit: number;
+    /** The ceiling: a larger `limit` is clamped to it (docs/rules.md, "Paging"). */
+    readonly maxPageLimit: number;
+  };
   readonly leaderboard: { readonly aroundDefault: number; readonly aroundMax: number };
 }
 
@@ -164,7 +171,7 @@ export const DEFAULT_RULESET: Ruleset = {
     ...{ settlementWindowMs: 2 * 60_000, startDelayMs: 5 * 60_000 }, // SPEC
     registrationWindowMs: 24 * 60 * 60_000, // OURS
   },
-  api: { requestsPerDay: 5000, defaultPageLimit: 50, maxPageLimit: 100 }, // WIRE
+  api: { requestsPerDay: 5000, defaultPageLimit: 50, searchPageLimit: 20, maxPageLimit: 100 }, // WIRE
   leaderboard: { aroundDefault: 25, aroundMax: 50 }, // WIRE
 };
 

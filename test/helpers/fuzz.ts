@@ -132,7 +132,7 @@ export const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'get', 'OPTIONS
 
 /** Fills `{param}` segments; sometimes mangles the path shape (prefix, slashes, case, a query inside). */
 export const routePath = fc
-  .tuple(fc.constantFrom(...ROUTES.map((r) => r.path)), fc.array(anyId, { minLength: 3, maxLength: 3 }), fc.nat(9))
+  .tuple(fc.constantFrom(...ROUTES.map((r) => r.contract.path)), fc.array(anyId, { minLength: 3, maxLength: 3 }), fc.nat(9))
   .map(([path, ids, shape]) => {
     let i = 0;
     const filled = path.replace(/\{[^}]+\}/g, () => encodeSegment(ids[i++] ?? ''));
@@ -153,7 +153,7 @@ export function encodeSegment(text: string): string {
   }
 }
 
-const methodFor = (path: string) => ROUTES.find((r) => r.path === path)?.method ?? 'GET';
+const methodFor = (path: string) => ROUTES.find((r) => r.contract.path === path)?.contract.method ?? 'GET';
 
 export interface FuzzRequest {
   method: string;
@@ -175,8 +175,8 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
   })
   .map(({ route, path, usePathOfRoute, otherMethod, key, query, body }) => {
     // Half the time the method matches the mangled path's route; otherwise a random route's method.
-    const method = otherMethod ?? (usePathOfRoute ? methodFor(path) : route.method);
-    return { method, path: usePathOfRoute ? path : route.path.replace(/\{[^}]+\}/g, PROTO.ids.gameId), key, query, body };
+    const method = otherMethod ?? (usePathOfRoute ? methodFor(path) : route.contract.method);
+    return { method, path: usePathOfRoute ? path : route.contract.path.replace(/\{[^}]+\}/g, PROTO.ids.gameId), key, query, body };
   });
 
 /** Almost-valid requests: a working request with one or two fields changed, so the checks past auth run. */
@@ -274,7 +274,7 @@ export function headersFor(f: Pick<Fixture, 'keys'>, key: KeyChoice): Record<str
 }
 
 /** The one GET that changes state by design (the unseen cursor): its path, however the fuzzer mangled it. */
-const STATEFUL_READS = ROUTES.filter((r) => r.statefulRead).map((r) => r.path.replace(/^\/api/, '').toLowerCase());
+const STATEFUL_READS = ROUTES.filter((r) => r.contract.statefulRead).map((r) => r.contract.path.replace(/^\/api/, '').toLowerCase());
 export function statefulRead(path: string): boolean {
   const bare = path.split('?')[0]!.toLowerCase().replace(/\/+$/, '').replace(/^\/api\/*/, '/');
   return STATEFUL_READS.some((p) => bare === p);

@@ -227,9 +227,9 @@ describe('fuzzing the HTTP server', () => {
     const f = current;
     const headers = { ...headersFor(f, 'alice'), 'content-type': 'application/json' };
     for (const route of ROUTES) {
-      const url = route.path.replace(/\{[^}]+\}/g, f.ids.gameId);
-      const label = `${route.method} ${route.path}`;
-      if (route.method === 'GET') {
+      const url = route.contract.path.replace(/\{[^}]+\}/g, f.ids.gameId);
+      const label = `${route.contract.method} ${route.contract.path}`;
+      if (route.contract.method === 'GET') {
         // Fastify does not read a GET's body, so whatever it holds, the answer is the bodiless one.
         const bare = await app.inject({ method: 'GET', url, headers: headersFor(f, 'alice') });
         for (const payload of ['{"content": ', oversize({})]) {
@@ -238,8 +238,8 @@ describe('fuzzing the HTTP server', () => {
         }
         continue;
       }
-      expect(await send(f, { method: route.method, url, headers, payload: '{"content": ' }), label).toBe('validation_error');
-      expect(await send(f, { method: route.method, url, headers, payload: oversize({ content: 'hi' }) }), label).toBe('payload_too_large');
+      expect(await send(f, { method: route.contract.method, url, headers, payload: '{"content": ' }), label).toBe('validation_error');
+      expect(await send(f, { method: route.contract.method, url, headers, payload: oversize({ content: 'hi' }) }), label).toBe('payload_too_large');
     }
   });
 

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Api } from '../../src/api/dispatch.js';
 import { ROUTES } from '../../src/api/routes/index.js';
-import type { ApiRequest, Route } from '../../src/api/types.js';
+import { implement, type ApiRequest, type Route } from '../../src/api/types.js';
+import { defineRoute } from '../../src/api/contract/define.js';
+import { Shape } from '../../src/api/contract/schema.js';
 import { buildServer, MAX_BODY_DEPTH, redactUrl, type RequestHandler, type ServerOptions } from '../../src/http/server.js';
 import { newWorld, type TestWorld } from '../helpers/world.js';
 
@@ -163,12 +165,12 @@ describe('programmer errors', () => {
 
   it('answer 500 when a route handler behind the dispatcher throws (Api.handle rethrows it), changing nothing', async () => {
     const world = newWorld();
-    const boom: Route = {
-      method: 'POST', path: '/api/boom', auth: 'none', summary: 'throws', schema: {},
-      handler: () => {
+    const boom: Route = implement(
+      defineRoute({ method: 'POST', path: '/api/boom', group: 'System', auth: 'none', summary: 'throws', response: Shape({}), errors: [] }),
+      () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
-    };
+    );
     const api = new Api(world.platform, [...ROUTES, boom]);
     const reported: unknown[] = [];
     const base = await listen(api, { onInternalError: (_id, error) => void reported.push(error) });

@@ -68,7 +68,7 @@ describe('bad input never breaks the platform', () => {
 
   it('refuses non-object bodies on every body route with validation_error', () => {
     const f = fixture();
-    const bodyRoutes = ROUTES.filter((r) => r.schema.body);
+    const bodyRoutes = ROUTES.filter((r) => r.contract.body);
     expect(bodyRoutes.length).toBeGreaterThanOrEqual(5);
     fc.assert(
       fc.property(
@@ -77,7 +77,7 @@ describe('bad input never breaks the platform', () => {
         fc.oneof(fc.array(anyValue, { maxLength: 3 }), fc.string(), fc.integer(), fc.boolean(), fc.double({ noNaN: true })),
         (route, key, body) => {
           const before = f.world.fingerprint();
-          const response = f.world.api.handle({ method: route.method, path: route.path, headers: headersFor(f, key), body });
+          const response = f.world.api.handle({ method: route.contract.method, path: route.contract.path, headers: headersFor(f, key), body });
           expect((response.body as { error?: string }).error).toBe('validation_error');
           expect(response.status).toBe(400);
           expect(f.world.fingerprint()).toBe(before);

@@ -159,7 +159,7 @@ describe('the rule covers every route', () => {
 
   it('gives every free-text string of every route a text rule, prose only to prose fields, and no other pattern', () => {
     const found: Array<[string, JsonSchema]> = [];
-    for (const route of ROUTES) for (const part of Object.values(route.schema)) stringSchemas(part, '', found);
+    for (const route of ROUTES) for (const part of [route.contract.params, route.contract.query, route.contract.body]) stringSchemas(part, '', found);
     expect(found.length).toBeGreaterThan(40);
     for (const [name, schema] of found) {
       if (schema['enum']) continue; // a closed list of words needs no character rule

@@ -3,7 +3,7 @@ import { requireAgent } from '../../platform/identity.js';
 import { ACTIVITY_SORTS, type ActivitySort } from '../../rules/activity-rank.js';
 import { activityRow, boundariesView, directoryRow, healthView, profileResponse } from '../profile-views.js';
 import { bool, object, oneOf, paging, str, strings } from '../schema.js';
-import type { Route } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import { pagedList } from './paging.js';
 
 /**

@@ -1,7 +1,8 @@
 import { acceptChallenge, createChallenge, openChallengeOf, openChallenges } from '../../platform/challenges.js';
 import { requireAgent } from '../../platform/identity.js';
 import { nullable, num, object, paging, str } from '../schema.js';
-import { caller, type Route } from '../types.js';
+import { caller, } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
 import { pagedList } from './paging.js';
 

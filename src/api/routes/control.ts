@@ -3,7 +3,7 @@ import { publishExternal, requireExternalAccount, updateExternalAccount } from '
 import { registerHuman } from '../../platform/humans.js';
 import type { ExternalAccount } from '../../platform/state.js';
 import { bool, int, nullable, object, str } from '../schema.js';
-import type { Route } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 
 /**
  * Simulator control routes: not part of the platform's API, so they live under /_sim (never given the

@@ -3,91 +3,58 @@ import { isAgentsTurn, listGames, submitMove } from '../../platform/games.js';
 import { requireAgent } from '../../platform/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Game } from '../../platform/state.js';
-import { bool, nullable, object, oneOf, paging, str } from '../schema.js';
-import { caller, type Route } from '../types.js';
+import * as C from '../contract/games.js';
+import { caller, implement, type Route } from '../types.js';
 import { agentRef, gameDetail, gameFen, gameSummary, historyRow, moveView } from '../views.js';
 import { page, pagedList } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
 export const gameRoutes: Route[] = [
-  {
-    method: 'GET',
-    path: '/api/chess/games',
-    auth: 'optional',
-    summary: 'List games; filters status, player_handle (or player), my_turn (needs a key)',
-    schema: {
-      querystring: object({ ...paging(), status: oneOf(['pending', 'active', 'completed', 'cancelled']), player_handle: str(), player: str(), my_turn: bool() }),
-    },
-    handler: ({ platform, agent, query }) => {
-      const player = query.player_handle ?? query.player;
-      const who = player ? requireAgent(platform, player) : null;
-      let games = listGames(platform, who?.id ?? null, query.status);
-      if (query.my_turn) {
-        if (!agent) fail('authentication_required', 'my_turn needs an API key');
-        games = games.filter((g) => isAgentsTurn(g, agent.id));
-      }
-      return pagedList('games', games, query, (g) => gameSummary(platform, g));
-    },
-  },
-  {
-    method: 'GET',
-    path: '/api/chess/games/my-turn',
-    auth: 'required',
-    summary: "Games where it is the caller's move; poll this on every heartbeat",
-    schema: { querystring: object({ ...paging() }) },
-    handler: (ctx) => {
-      const me = caller(ctx);
-      const p = ctx.platform;
-      const mine = [...p.state.liveGamesByAgent.get(me.id)!].map((id) => p.state.games.get(id)!).filter((g) => isAgentsTurn(g, me.id));
-      const { items, total } = page(mine, ctx.query);
-      return { games: items.map((g) => myTurnRow(p, g, me.id)), total };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/api/chess/games/history',
-    auth: 'required',
-    summary: "The caller's completed games as compact summaries",
-    schema: { querystring: object({ ...paging() }) },
-    handler: (ctx) => {
-      const me = caller(ctx);
-      const p = ctx.platform;
-      const done = p.state.completedGamesByAgent.get(me.id)!.map((id) => p.state.games.get(id)!).reverse();
-      return pagedList('games', done, ctx.query, (g) => historyRow(p, g, me));
-    },
-  },
-  {
-    method: 'GET',
-    path: '/api/chess/games/{id}',
-    auth: 'optional',
-    summary: 'One game: FEN, initial FEN, moves, players, whose turn and its deadline',
-    schema: {},
-    handler: ({ platform, agent, params }) => {
-      const game = platform.state.games.get(params['id']!) ?? fail('not_found', `no game "${params['id']}"`);
-      return gameDetail(platform, game, agent);
-    },
-  },
-  {
-    method: 'POST',
-    path: '/api/chess/move',
-    auth: 'required',
-    summary: 'Submit a move in SAN or UCI before the 5-minute turn deadline',
-    schema: { body: object({ game_id: str(), move_san: nullable(str()), move_uci: nullable(str()) }, ['game_id']) },
-    handler: (ctx) => {
-      if (!ctx.body.move_san && !ctx.body.move_uci) fail('validation_error', 'move_san or move_uci is required', { field: 'move_san' });
-      const { game, move } = submitMove(ctx.platform, caller(ctx), ctx.body);
-      return { success: true, move: moveView(move), game_status: game.status, game_result: game.end?.result ?? null, end_reason: game.end?.reason ?? null };
-    },
-  },
+  implement(C.listGames, ({ platform, agent, query }) => {
+    const player = query.player_handle ?? query.player;
+    const who = player ? requireAgent(platform, player) : null;
+    let games = listGames(platform, who?.id ?? null, query.status);
+    if (query.my_turn) {
+      if (!agent) fail('authentication_required', 'my_turn needs an API key');
+      games = games.filter((g) => isAgentsTurn(g, agent.id));
+    }
+    return pagedList('games', games, query, (g) => gameSummary(platform, g));
+  }),
+  implement(C.myTurn, (ctx) => {
+    const me = caller(ctx);
+    const p = ctx.platform;
+    const mine = [...p.state.liveGamesByAgent.get(me.id)!].map((id) => p.state.games.get(id)!).filter((g) => isAgentsTurn(g, me.id));
+    const { items, total } = page(mine, ctx.query);
+    return { games: items.map((g) => myTurnRow(p, g, me.id)), total };
+  }),
+  implement(C.gameHistory, (ctx) => {
+    const me = caller(ctx);
+    const p = ctx.platform;
+    const done = p.state.completedGamesByAgent.get(me.id)!.map((id) => p.state.games.get(id)!).reverse();
+    return pagedList('games', done, ctx.query, (g) => historyRow(p, g, me));
+  }),
+  implement(C.getGame, ({ platform, agent, params }) => {
+    const game = platform.state.games.get(params['id']!) ?? fail('not_found', `no game "${params['id']}"`);
+    return gameDetail(platform, game, agent);
+  }),
+  implement(C.submitMove, (ctx) => {
+    if (!ctx.body.move_san && !ctx.body.move_uci) fail('validation_error', 'move_san or move_uci is required', { field: 'move_san' });
+    const { game, move } = submitMove(ctx.platform, caller(ctx), ctx.body);
+    return { success: true as const, move: moveView(move), game_status: game.status, game_result: game.end?.result ?? null, end_reason: game.end?.reason ?? null };
+  }),
 ];
 
-function myTurnRow(p: Platform, g: Game, agentId: string) {
+function myTurnRow(p: Platform, g: Game, agentId: string): C.MyTurnRow {
   const white = p.state.agents.get(g.whiteId)!;
   const black = p.state.agents.get(g.blackId)!;
   return {
-    ...{ game_id: g.id, id: g.id, current_fen: gameFen(g), move_count: g.moves.length },
+    game_id: g.id,
+    id: g.id,
+    current_fen: gameFen(g),
+    move_count: g.moves.length,
     my_color: agentId === g.whiteId ? 'white' : 'black',
-    ...{ white_player: agentRef(white), black_player: agentRef(black) },
+    white_player: agentRef(white),
+    black_player: agentRef(black),
     turn_deadline_at: g.deadlineMs === null ? null : p.iso(g.deadlineMs),
   };
 }

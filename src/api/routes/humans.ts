@@ -7,7 +7,7 @@ import { paging } from '../schema.js';
 import { postView } from '../social-views.js';
 import { agentRef } from '../views.js';
 import { page } from './paging.js';
-import type { Route } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 
 /** Public human profiles (WIRE §11: the route exists, its shape is not stored; this one is OURS). */
 function humanProfile(p: Platform, human: Human, query: { limit?: number; offset?: number }) {

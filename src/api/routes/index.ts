@@ -11,7 +11,8 @@ import { verifyRoutes } from './verify.js';
 import { humansRoutes } from './humans.js';
 import { agentsRoutes } from './agents.js';
 import { controlRoutes } from './control.js';
+import { adaptLegacy, type LegacyRoute } from './legacy.js';
 
 /** The route table: one row per route, shared by the in-process and HTTP transports. */
-export const ROUTES: readonly Route[] = [...identityRoutes, ...challengeRoutes, ...gameRoutes, ...leaderboardRoutes, ...socialRoutes, ...tournamentRoutes, ...moneyRoutes,
-  ...feedRoutes, ...verifyRoutes, ...humansRoutes, ...agentsRoutes, ...controlRoutes];
+export const ROUTES: readonly Route[] = ([...identityRoutes, ...challengeRoutes, ...gameRoutes, ...leaderboardRoutes, ...socialRoutes, ...tournamentRoutes, ...moneyRoutes,
+  ...feedRoutes, ...verifyRoutes, ...humansRoutes, ...agentsRoutes, ...controlRoutes] as Array<Route | LegacyRoute>).map(adaptLegacy);

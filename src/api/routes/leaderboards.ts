@@ -1,6 +1,7 @@
 import { checkHalfWindow, rankedAgents, rankedAround } from '../../platform/leaderboards.js';
 import { int, object, paging } from '../schema.js';
-import { caller, type Route } from '../types.js';
+import { caller, } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import { leaderboardRow } from '../views.js';
 import { pagedList } from './paging.js';
 

@@ -1,6 +1,6 @@
 import { requireAgent } from '../../platform/identity.js';
 import { object, paging } from '../schema.js';
-import type { Route } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import {
   tournamentEarningsRanking,
   tournamentEarningsRow,

@@ -1,12 +1,26 @@
+/**
+ * Paging after the dispatcher has resolved it: `limit` and `offset` are always numbers here (the ruleset's
+ * default page size and ceiling, docs/rules.md "Paging").
+ */
+export interface PageQuery {
+  limit?: number;
+  offset?: number;
+}
+
 /** One page of a list, and the list's total. */
-export function page<T>(items: readonly T[], query: { limit?: number; offset?: number }): { items: T[]; total: number } {
-  const offset = query.offset ?? 0;
-  const limit = query.limit ?? 50;
+export function page<T>(items: readonly T[], query: PageQuery): { items: T[]; total: number } {
+  const { limit, offset } = resolved(query);
   return { items: items.slice(offset, offset + limit), total: items.length };
 }
 
 /** The real service's list shape: `{ <name>: [...views of one page], total, limit, offset }`. */
-export function pagedList<T, V>(name: string, rows: readonly T[], query: { limit?: number; offset?: number }, view: (row: T) => V) {
+export function pagedList<const N extends string, T, V>(name: N, rows: readonly T[], query: PageQuery, view: (row: T) => V) {
   const { items, total } = page(rows, query);
-  return { [name]: items.map(view), total, limit: query.limit, offset: query.offset };
+  const { limit, offset } = resolved(query);
+  return { [name]: items.map(view), total, limit, offset } as { [K in N]: V[] } & { total: number; limit: number; offset: number };
+}
+
+function resolved(query: PageQuery): { limit: number; offset: number } {
+  if (query.limit === undefined || query.offset === undefined) throw new Error('paging read before the dispatcher resolved it');
+  return { limit: query.limit, offset: query.offset };
 }

@@ -7,7 +7,8 @@ import { requireAgent } from '../../platform/identity.js';
 import { toIso } from '../../kernel/clock.js';
 import { fail } from '../../kernel/errors.js';
 import { nullable, object, oneOf, str } from '../schema.js';
-import { actorCaller, type Route } from '../types.js';
+import { actorCaller, } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import { postView } from '../social-views.js';
 
 /** Posting, replying, liking, following and profile votes (WIRE §3, §8). Agents and humans alike. */

@@ -5,7 +5,8 @@ import type { Platform } from '../../platform/platform.js';
 import { createTournament, joinTournament, requireTournament } from '../../platform/tournaments.js';
 import { PRIZE_DISTRIBUTIONS } from '../../rules/fees.js';
 import { bool, int, nullable, num, object, oneOf, paging, str, strings } from '../schema.js';
-import { caller, type JsonSchema, type Route } from '../types.js';
+import { caller, type JsonSchema, } from '../types.js';
+import type { LegacyRoute as Route } from './legacy.js';
 import {
   isOpenForEntry,
   joinResponse,
