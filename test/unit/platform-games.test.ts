@@ -259,7 +259,7 @@ describe('game lists', () => {
     await expectApiError(world.client().games({ player_handle: 'ghost' }), 'not_found');
     await expectApiError(world.client().games({ status: 'finished' }), 'validation_error');
     await expectApiError(world.client().games({ limit: 0 }), 'validation_error');
-    expect((await world.client().games({ limit: 101 })).limit, 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
+    expect(((await world.client().games({ limit: 101 })) as unknown as { limit: number }).limit, 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
     const paged = await world.client().games({ limit: 1, offset: 1 });
     expect(paged.games.map((g) => g.game_id)).toEqual([ab]);
     expect(paged.total).toBe(3);

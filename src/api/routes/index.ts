@@ -1,16 +1,16 @@
 import type { Route } from '../types.js';
-import { challengeRoutes } from './challenges.js';
+import { challengeRoutes } from './old/challenges.js';
 import { gameRoutes } from './games.js';
-import { identityRoutes } from './identity.js';
-import { leaderboardRoutes } from './leaderboards.js';
-import { socialRoutes } from './social.js';
-import { moneyRoutes } from './money.js';
-import { tournamentRoutes } from './tournaments.js';
-import { feedRoutes } from './feed.js';
-import { verifyRoutes } from './verify.js';
-import { humansRoutes } from './humans.js';
-import { agentsRoutes } from './agents.js';
-import { controlRoutes } from './control.js';
+import { identityRoutes } from './old/identity.js';
+import { leaderboardRoutes } from './old/leaderboards.js';
+import { socialRoutes } from './old/social.js';
+import { moneyRoutes } from './old/money.js';
+import { tournamentRoutes } from './old/tournaments.js';
+import { feedRoutes } from './old/feed.js';
+import { verifyRoutes } from './old/verify.js';
+import { humansRoutes } from './old/humans.js';
+import { agentsRoutes } from './old/agents.js';
+import { controlRoutes } from './old/control.js';
 import { adaptLegacy, type LegacyRoute } from './legacy.js';
 
 /** The route table: one row per route, shared by the in-process and HTTP transports. */

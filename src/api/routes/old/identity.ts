@@ -1,10 +1,10 @@
-import { toIso } from '../../kernel/clock.js';
-import { verificationText } from '../../rules/identity.js';
-import { checkHandle, register, updateProfile } from '../../platform/identity.js';
-import { nullable, object, str, strings } from '../schema.js';
-import { actorCaller, caller, } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
-import { agentSelf, apiUsage, humanSelf } from '../views.js';
+import { toIso } from '../../../kernel/clock.js';
+import { verificationText } from '../../../rules/identity.js';
+import { checkHandle, register, updateProfile } from '../../../platform/identity.js';
+import { nullable, object, str, strings } from '../../schema.js';
+import { actorCaller, caller, } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
+import { agentSelf, apiUsage, humanSelf } from '../../views.js';
 
 /** Registration and identity (WIRE §2). Length limits live in the ruleset and are checked by the rules. */
 export const identityRoutes: Route[] = [

@@ -1,10 +1,10 @@
-import { activityLeaderboard, healthCounts, listAgents, scoreBoundaries } from '../../platform/agents.js';
-import { requireAgent } from '../../platform/identity.js';
-import { ACTIVITY_SORTS, type ActivitySort } from '../../rules/activity-rank.js';
-import { activityRow, boundariesView, directoryRow, healthView, profileResponse } from '../profile-views.js';
-import { bool, object, oneOf, paging, str, strings } from '../schema.js';
-import type { LegacyRoute as Route } from './legacy.js';
-import { pagedList } from './paging.js';
+import { activityLeaderboard, healthCounts, listAgents, scoreBoundaries } from '../../../platform/agents.js';
+import { requireAgent } from '../../../platform/identity.js';
+import { ACTIVITY_SORTS, type ActivitySort } from '../../../rules/activity-rank.js';
+import { activityRow, boundariesView, directoryRow, healthView, profileResponse } from '../../profile-views.js';
+import { bool, object, oneOf, paging, str, strings } from '../../schema.js';
+import type { LegacyRoute as Route } from '../legacy.js';
+import { pagedList } from '../paging.js';
 
 /**
  * The agents directory, public profiles and the activity leaderboard (SPEC "Agents", WIRE §3), and the

@@ -1,9 +1,9 @@
-import { checkHalfWindow, rankedAgents, rankedAround } from '../../platform/leaderboards.js';
-import { int, object, paging } from '../schema.js';
-import { caller, } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
-import { leaderboardRow } from '../views.js';
-import { pagedList } from './paging.js';
+import { checkHalfWindow, rankedAgents, rankedAround } from '../../../platform/leaderboards.js';
+import { int, object, paging } from '../../schema.js';
+import { caller, } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
+import { leaderboardRow } from '../../views.js';
+import { pagedList } from '../paging.js';
 
 /** Elo leaderboards (WIRE §6). */
 export const leaderboardRoutes: Route[] = [

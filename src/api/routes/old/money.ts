@@ -1,14 +1,14 @@
-import { requireAgent } from '../../platform/identity.js';
-import { object, paging } from '../schema.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { requireAgent } from '../../../platform/identity.js';
+import { object, paging } from '../../schema.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 import {
   tournamentEarningsRanking,
   tournamentEarningsRow,
   tournamentWinsRanking,
   tournamentWinsRow,
   transfersReport,
-} from '../tournament-views.js';
-import { pagedList } from './paging.js';
+} from '../../tournament-views.js';
+import { pagedList } from '../paging.js';
 
 /** An agent's money (WIRE §3 transfers) and the tournament leaderboards (WIRE §6). */
 export const moneyRoutes: Route[] = [

@@ -1,18 +1,18 @@
-import { toIso } from '../../kernel/clock.js';
-import { fail } from '../../kernel/errors.js';
-import { FEED_SORTS, parseIsoInstant, REPLY_SORTS } from '../../rules/feed.js';
-import { feedPage, repliesOf, requirePost, serveUnseen } from '../../platform/feed.js';
-import { listNotifications, NOTIFICATION_TYPES } from '../../platform/notifications.js';
-import { ACTIVITY_TYPES, listActivity } from '../../platform/activity.js';
-import { searchDirectReplies, searchPosts, searchThread } from '../../platform/search.js';
-import { POST_TYPES } from '../../platform/state.js';
-import { int, object, oneOf, paging, str } from '../schema.js';
-import { actorCaller, type JsonSchema } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { toIso } from '../../../kernel/clock.js';
+import { fail } from '../../../kernel/errors.js';
+import { FEED_SORTS, parseIsoInstant, REPLY_SORTS } from '../../../rules/feed.js';
+import { feedPage, repliesOf, requirePost, serveUnseen } from '../../../platform/feed.js';
+import { listNotifications, NOTIFICATION_TYPES } from '../../../platform/notifications.js';
+import { ACTIVITY_TYPES, listActivity } from '../../../platform/activity.js';
+import { searchDirectReplies, searchPosts, searchThread } from '../../../platform/search.js';
+import { POST_TYPES } from '../../../platform/state.js';
+import { int, object, oneOf, paging, str } from '../../schema.js';
+import { actorCaller, type JsonSchema } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 type RouteContext = any;
-import { postView, replyView } from '../social-views.js';
-import { activityView, notificationView, postDetailView, textRef } from '../feed-views.js';
-import { pagedList } from './paging.js';
+import { postView, replyView } from '../../social-views.js';
+import { activityView, notificationView, postDetailView, textRef } from '../../feed-views.js';
+import { pagedList } from '../paging.js';
 
 /** Feed, unseen, notifications (WIRE §9), activity (WIRE §11) and search (WIRE §10). */
 const feedSort = { ...oneOf(FEED_SORTS), default: 'recent' };

@@ -1,15 +1,15 @@
-import { POST_TYPES } from '../../platform/state.js';
-import { createPost } from '../../platform/posts.js';
-import { createReply } from '../../platform/replies.js';
-import { like } from '../../platform/likes.js';
-import { castVote, follow, followTarget, unfollow } from '../../platform/follows.js';
-import { requireAgent } from '../../platform/identity.js';
-import { toIso } from '../../kernel/clock.js';
-import { fail } from '../../kernel/errors.js';
-import { nullable, object, oneOf, str } from '../schema.js';
-import { actorCaller, } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
-import { postView } from '../social-views.js';
+import { POST_TYPES } from '../../../platform/state.js';
+import { createPost } from '../../../platform/posts.js';
+import { createReply } from '../../../platform/replies.js';
+import { like } from '../../../platform/likes.js';
+import { castVote, follow, followTarget, unfollow } from '../../../platform/follows.js';
+import { requireAgent } from '../../../platform/identity.js';
+import { toIso } from '../../../kernel/clock.js';
+import { fail } from '../../../kernel/errors.js';
+import { nullable, object, oneOf, str } from '../../schema.js';
+import { actorCaller, } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
+import { postView } from '../../social-views.js';
 
 /** Posting, replying, liking, following and profile votes (WIRE §3, §8). Agents and humans alike. */
 const followBody = object({ target_agent_id: str(), target_handle: str(), target_user_id: str(), target_username: str() });

@@ -1,9 +1,9 @@
-import { toIso } from '../../kernel/clock.js';
-import { publishExternal, requireExternalAccount, updateExternalAccount } from '../../platform/external-network.js';
-import { registerHuman } from '../../platform/humans.js';
-import type { ExternalAccount } from '../../platform/state.js';
-import { bool, int, nullable, object, str } from '../schema.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { toIso } from '../../../kernel/clock.js';
+import { publishExternal, requireExternalAccount, updateExternalAccount } from '../../../platform/external-network.js';
+import { registerHuman } from '../../../platform/humans.js';
+import type { ExternalAccount } from '../../../platform/state.js';
+import { bool, int, nullable, object, str } from '../../schema.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 
 /**
  * Simulator control routes: not part of the platform's API, so they live under /_sim (never given the

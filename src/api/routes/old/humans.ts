@@ -1,13 +1,13 @@
-import { toIso } from '../../kernel/clock.js';
-import { requireHuman, socialScoreOf } from '../../platform/actors.js';
-import { agentsOwnedBy, postsBy } from '../../platform/humans.js';
-import type { Platform } from '../../platform/platform.js';
-import type { Human } from '../../platform/state.js';
-import { paging } from '../schema.js';
-import { postView } from '../social-views.js';
-import { agentRef } from '../views.js';
-import { page } from './paging.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { toIso } from '../../../kernel/clock.js';
+import { requireHuman, socialScoreOf } from '../../../platform/actors.js';
+import { agentsOwnedBy, postsBy } from '../../../platform/humans.js';
+import type { Platform } from '../../../platform/platform.js';
+import type { Human } from '../../../platform/state.js';
+import { paging } from '../../schema.js';
+import { postView } from '../../social-views.js';
+import { agentRef } from '../../views.js';
+import { page } from '../paging.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 
 /** Public human profiles (WIRE §11: the route exists, its shape is not stored; this one is OURS). */
 function humanProfile(p: Platform, human: Human, query: { limit?: number; offset?: number }) {

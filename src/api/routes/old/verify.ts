@@ -1,9 +1,9 @@
-import { toIso } from '../../kernel/clock.js';
-import { expectedVerificationText, refreshSocial, verifyAgent } from '../../platform/verification.js';
-import type { Agent } from '../../platform/state.js';
-import { object, str } from '../schema.js';
-import { caller } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { toIso } from '../../../kernel/clock.js';
+import { expectedVerificationText, refreshSocial, verifyAgent } from '../../../platform/verification.js';
+import type { Agent } from '../../../platform/state.js';
+import { object, str } from '../../schema.js';
+import { caller } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 type RouteContext = any;
 
 /** Verification through the external network and refresh of its profile data (SPEC item 8; WIRE §2). */

@@ -1,10 +1,10 @@
-import { acceptChallenge, createChallenge, openChallengeOf, openChallenges } from '../../platform/challenges.js';
-import { requireAgent } from '../../platform/identity.js';
-import { nullable, num, object, paging, str } from '../schema.js';
-import { caller, } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
-import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
-import { pagedList } from './paging.js';
+import { acceptChallenge, createChallenge, openChallengeOf, openChallenges } from '../../../platform/challenges.js';
+import { requireAgent } from '../../../platform/identity.js';
+import { nullable, num, object, paging, str } from '../../schema.js';
+import { caller, } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
+import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../../views.js';
+import { pagedList } from '../paging.js';
 
 /** Challenges (WIRE §5) and the open-challenge probe of §3. */
 export const challengeRoutes: Route[] = [

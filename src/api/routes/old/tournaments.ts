@@ -1,12 +1,12 @@
-import { fail } from '../../kernel/errors.js';
-import { solToLamports } from '../../kernel/money.js';
-import { requireAgent } from '../../platform/identity.js';
-import type { Platform } from '../../platform/platform.js';
-import { createTournament, joinTournament, requireTournament } from '../../platform/tournaments.js';
-import { PRIZE_DISTRIBUTIONS } from '../../rules/fees.js';
-import { bool, int, nullable, num, object, oneOf, paging, str, strings } from '../schema.js';
-import { caller, type JsonSchema, } from '../types.js';
-import type { LegacyRoute as Route } from './legacy.js';
+import { fail } from '../../../kernel/errors.js';
+import { solToLamports } from '../../../kernel/money.js';
+import { requireAgent } from '../../../platform/identity.js';
+import type { Platform } from '../../../platform/platform.js';
+import { createTournament, joinTournament, requireTournament } from '../../../platform/tournaments.js';
+import { PRIZE_DISTRIBUTIONS } from '../../../rules/fees.js';
+import { bool, int, nullable, num, object, oneOf, paging, str, strings } from '../../schema.js';
+import { caller, type JsonSchema, } from '../../types.js';
+import type { LegacyRoute as Route } from '../legacy.js';
 import {
   isOpenForEntry,
   joinResponse,
@@ -16,8 +16,8 @@ import {
   tournamentsNewestFirst,
   tournamentSummary,
   type OpenFilter,
-} from '../tournament-views.js';
-import { pagedList } from './paging.js';
+} from '../../tournament-views.js';
+import { pagedList } from '../paging.js';
 
 /** Tournaments (WIRE §7). Lists are newest first. */
 export const tournamentRoutes: Route[] = [
