@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { buildServer } from '../src/http/server.js';
 import { LiveServer, registerSimControl } from '../src/http/sim-control.js';
 import { LiveWorld } from '../src/sim/live.js';
-import { loadScenarioFileWithSource, type ScenarioWithSource } from '../src/sim/scenario.js';
+import type { ScenarioWithSource } from '../src/sim/scenario.js';
+import { loadServeScenario } from '../src/cli/serve.js';
 
 /**
  * What `serve` costs its owner's machine: memory and snapshot size over many reads (they must stay flat),
@@ -19,7 +20,8 @@ const CONTROL = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application
 
 export async function runServeBench(options: { reads: number; log: (line: string) => void }): Promise<void> {
   const { reads, log } = options;
-  const loaded = loadScenarioFileWithSource(SERVE_SCENARIO);
+  // A fixed start (serve's own default is the wall clock) keeps the bench's world the same every run.
+  const loaded = loadServeScenario(SERVE_SCENARIO, { start: '2026-01-01T00:00:00Z' }, 0);
   const live = await LiveWorld.start(loaded, { keySecret: Buffer.alloc(32, 9) });
   await live.advanceTo(live.nowMs + 3600_000);
   const key = (live.handleNow({ method: 'POST', path: '/api/register', body: { handle: 'bench_reader' } }).body as { api_key: string }).api_key;

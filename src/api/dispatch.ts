@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../kernel/errors.js';
 import { countRequest } from '../platform/identity.js';
 import { actorForKey } from '../platform/actors.js';
-import { DAY_MS, msUntilNextDay, retryAfterSeconds } from '../rules/rate-limit.js';
+import { msUntilNextDay, retryAfterSeconds } from '../rules/rate-limit.js';
+import { dailyQuotaUsedUp, QUOTA_WARNING_HEADER, quotaWarningText } from '../rules/daily-quota.js';
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import { errorResponse } from './errors.js';
@@ -10,6 +11,7 @@ import { ROUTES } from './routes/index.js';
 import type { ApiRequest, ApiResponse, JsonSchema, QueryValue, Route } from './types.js';
 import type { RouteContract } from './contract/define.js';
 import { addWireFormats } from './contract/formats.js';
+import { bySpecificity, matchSegments, pathSegments, wirePath } from './contract/paths.js';
 
 /**
  * Runs one request against the route table: match, settle due timers, authenticate, validate, handle,
@@ -40,11 +42,11 @@ addWireFormats(queryAjv);
 
 export class Api {
   readonly platform: Platform;
-  readonly #routes: CompiledRoute[];
+  readonly #routes: RouteTable;
 
   constructor(platform: Platform, routes: readonly Route[] = ROUTES) {
     this.platform = platform;
-    this.#routes = compileRoutes(routes);
+    this.#routes = new RouteTable(compileRoutes(routes));
   }
 
   /**
@@ -55,14 +57,13 @@ export class Api {
     try {
       return this.#handle(request, as);
     } catch (error) {
-      if (error instanceof PlatformError) return withRetryAfter(errorResponse(error.code, error.message, error.details));
-      throw error; // a programmer error: stop loudly
+      return platformErrorResponse(error);
     }
   }
 
   /** True when the request cannot change state: a GET that is not a stateful read, or a request no route takes. */
   isReadOnly(request: ApiRequest): boolean {
-    const match = matchRoute(this.#routes, request.method.toUpperCase(), splitPath(request.path).path);
+    const match = this.#routes.match(request.method.toUpperCase(), splitPath(request.path).path);
     if ('error' in match) return true;
     return match.compiled.contract.method === 'GET' && !match.compiled.contract.statefulRead;
   }
@@ -75,20 +76,36 @@ export class Api {
 
   #handle(request: ApiRequest, as: Agent | Human | undefined): ApiResponse {
     const { path, query } = splitPath(request.path, request.query);
-    const match = matchRoute(this.#routes, request.method.toUpperCase(), path);
+    const match = this.#routes.match(request.method.toUpperCase(), path);
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const actor = as === undefined ? authenticate(this.platform, compiled.contract, request.headers) : admit(this.platform, compiled.contract, as);
-    if (actor && 'status' in actor) return withRetryAfter(actor);
-    const input = validateInput(compiled, params, query, request.body);
-    if ('status' in input) return input;
-    if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, input.query);
-    const agent = actor?.kind === 'agent' ? actor : null;
-    const context = { platform: this.platform, agent, actor, params, query: input.query, body: input.body };
-    const body = compiled.route.handler(context as Parameters<Route['handler']>[0]);
-    return { status: compiled.contract.status ?? 200, body };
+    const admitted = as === undefined ? authenticate(this.platform, compiled.contract, request.headers) : admit(this.platform, compiled.contract, as);
+    if ('status' in admitted) return withRetryAfter(admitted);
+    const response = this.#answer(compiled, params, query, request.body, admitted.actor);
+    return admitted.quotaWarning === null ? response : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
   }
+
+  /** Validates and runs the handler; a refusal it raises is answered here, so a quota warning reaches refusals too. */
+  #answer(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown, actor: Agent | Human | null): ApiResponse {
+    try {
+      const input = validateInput(compiled, params, query, body);
+      if ('status' in input) return input;
+      if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, input.query);
+      const agent = actor?.kind === 'agent' ? actor : null;
+      const context = { platform: this.platform, agent, actor, params, query: input.query, body: input.body };
+      const answer = compiled.route.handler(context as Parameters<Route['handler']>[0]);
+      return { status: compiled.contract.status ?? 200, body: answer };
+    } catch (error) {
+      return platformErrorResponse(error);
+    }
+  }
+}
+
+/** A refusal the platform raised, as its wire answer; anything else is a programmer error: stop loudly. */
+function platformErrorResponse(error: unknown): ApiResponse {
+  if (error instanceof PlatformError) return withRetryAfter(errorResponse(error.code, error.message, error.details));
+  throw error;
 }
 
 function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
@@ -102,9 +119,7 @@ function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
     booleanQueryFields: booleanFields(contract.query),
     pageSize: pageSizeOf(contract.query),
   }));
-  // Static segments win over parameters: /chess/games/my-turn before /chess/games/{id}.
-  const specificity = (c: CompiledRoute) => c.segments.map((s) => (s.startsWith('{') ? '1' : '0')).join('');
-  return compiled.sort((a, b) => (specificity(a) < specificity(b) ? -1 : specificity(a) > specificity(b) ? 1 : 0));
+  return bySpecificity(compiled);
 }
 
 /**
@@ -112,7 +127,7 @@ function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
  * live under `/_sim/` and are never given the `/api` prefix: they are not part of the platform's API.
  */
 function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { path: string; query: Record<string, QueryValue> } {
-  const [pathPart = '', search] = rawPath.split('?', 2);
+  const { path, search } = wirePath(rawPath);
   const merged: Record<string, QueryValue> = { ...query };
   if (search) {
     for (const [key, value] of new URLSearchParams(search)) {
@@ -120,53 +135,64 @@ function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { p
       merged[key] = prior === undefined ? value : ([] as string[]).concat(prior, value);
     }
   }
-  let path = pathPart.replace(/\/+$/, '') || '/';
-  const unprefixed = path.startsWith('/api/') || path === '/api' || path.startsWith('/_sim/') || path === '/_sim';
-  if (!unprefixed) path = `/api${path}`;
   return { path, query: merged };
 }
 
 type RouteMatch = { compiled: CompiledRoute; params: Record<string, string> } | { error: ApiResponse };
 
-function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch {
-  const segments = path.split('/').filter(Boolean).map(safeDecode);
-  let pathMatched = false;
-  for (const compiled of routes) {
-    const params = matchSegments(compiled.segments, segments);
-    if (!params) continue;
-    pathMatched = true;
-    if (compiled.contract.method === method) return { compiled, params };
+/**
+ * Static paths (most requests: my-turn, move, whoami, feed) are found by one map lookup on the raw path;
+ * templated ones are tried in specificity order, as before. A static path whose route lacks the method
+ * still falls through to the templates (`GET /api/agents/profile` is the profile of an agent so named).
+ */
+class RouteTable {
+  readonly #staticRoutes = new Map<string, CompiledRoute>();
+  readonly #staticPaths = new Set<string>();
+  readonly #templated: CompiledRoute[];
+
+  constructor(compiled: readonly CompiledRoute[]) {
+    for (const route of compiled.filter(isStatic)) {
+      this.#staticRoutes.set(`${route.contract.method} ${route.contract.path}`, route);
+      this.#staticPaths.add(route.contract.path);
+    }
+    this.#templated = compiled.filter((route) => !isStatic(route));
   }
-  if (pathMatched) return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
-  return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
+
+  match(method: string, path: string): RouteMatch {
+    const direct = this.#staticRoutes.get(`${method} ${path}`);
+    if (direct) return { compiled: direct, params: {} };
+    const segments = pathSegments(path);
+    let pathMatched = this.#staticPaths.has(path);
+    for (const compiled of this.#templated) {
+      const params = matchSegments(compiled.segments, segments);
+      if (!params) continue;
+      pathMatched = true;
+      if (compiled.contract.method === method) return { compiled, params };
+    }
+    if (pathMatched) return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
+    return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
+  }
 }
 
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+function isStatic(route: CompiledRoute): boolean {
+  return !route.contract.path.includes('{');
 }
 
-function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
-  if (pattern.length !== actual.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const want = pattern[i]!;
-    if (want.startsWith('{')) params[want.slice(1, -1)] = actual[i]!;
-    else if (want !== actual[i]) return undefined;
-  }
-  return params;
+/** Who a request runs as, and the quota warning its answer carries (under `quota: warn`, past the figure). */
+interface Admission {
+  actor: Agent | Human | null;
+  quotaWarning: string | null;
 }
 
-function authenticate(platform: Platform, route: RouteContract, headers: ApiRequest['headers'] = {}): Agent | Human | null | ApiResponse {
+const ANONYMOUS: Admission = { actor: null, quotaWarning: null };
+
+function authenticate(platform: Platform, route: RouteContract, headers: ApiRequest['headers'] = {}): Admission | ApiResponse {
   // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
   // and reads leaderboards. Routes where a key is optional judge a key that is sent.
-  if (route.auth === 'none') return null;
+  if (route.auth === 'none') return ANONYMOUS;
   const header = headers['authorization'] ?? headers['Authorization'];
   if (header === undefined || header === '') {
-    return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : null;
+    return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : ANONYMOUS;
   }
   const key = bearerKey(headers);
   const actor = key === undefined ? undefined : actorForKey(platform, key);
@@ -179,25 +205,27 @@ function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
   return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
-/** What follows a valid key: humans only on routes open to them, the daily quota, then the count. */
-function admit(platform: Platform, route: RouteContract, actor: Agent | Human): Agent | Human | null | ApiResponse {
-  if (route.auth === 'none') return null;
+/**
+ * What follows a valid key: humans only on routes open to them, the daily quota, then the count. The
+ * quota is judged before the request is counted: a request is past it when the day's count had already
+ * reached the limit. whoami is exempt, so a client can always read its usage.
+ */
+function admit(platform: Platform, route: RouteContract, actor: Agent | Human): Admission | ApiResponse {
+  if (route.auth === 'none') return ANONYMOUS;
   if (actor.kind === 'human' && route.actors !== 'any') return errorResponse('agents_only', `${route.method} ${route.path} is for agent accounts; humans use the social routes`);
-  const quota = quotaRefusal(platform, route, actor);
-  if (quota) return quota;
+  const { requestsPerDay, quota } = platform.ruleset.api;
+  const pastQuota = !route.quotaExempt && quota !== 'off' && dailyQuotaUsedUp(actor.usage, platform.nowMs, requestsPerDay);
+  if (pastQuota && quota === 'enforce') return quotaRefusal(platform);
   countRequest(platform, actor);
-  return actor;
+  return { actor, quotaWarning: pastQuota ? quotaWarningText(requestsPerDay) : null };
 }
 
 /**
- * The per-key daily quota whoami shows (WIRE §1: requests_limit 5000 per UTC day). A refused request is
- * not counted, so requests_today never passes the limit; whoami stays reachable to read the usage.
+ * The per-key daily quota whoami shows (WIRE §1: requests_limit 5000 per UTC day), under `enforce`: 429
+ * until 00:00 UTC. A refused request is not counted, so requests_today never passes the limit.
  */
-function quotaRefusal(platform: Platform, route: RouteContract, actor: Agent | Human): ApiResponse | undefined {
-  if (route.quotaExempt) return undefined;
+function quotaRefusal(platform: Platform): ApiResponse {
   const limit = platform.ruleset.api.requestsPerDay;
-  const sameDay = actor.usage.dayIndex === Math.floor(platform.nowMs / DAY_MS);
-  if (!sameDay || actor.usage.requestsToday < limit) return undefined;
   const retryAfter = retryAfterSeconds(msUntilNextDay(platform.nowMs));
   return errorResponse('rate_limit_exceeded', `daily request quota of ${limit} used; it resets at 00:00 UTC`, { action: 'requests', limit, retry_after: retryAfter });
 }
@@ -205,7 +233,13 @@ function quotaRefusal(platform: Platform, route: RouteContract, actor: Agent | H
 /** A 429 carries its wait as a Retry-After header as well as `retry_after` (seconds) in the body. */
 function withRetryAfter(response: ApiResponse): ApiResponse {
   const retry = (response.body as { retry_after?: unknown }).retry_after;
-  return typeof retry === 'number' ? { ...response, headers: { ...response.headers, 'retry-after': String(retry) } } : response;
+  return typeof retry === 'number' ? withHeader(response, 'retry-after', String(retry)) : response;
+}
+
+function withHeader(response: ApiResponse, name: string, value: string): ApiResponse {
+  const headers: Record<string, string> = Object.assign({}, response.headers);
+  headers[name] = value;
+  return { status: response.status, body: response.body, headers };
 }
 
 function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {

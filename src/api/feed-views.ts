@@ -1,39 +1,107 @@
 import { toIso } from '../kernel/clock.js';
+import { invariant } from '../kernel/errors.js';
 import { actorById } from '../platform/actors.js';
 import type { Platform } from '../platform/platform.js';
-import type { Activity, Agent, Human, Notification, Post, Reply } from '../platform/state.js';
-import { postView, replyView } from './social-views.js';
+import type { Activity, Agent, Game, Human, Notification, Post, Reply } from '../platform/state.js';
+import type * as F from './contract/feed.js';
+import type * as Q from './contract/search.js';
+import { authorRef, hasLiked, postView, replyView } from './social-views.js';
 
-/** Wire views of the feed, notifications, activity and search (WIRE §9-§11), built on the social views. */
+/**
+ * Wire views of the feed, notifications, activity and search (WIRE §9-§11), built on the social views.
+ * The post views that add a field to `postView` repeat its fields as one flat literal (no spreads: see
+ * `postView`); their contract types make the compiler catch one that falls out of step.
+ */
 type Viewer = Agent | Human | null;
 
 /** GET /api/feed/posts/{id}: the post and every reply of it (all depths, oldest first). */
-export function postDetailView(p: Platform, post: Post, replies: readonly Reply[], viewer: Viewer) {
-  return { post: { ...postView(p, post, viewer), replies: replies.map((reply) => replyView(p, reply, viewer)) } };
+export function postDetailView(p: Platform, post: Post, replies: readonly Reply[], viewer: Viewer): { post: F.PostDetail } {
+  const detail: F.PostDetail = {
+    id: post.id,
+    post_id: post.id,
+    content: post.content,
+    post_type: post.postType,
+    author: authorRef(p, post.authorId),
+    chess_game_id: post.chessGameId,
+    tournament_id: post.tournamentId,
+    repost_of_post_id: post.repostOfPostId,
+    likes_count: post.likesCount,
+    like_count: post.likesCount,
+    replies_count: post.repliesCount,
+    reply_count: post.repliesCount,
+    has_liked: hasLiked(p, viewer, post.id),
+    created_at: toIso(post.createdAtMs),
+    replies: replies.map((reply) => replyView(p, reply, viewer)),
+  };
+  return { post: detail };
 }
 
 /** WIRE §9 (EX): a notification's post carries `game_preview` when it names a game. */
-export function notifiedPostView(p: Platform, post: Post, viewer: Viewer) {
+export function notifiedPostView(p: Platform, post: Post, viewer: Viewer): F.NotifiedPost {
   const game = post.chessGameId === null ? undefined : p.state.games.get(post.chessGameId);
-  const preview = game ? { game_preview: { move_count: game.moves.length, result: game.end?.result ?? null, status: game.status } } : {};
-  return { ...postView(p, post, viewer), ...preview };
+  if (!game) return postView(p, post, viewer);
+  return {
+    id: post.id,
+    post_id: post.id,
+    content: post.content,
+    post_type: post.postType,
+    author: authorRef(p, post.authorId),
+    chess_game_id: post.chessGameId,
+    tournament_id: post.tournamentId,
+    repost_of_post_id: post.repostOfPostId,
+    likes_count: post.likesCount,
+    like_count: post.likesCount,
+    replies_count: post.repliesCount,
+    reply_count: post.repliesCount,
+    has_liked: hasLiked(p, viewer, post.id),
+    created_at: toIso(post.createdAtMs),
+    game_preview: gamePreview(game),
+  };
 }
 
-export function notificationView(p: Platform, note: Notification, viewer: Viewer) {
-  const post = notifiedPostView(p, p.state.posts.get(note.postId)!, viewer);
-  const reply = note.replyId === null ? null : replyView(p, p.state.replies.get(note.replyId)!, viewer);
-  const replyFields = reply === null ? {} : { reply_id: reply.id, reply };
-  return { post_id: note.postId, ...replyFields, post, created_at: toIso(note.atMs) };
+function gamePreview(game: Game): F.GamePreview {
+  return { move_count: game.moves.length, result: game.end?.result ?? null, status: game.status };
 }
 
-export function activityView(p: Platform, actorId: string, row: Activity) {
+/** A notification about a post: a mention in it, or a post about one of the caller's games. */
+export function postNoteView(p: Platform, note: Notification, viewer: Viewer): F.PostNote {
+  return { post_id: note.postId, post: notifiedPostView(p, p.state.posts.get(note.postId)!, viewer), created_at: toIso(note.atMs) };
+}
+
+/** A notification a reply carries: it names the reply and the root post the reply belongs to. */
+export function replyNoteView(p: Platform, note: Notification, viewer: Viewer): F.ReplyNote {
+  invariant(note.replyId !== null, `notification ${note.type} #${note.seq} names no reply`);
+  const reply = p.state.replies.get(note.replyId)!;
+  return {
+    post_id: reply.postId,
+    reply_id: reply.id,
+    reply: replyView(p, reply, viewer),
+    post: notifiedPostView(p, p.state.posts.get(reply.postId)!, viewer),
+    created_at: toIso(note.atMs),
+  };
+}
+
+/** A mention is in a post or in a reply; one in a reply names that reply, so a client answers it there. */
+export function mentionNoteView(p: Platform, note: Notification, viewer: Viewer): F.PostNote | F.ReplyNote {
+  return note.replyId === null ? postNoteView(p, note, viewer) : replyNoteView(p, note, viewer);
+}
+
+export function activityView(p: Platform, actorId: string, row: Activity): F.ActivityRow {
   const actor = actorById(p, actorId)!;
   return {
-    ...{ id: row.id, type: row.type, content: row.content, agent: { id: actor.id, handle: actor.handle } },
-    ...{ related_post_id: row.relatedPostId, related_agent_id: row.relatedAgentId, related_token_id: null },
-    ...{ metadata: { ...row.metadata }, created_at: toIso(row.atMs) },
+    id: row.id,
+    type: row.type,
+    content: row.content,
+    agent: { id: actor.id, handle: actor.handle },
+    related_post_id: row.relatedPostId,
+    related_agent_id: row.relatedAgentId,
+    related_token_id: null,
+    metadata: { ...row.metadata }, // a copy: a client must never hold the platform's own record
+    created_at: toIso(row.atMs),
   };
 }
 
 /** Search results name their post (and the searched-under reply) by id and content only (WIRE §10). */
-export const textRef = (item: Post | Reply) => ({ id: item.id, content: item.content });
+export function textRef(item: Post | Reply): Q.TextRef {
+  return { id: item.id, content: item.content };
+}

@@ -2,12 +2,13 @@ import { toIso } from '../kernel/clock.js';
 import { actorById } from '../platform/actors.js';
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human, Post, Reply } from '../platform/state.js';
+import type * as S from './contract/social.js';
 
 /**
  * Wire views of posts and replies (WIRE §8-§10). Counts are emitted in both spellings the wire shapes
  * record clients reading (`likes_count` on the feed, `like_count` in search).
  */
-export function authorRef(p: Platform, authorId: string) {
+export function authorRef(p: Platform, authorId: string): S.AuthorRef {
   const author = actorById(p, authorId)!;
   return { id: author.id, handle: author.handle, author_type: author.kind };
 }
@@ -17,7 +18,7 @@ export function hasLiked(p: Platform, viewer: Agent | Human | null, targetId: st
 }
 
 /** One flat literal, not spreads: feeds build thousands of these per virtual hour. */
-export function postView(p: Platform, post: Post, viewer: Agent | Human | null = null) {
+export function postView(p: Platform, post: Post, viewer: Agent | Human | null = null): S.PostView {
   return {
     id: post.id,
     post_id: post.id,
@@ -36,7 +37,7 @@ export function postView(p: Platform, post: Post, viewer: Agent | Human | null =
   };
 }
 
-export function replyView(p: Platform, reply: Reply, viewer: Agent | Human | null = null) {
+export function replyView(p: Platform, reply: Reply, viewer: Agent | Human | null = null): S.ReplyView {
   return {
     id: reply.id,
     reply_id: reply.id,

@@ -1,8 +1,10 @@
 import { toIso } from '../kernel/clock.js';
 import { lamportsToSol } from '../kernel/money.js';
-import { escrowWireStatus } from '../platform/bounties.js';
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Match, Participant, Tournament, Transfer, TransferType } from '../platform/state.js';
+import type * as A from './contract/agents.js';
+import type * as L from './contract/leaderboard.js';
+import type * as T from './contract/tournaments.js';
 
 /**
  * Wire views of tournaments (WIRE §7), of an agent's money (WIRE §3 transfers) and of the two tournament
@@ -30,48 +32,112 @@ export function isOpenForEntry(t: Tournament): boolean {
   return t.status === 'registration' && t.filledAtMs === null;
 }
 
+/*
+ * The list row, the open row and the detail each repeat the summary fields as one flat literal (the house
+ * rule for views: no spreads). The field list lives once, in src/api/contract/tournaments.ts: each view is
+ * typed by its contract shape, so a field one of them drops or misspells does not compile.
+ */
+
 /** One row of GET /api/chess/tournaments; both creator spellings, since the list and open rows differ. */
-export function tournamentSummary(p: Platform, t: Tournament) {
+export function tournamentSummary(p: Platform, t: Tournament): T.TournamentSummary {
   const creator = agentOf(p, t.creatorId);
   return {
-    ...{ id: t.id, tournament_id: t.id, name: t.name, status: t.status },
-    ...{ max_participants: t.maxParticipants, current_participants: t.participants.length },
-    ...{ minimum_start_at: isoOrNull(t.minimumStartAtMs), reserved_participants: reservedParticipants(t) },
+    id: t.id,
+    tournament_id: t.id,
+    name: t.name,
+    status: t.status,
+    max_participants: t.maxParticipants,
+    current_participants: t.participants.length,
+    minimum_start_at: isoOrNull(t.minimumStartAtMs),
+    reserved_participants: reservedParticipants(t),
     scheduled_start_at: isoOrNull(t.scheduledStartMs),
-    ...{ prize_sol: lamportsToSol(t.prizeLamports), entry_fee_sol: lamportsToSol(t.entryFeeLamports), prize_distribution: t.distribution },
-    ...{ created_by: { handle: creator.handle }, creator_handle: creator.handle, created_at: toIso(t.createdAtMs) },
-  };
-}
-
-function eligibilityView(t: Tournament) {
-  const e = t.eligibility;
-  return {
-    ...{ verified_only: e.verifiedOnly, required_tags: [...e.requiredTags], elo_min: e.eloMin, elo_max: e.eloMax },
-    ...{ min_games_played: e.minGamesPlayed, max_games_played: e.maxGamesPlayed },
+    prize_sol: lamportsToSol(t.prizeLamports),
+    entry_fee_sol: lamportsToSol(t.entryFeeLamports),
+    prize_distribution: t.distribution,
+    created_by: { handle: creator.handle },
+    creator_handle: creator.handle,
+    created_at: toIso(t.createdAtMs),
   };
 }
 
 /** One row of GET /api/chess/tournaments/open: what a joiner needs to decide without a second call. */
-export function openTournamentRow(p: Platform, t: Tournament) {
-  const { tournament_id: _sameAsId, ...summary } = tournamentSummary(p, t);
-  return { ...summary, ...eligibilityView(t) };
+export function openTournamentRow(p: Platform, t: Tournament): T.OpenTournamentRow {
+  const creator = agentOf(p, t.creatorId);
+  const e = t.eligibility;
+  return {
+    id: t.id,
+    name: t.name,
+    status: t.status,
+    max_participants: t.maxParticipants,
+    current_participants: t.participants.length,
+    minimum_start_at: isoOrNull(t.minimumStartAtMs),
+    reserved_participants: reservedParticipants(t),
+    scheduled_start_at: isoOrNull(t.scheduledStartMs),
+    prize_sol: lamportsToSol(t.prizeLamports),
+    entry_fee_sol: lamportsToSol(t.entryFeeLamports),
+    prize_distribution: t.distribution,
+    created_by: { handle: creator.handle },
+    creator_handle: creator.handle,
+    created_at: toIso(t.createdAtMs),
+    verified_only: e.verifiedOnly,
+    required_tags: [...e.requiredTags],
+    elo_min: e.eloMin,
+    elo_max: e.eloMax,
+    min_games_played: e.minGamesPlayed,
+    max_games_played: e.maxGamesPlayed,
+  };
 }
 
 /** GET /api/chess/tournaments/{id} and the create response: the summary plus bracket, money and results. */
-export function tournamentDetail(p: Platform, t: Tournament) {
+export function tournamentDetail(p: Platform, t: Tournament): T.TournamentDetail {
+  const creator = agentOf(p, t.creatorId);
+  const e = t.eligibility;
   return {
-    ...tournamentSummary(p, t),
-    ...eligibilityView(t),
-    ...{ description: t.description, format: 'single_elimination', organizer_fee_enabled: t.organizerFeeEnabled },
-    ...{ escrow_address: t.escrowAddress, escrow_status: escrowWireStatus(p, t.escrowAddress).escrow_status },
-    ...{ seeded_at: isoOrNull(t.seededAtMs), started_at: isoOrNull(t.startedAtMs) },
+    id: t.id,
+    tournament_id: t.id,
+    name: t.name,
+    status: t.status,
+    max_participants: t.maxParticipants,
+    current_participants: t.participants.length,
+    minimum_start_at: isoOrNull(t.minimumStartAtMs),
+    reserved_participants: reservedParticipants(t),
+    scheduled_start_at: isoOrNull(t.scheduledStartMs),
+    prize_sol: lamportsToSol(t.prizeLamports),
+    entry_fee_sol: lamportsToSol(t.entryFeeLamports),
+    prize_distribution: t.distribution,
+    created_by: { handle: creator.handle },
+    creator_handle: creator.handle,
+    created_at: toIso(t.createdAtMs),
+    verified_only: e.verifiedOnly,
+    required_tags: [...e.requiredTags],
+    elo_min: e.eloMin,
+    elo_max: e.eloMax,
+    min_games_played: e.minGamesPlayed,
+    max_games_played: e.maxGamesPlayed,
+    description: t.description,
+    format: 'single_elimination',
+    organizer_fee_enabled: t.organizerFeeEnabled,
+    escrow_address: t.escrowAddress,
+    escrow_status: escrowOf(p, t).status,
+    seeded_at: isoOrNull(t.seededAtMs),
+    started_at: isoOrNull(t.startedAtMs),
     // The platform stamps completedAtMs on cancellation too; the wire keeps the two apart.
     completed_at: t.status === 'completed' ? isoOrNull(t.completedAtMs) : null,
-    ...{ cancelled_at: t.status === 'cancelled' ? isoOrNull(t.completedAtMs) : null, cancel_reason: t.cancelReason },
+    cancelled_at: t.status === 'cancelled' ? isoOrNull(t.completedAtMs) : null,
+    cancel_reason: t.cancelReason,
     participants: participantsInSeedOrder(t).map((x) => participantRow(p, t, x)),
-    rounds: t.rounds.map((matches, i) => ({ round_number: i + 1, matches: matches.map((m) => matchRow(p, t, m)) })),
+    rounds: t.rounds.map((matches, i) => roundRow(p, t, matches, i + 1)),
     placements: placementRows(p, t),
   };
+}
+
+/** A tournament's escrow opens with the tournament and is never removed, so it is always there to read. */
+function escrowOf(p: Platform, t: Tournament) {
+  return p.state.escrows.get(t.escrowAddress)!;
+}
+
+function roundRow(p: Platform, t: Tournament, matches: readonly Match[], roundNumber: number): T.RoundRow {
+  return { round_number: roundNumber, matches: matches.map((m) => matchRow(p, t, m)) };
 }
 
 /** Seed order once seeded; join order before (every seed is null then, so join order decides alone). */
@@ -80,24 +146,33 @@ function participantsInSeedOrder(t: Tournament): Participant[] {
   return [...t.participants].sort((a, b) => rank(a) - rank(b) || a.joinOrder - b.joinOrder);
 }
 
-function participantRow(p: Platform, t: Tournament, x: Participant) {
+function participantRow(p: Platform, t: Tournament, x: Participant): T.ParticipantRow {
   const champion = t.status === 'completed' && t.placements[0] === x.agentId;
   return {
-    ...{ handle: agentOf(p, x.agentId).handle, agent_id: x.agentId, seed: x.seed, elo_at_seed: x.eloAtSeed },
+    handle: agentOf(p, x.agentId).handle,
+    agent_id: x.agentId,
+    seed: x.seed,
+    elo_at_seed: x.eloAtSeed,
     status: champion ? 'champion' : x.eliminated ? 'eliminated' : 'active',
-    ...{ eliminated_round: x.eliminatedRound, payment_status: x.paymentStatus, joined_at: toIso(x.joinedAtMs) },
+    eliminated_round: x.eliminatedRound,
+    payment_status: x.paymentStatus,
+    joined_at: toIso(x.joinedAtMs),
   };
 }
 
-function slotRef(p: Platform, t: Tournament, agentId: string | null) {
+function slotRef(p: Platform, t: Tournament, agentId: string | null): T.SlotRef {
   if (agentId === null) return null;
   return { handle: agentOf(p, agentId).handle, seed: t.participants.find((x) => x.agentId === agentId)!.seed };
 }
 
-function matchRow(p: Platform, t: Tournament, m: Match) {
+function matchRow(p: Platform, t: Tournament, m: Match): T.MatchRow {
   return {
-    ...{ match_index: m.matchIndex, participant1: slotRef(p, t, m.slots[0]), participant2: slotRef(p, t, m.slots[1]) },
-    ...{ game_id: m.gameId, winner_handle: m.winnerId === null ? null : agentOf(p, m.winnerId).handle, status: m.status },
+    match_index: m.matchIndex,
+    participant1: slotRef(p, t, m.slots[0]),
+    participant2: slotRef(p, t, m.slots[1]),
+    game_id: m.gameId,
+    winner_handle: m.winnerId === null ? null : agentOf(p, m.winnerId).handle,
+    status: m.status,
   };
 }
 
@@ -105,7 +180,7 @@ function matchRow(p: Platform, t: Tournament, m: Match) {
  * Payouts are read from the transfers actually queued, not recomputed: a place whose share was folded
  * into 1st (too small to land in an empty wallet) then shows 0, as the money did.
  */
-function placementRows(p: Platform, t: Tournament) {
+function placementRows(p: Platform, t: Tournament): T.PlacementRow[] {
   return t.placements.map((agentId, i) => {
     const paid = agentTransfers(p, agentId).filter(
       (x) => x.type === 'tournament_payout' && x.status !== 'failed' && x.purpose.kind === 'tournament' && x.purpose.tournamentId === t.id,
@@ -115,15 +190,22 @@ function placementRows(p: Platform, t: Tournament) {
 }
 
 /** The join response (WIRE §7). `queued_transfers`: this entry's fee is still on its way to the escrow. */
-export function joinResponse(p: Platform, t: Tournament, x: Participant, alreadyJoined: boolean) {
+export function joinResponse(p: Platform, t: Tournament, x: Participant, alreadyJoined: boolean): T.JoinResponse {
   const entry = x.entryTransferId === null ? undefined : p.state.transfers.get(x.entryTransferId);
   return {
     success: true,
     participant: {
-      ...{ id: x.id, tournament_id: t.id, agent_id: x.agentId, seed: x.seed },
-      ...{ eliminated: x.eliminated, eliminated_round: x.eliminatedRound, joined_at: toIso(x.joinedAtMs) },
+      id: x.id,
+      tournament_id: t.id,
+      agent_id: x.agentId,
+      seed: x.seed,
+      eliminated: x.eliminated,
+      eliminated_round: x.eliminatedRound,
+      joined_at: toIso(x.joinedAtMs),
     },
-    ...{ payment_status: x.paymentStatus, queued_transfers: entry?.status === 'queued', already_joined: alreadyJoined },
+    payment_status: x.paymentStatus,
+    queued_transfers: entry?.status === 'queued',
+    already_joined: alreadyJoined,
   };
 }
 
@@ -170,13 +252,19 @@ function signedLamports(agent: Agent, x: Transfer): number {
   return x.to === agent.walletAddress ? x.lamports : -x.lamports;
 }
 
-function transferRow(agent: Agent, x: Transfer) {
+function transferRow(agent: Agent, x: Transfer): A.TransferRow {
   const amount = lamportsToSol(x.lamports);
   const incoming = signedLamports(agent, x) > 0;
   return {
-    ...{ id: x.id, transfer_type: x.type, amount_sol: amount, direction: incoming ? 'in' : 'out' },
-    ...{ signed: incoming ? amount : -amount, description: x.description, status: x.status },
-    ...{ created_at: toIso(x.createdAtMs), settled_at: isoOrNull(x.settledAtMs) },
+    id: x.id,
+    transfer_type: x.type,
+    amount_sol: amount,
+    direction: incoming ? 'in' : 'out',
+    signed: incoming ? amount : -amount,
+    description: x.description,
+    status: x.status,
+    created_at: toIso(x.createdAtMs),
+    settled_at: isoOrNull(x.settledAtMs),
   };
 }
 
@@ -237,7 +325,7 @@ function tournamentsEntered(p: Platform, agentId: string): number {
 }
 
 /** GET /api/agents/{handle}/transfers. CamelCase top-level keys, as the real service sends them (WIRE §3). */
-export function transfersReport(p: Platform, agent: Agent, query: { limit?: number; offset?: number }) {
+export function transfersReport(p: Platform, agent: Agent, query: { limit?: number; offset?: number }): A.TransfersReport {
   const all = agentTransfers(p, agent.id);
   const settled = all.filter((x) => x.status === 'settled');
   const byType = settledByType(settled);
@@ -247,13 +335,20 @@ export function transfersReport(p: Platform, agent: Agent, query: { limit?: numb
   const limit = query.limit ?? 50;
   return {
     transfers: [...all].reverse().slice(offset, offset + limit).map((x) => transferRow(agent, x)),
-    ...{ total: all.length, limit, offset },
+    total: all.length,
+    limit,
+    offset,
     balanceHistory: balanceHistory(p, agent, settled),
-    ...{ totalWinnings: lamportsToSol(winnings), tournamentWinningsSol: lamportsToSol(byType('tournament_payout')) },
+    totalWinnings: lamportsToSol(winnings),
+    tournamentWinningsSol: lamportsToSol(byType('tournament_payout')),
     totalEarningsSol: lamportsToSol(winnings + byType('tournament_organizer_fee')),
-    ...{ feesPaidSol: lamportsToSol(feesPaidLamports(p, agent, settled)), tournamentsEntered: tournamentsEntered(p, agent.id) },
-    ...{ gold, silver, bronze },
-    ...{ wallet_address: agent.walletAddress, balance_sol: lamportsToSol(p.ledger.balance(agent.walletAddress)) },
+    feesPaidSol: lamportsToSol(feesPaidLamports(p, agent, settled)),
+    tournamentsEntered: tournamentsEntered(p, agent.id),
+    gold,
+    silver,
+    bronze,
+    wallet_address: agent.walletAddress,
+    balance_sol: lamportsToSol(p.ledger.balance(agent.walletAddress)),
   };
 }
 
@@ -291,7 +386,7 @@ function rankBy(p: Platform, ids: Iterable<string>, key: (r: Omit<TournamentRank
   const earnings = earningsByAgent(p);
   const rows = [...ids].map((id) => ({ agent: agentOf(p, id), wins: wins.get(id) ?? 0, earningsLamports: earnings.get(id) ?? 0 }));
   rows.sort((a, b) => key(b) - key(a) || (a.agent.handle < b.agent.handle ? -1 : a.agent.handle > b.agent.handle ? 1 : 0));
-  return rows.map((r, i) => ({ rank: i + 1, ...r }));
+  return rows.map((r, i) => ({ rank: i + 1, agent: r.agent, wins: r.wins, earningsLamports: r.earningsLamports }));
 }
 
 /** Agents with at least one completed-tournament win, most wins first. */
@@ -304,13 +399,16 @@ export function tournamentEarningsRanking(p: Platform): TournamentRanked[] {
   return rankBy(p, earningsByAgent(p).keys(), (r) => r.earningsLamports);
 }
 
-export function tournamentWinsRow(r: TournamentRanked) {
+export function tournamentWinsRow(r: TournamentRanked): L.TournamentWinsRow {
   return { rank: r.rank, agent: { handle: r.agent.handle }, handle: r.agent.handle, tournament_wins: r.wins, elo: r.agent.elo };
 }
 
-export function tournamentEarningsRow(r: TournamentRanked) {
+export function tournamentEarningsRow(r: TournamentRanked): L.TournamentEarningsRow {
   return {
-    ...{ rank: r.rank, agent: { handle: r.agent.handle }, handle: r.agent.handle },
-    ...{ earnings_sol: lamportsToSol(r.earningsLamports), tournament_wins: r.wins },
+    rank: r.rank,
+    agent: { handle: r.agent.handle },
+    handle: r.agent.handle,
+    earnings_sol: lamportsToSol(r.earningsLamports),
+    tournament_wins: r.wins,
   };
 }

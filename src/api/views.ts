@@ -6,8 +6,13 @@ import type { Platform } from '../platform/platform.js';
 import { socialScoreOf } from '../platform/actors.js';
 import { escrowWireStatus } from '../platform/bounties.js';
 import { lamportsToSol } from '../kernel/money.js';
+import { dailyQuotaUsedUp } from '../rules/daily-quota.js';
 import type { Agent, Challenge, Game, Human, MoveRecord } from '../platform/state.js';
 import type * as G from './contract/games.js';
+import type * as I from './contract/identity.js';
+import type { ApiKeyUsage } from './contract/usage.js';
+import type * as Ch from './contract/challenges.js';
+import type * as L from './contract/leaderboard.js';
 
 /**
  * Wire views: records -> the real service's JSON field names (wire-shapes.md). Where the wire shapes say
@@ -21,46 +26,85 @@ function agentOf(p: Platform, id: string): Agent {
   return p.state.agents.get(id)!;
 }
 
-/** `social_score` needs the ruleset, so it is emitted when the platform is passed (whoami and PATCH profile should). */
-export function agentSelf(a: Agent, p?: Platform) {
+/** whoami's `agent` (and PATCH /api/agents/profile's, with `updated_at`): the caller's own account (WIRE §2). */
+export function agentSelf(p: Platform, a: Agent): I.AgentSelf {
   return {
-    ...{ id: a.id, handle: a.handle, bio: a.bio, tags: [...a.tags], wallet_address: a.walletAddress },
-    ...{ is_bot: true, is_active: true, kol_points: 0, trust_score: 0 },
-    ...{ followers_count: a.followersCount, following_count: a.followingCount, posts_count: a.postsCount, likes_given_count: a.likesGivenCount },
-    ...(p ? { social_score: socialScoreOf(p, a) } : {}),
-    ...{ profile_upvotes: a.profileUpvotes, profile_downvotes: a.profileDownvotes },
-    ...{ verified: a.verified, verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs), twitter_handle: a.twitterHandle },
-    ...{ github_url: a.githubUrl, github_username: a.githubUsername, github_repo_url: a.githubRepoUrl, avatar_url: a.avatarUrl },
-    ...{ chess_elo: a.elo, chess_peak_elo: a.peakElo, chess_games_played: gamesPlayed(a), chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws },
+    id: a.id,
+    handle: a.handle,
+    bio: a.bio,
+    tags: [...a.tags],
+    wallet_address: a.walletAddress,
+    // Every account here is an agent that can act; the simulated platform keeps no KOL points or trust
+    // score, so those show the real service's starting values (WIRE §2 example: 0 and 0).
+    is_bot: true,
+    is_active: true,
+    kol_points: 0,
+    trust_score: 0,
+    followers_count: a.followersCount,
+    following_count: a.followingCount,
+    posts_count: a.postsCount,
+    likes_given_count: a.likesGivenCount,
+    social_score: socialScoreOf(p, a),
+    profile_upvotes: a.profileUpvotes,
+    profile_downvotes: a.profileDownvotes,
+    verified: a.verified,
+    verified_at: a.verifiedAtMs === null ? null : toIso(a.verifiedAtMs),
+    twitter_handle: a.twitterHandle,
+    github_url: a.githubUrl,
+    github_username: a.githubUsername,
+    github_repo_url: a.githubRepoUrl,
+    avatar_url: a.avatarUrl,
+    chess_elo: a.elo,
+    chess_peak_elo: a.peakElo,
+    chess_games_played: gamesPlayed(a),
+    chess_wins: a.wins,
+    chess_losses: a.losses,
+    chess_draws: a.draws,
   };
 }
 
 /** whoami for a human account: its social presence (humans have no chess, wallet or verification). */
-export function humanSelf(p: Platform, h: Human) {
+export function humanSelf(p: Platform, h: Human): I.HumanSelf {
   return {
-    ...{ id: h.id, username: h.handle, handle: h.handle, display_name: h.displayName, bio: h.bio, avatar_url: h.avatarUrl },
-    ...{ followers_count: h.followersCount, following_count: h.followingCount, posts_count: h.postsCount, likes_given_count: h.likesGivenCount },
+    id: h.id,
+    username: h.handle,
+    handle: h.handle,
+    display_name: h.displayName,
+    bio: h.bio,
+    avatar_url: h.avatarUrl,
+    followers_count: h.followersCount,
+    following_count: h.followingCount,
+    posts_count: h.postsCount,
+    likes_given_count: h.likesGivenCount,
     social_score: socialScoreOf(p, h),
   };
 }
 
-export function apiUsage(p: Platform, a: Agent | Human) {
+export function apiUsage(p: Platform, a: Agent | Human): ApiKeyUsage {
   return {
     prefix: a.apiKeyPrefix,
     requests_today: a.usage.requestsToday,
     requests_limit: p.ruleset.api.requestsPerDay,
     total_requests: a.usage.totalRequests,
     last_used: a.usage.lastUsedMs === null ? null : toIso(a.usage.lastUsedMs),
+    quota_policy: p.ruleset.api.quota,
+    limit_reached: dailyQuotaUsedUp(a.usage, p.nowMs, p.ruleset.api.requestsPerDay),
   };
 }
 
-export function challengeView(p: Platform, c: Challenge) {
+export function challengeView(p: Platform, c: Challenge): Ch.ChallengeView {
   const challenger = agentOf(p, c.challengerId);
   return {
     challenge_id: c.id,
     game_id: c.id,
     id: c.id,
-    challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses },
+    challenger: {
+      handle: challenger.handle,
+      elo: challenger.elo,
+      wins: challenger.wins,
+      losses: challenger.losses,
+      social_score: socialScoreOf(p, challenger),
+    },
     opponent: c.opponentId === null ? null : agentRef(agentOf(p, c.opponentId)),
     status: c.status,
     bounty_sol: solOrNull(c.bountyLamports),
@@ -143,14 +187,24 @@ export function historyRow(p: Platform, g: Game, me: Agent): G.HistoryRow {
   const delta = mine === 'white' ? end.whiteDelta : end.blackDelta;
   const result = end.winner === null ? 'draw' : end.winner === mine ? 'win' : 'loss';
   return {
-    ...{ game_id: g.id, result, end_reason: end.reason, my_color: mine },
-    ...{ opponent_handle: opponent.handle, opponent_bio: opponent.bio, opponent_tags: [...opponent.tags] },
-    ...{ my_elo_before: before, my_elo_after: before + delta, elo_change: delta, move_count: g.moves.length },
-    ...{ created_at: toIso(g.createdAtMs), ended_at: toIso(end.endedAtMs), tournament_name: null },
+    game_id: g.id,
+    result,
+    end_reason: end.reason,
+    my_color: mine,
+    opponent_handle: opponent.handle,
+    opponent_bio: opponent.bio,
+    opponent_tags: [...opponent.tags],
+    my_elo_before: before,
+    my_elo_after: before + delta,
+    elo_change: delta,
+    move_count: g.moves.length,
+    created_at: toIso(g.createdAtMs),
+    ended_at: toIso(end.endedAtMs),
+    tournament_name: g.tournamentId === null ? null : p.state.tournaments.get(g.tournamentId)!.name,
   };
 }
 
-export function leaderboardRow(rank: number, a: Agent) {
+export function leaderboardRow(rank: number, a: Agent): L.LeaderboardRow {
   return {
     rank,
     agent: { handle: a.handle },

@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { loadScenarioFile, parseScenario, ScenarioError, type Scenario } from '../sim/scenario.js';
-import { World, type RunOutcome } from '../sim/world.js';
+import { World, type RunOutcome, type WorldOptions } from '../sim/world.js';
 import { OutputError, OutputStage, renderRunReport, type RunContext } from '../report/write.js';
 import { socialLines, type Report } from '../report/report.js';
 import { verdictLines } from '../report/verdict-table.js';
@@ -19,6 +19,7 @@ export interface RunArgs {
   out: string;
   progress: boolean;
   crossCheck?: boolean;
+  checkWire?: boolean;
   agent?: string;
   agentUci?: string;
   vs?: string;
@@ -38,6 +39,7 @@ export const runCommand = {
       .option('seed', { type: 'string', describe: "override the scenario's seed" })
       .option('out', { type: 'string', default: 'reports/latest', describe: 'folder for the report files' })
       .option('progress', { type: 'boolean', default: true, describe: 'print progress to stderr (a bar on a terminal, a line every 5% or 10 s otherwise)' })
+      .option('check-wire', { type: 'boolean', describe: 'check every answer against the route contracts (as CI does); the run fails if one leaves them' })
       .option('cross-check', { type: 'boolean', describe: 'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt' })
       .option('agent', { type: 'string', describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs' })
       .option('agent-uci', { type: 'string', describe: 'a UCI engine binary to play against --vs instead of a module' })
@@ -211,7 +213,7 @@ const SLICE_MS = 100;
 async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<number> {
   const { scenario } = plan;
   const started = performance.now(); // wall time for the human only; never written to the report
-  const world = new World(scenario, args.crossCheck === undefined ? {} : { crossCheck: args.crossCheck });
+  const world = new World(scenario, worldOptions(args));
   const progress = new ProgressPrinter(scenario, args.progress, started);
   const match = plan.match ? new MatchScore(world, plan.match.games, plan.match.player, progress) : undefined;
   world.platform.onEvent((event) => {
@@ -517,4 +519,11 @@ function moneyLines(report: Report): string[] {
     lines.push(`tournaments: ${t.length} created, ${done} completed, ${cancelled} cancelled`);
   }
   return lines;
+}
+
+function worldOptions(args: RunArgs): WorldOptions {
+  const options: WorldOptions = {};
+  if (args.crossCheck !== undefined) options.crossCheck = args.crossCheck;
+  if (args.checkWire) options.checkWire = true;
+  return options;
 }

@@ -1,11 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { networkInterfaces } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadScenarioFileWithSource, ScenarioError, type Scenario, type ScenarioWithSource } from '../sim/scenario.js';
+import { parse as parseYaml } from 'yaml';
+import { loadScenarioFileWithSource, parseScenarioWithSource, ScenarioError, type Scenario, type ScenarioWithSource } from '../sim/scenario.js';
+import { isRecord } from '../sim/scenario-fields.js';
 import { LiveWorld } from '../sim/live.js';
-import { buildServer } from '../http/server.js';
+import { mergeOverrides } from '../compare/rulesets.js';
+import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../rules/daily-quota.js';
+import { DAY_MS } from '../rules/rate-limit.js';
+import type { Ruleset } from '../rules/ruleset.js';
+import { toIso } from '../kernel/clock.js';
+import type { ApiRequest } from '../api/types.js';
+import { buildServer, type RequestHandler } from '../http/server.js';
 import { newControlToken, newKeySecret } from '../http/secrets.js';
 import { LiveServer, registerSimControl } from '../http/sim-control.js';
 import { explainScenarioErrors } from './run.js';
@@ -21,7 +31,21 @@ interface ServeArgs {
   controlToken?: string;
   allowHost?: string[];
   allowOrigin?: string[];
+  quota?: QuotaPolicy;
+  research?: ResearchPreset;
+  start?: string;
 }
+
+const RESEARCH_PRESETS = ['strict', 'spec'] as const;
+type ResearchPreset = (typeof RESEARCH_PRESETS)[number];
+
+/**
+ * What `serve` assumes where neither its flags nor the scenario say (docs/rules.md: the quota rows under
+ * Social layer, Research phase additions): an agent that passes here must pass the real service, so its
+ * onboarding is the real one (`strict`); and the daily quota warns rather than refuses, since the figure is
+ * documented but its enforcement inferred, and a lock-out of up to a day would lose an agent every game on time.
+ */
+const SERVE_RULESET = { research: 'strict', api: { quota: 'warn' } } as const;
 
 const DEFAULT_SCENARIO = fileURLToPath(new URL('../../../scenarios/serve.yaml', import.meta.url));
 const TICK_MS = 50;
@@ -41,8 +65,20 @@ export const serveCommand = {
       .option('control-token', { type: 'string', describe: 'the /_sim control token (default: $ACS_CONTROL_TOKEN, else a random one printed at start)' })
       .option('allow-host', { type: 'string', array: true, describe: 'a further host name the server answers to (Host header)' })
       .option('allow-origin', { type: 'string', array: true, describe: 'a web origin (http://host:port) whose pages may call the server' })
+      .option('quota', {
+        type: 'string',
+        choices: QUOTA_POLICIES,
+        describe: 'past the daily request quota (5000 per key, UTC day): warn answers with an x-quota-warning header and names the agent on the console, enforce refuses with 429 and Retry-After (as the real service may), off neither (default: the scenario\'s ruleset.api.quota, else warn)',
+      })
+      .option('research', {
+        type: 'string',
+        choices: RESEARCH_PRESETS,
+        describe: "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
+      })
+      .option('start', { type: 'string', describe: "the virtual clock's start, UTC, e.g. 2026-01-01T00:00:00Z (default: the scenario's start, else the wall clock to the second)" })
       .example('$0 serve --port 8787 --speed 10', 'ten virtual seconds per second')
-      .example('$0 serve --manual', 'step the clock yourself'),
+      .example('$0 serve --manual', 'step the clock yourself')
+      .example('$0 serve --quota enforce --research spec --start 2026-01-01T00:00:00Z', 'refuse past the quota, one post unlocks play, a fixed start'),
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     process.exitCode = await serve(args);
   },
@@ -54,7 +90,8 @@ async function serve(args: ServeArgs): Promise<number> {
     process.stderr.write(`${problem}\n`);
     return 2;
   }
-  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SCENARIO, args.seed);
+  // Today's date comes from here only (src/cli/): a scenario with no start of its own begins now, to the second.
+  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SCENARIO, args, Date.now());
   if (!loaded) return 2;
   // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
@@ -62,7 +99,8 @@ async function serve(args: ServeArgs): Promise<number> {
   const controlToken = args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined) ?? newControlToken();
   const live = new LiveServer(world, { clock: { manual: args.manual, speed: args.speed }, own: loaded, wallClockMs: () => performance.now() });
   const guard = { controlToken, allowedHosts: [args.host, ...(args.allowHost ?? []), ...wildcardHosts(args.host)], allowedOrigins: args.allowOrigin ?? [] };
-  const app = buildServer(live, { logger: args.log, guard, virtualNowMs: () => live.current.nowMs, extend: (a) => registerSimControl(a, live) });
+  const handler = withQuotaNotices(live, (line) => process.stderr.write(`${line}\n`));
+  const app = buildServer(handler, { logger: args.log, guard, virtualNowMs: () => live.current.nowMs, extend: (a) => registerSimControl(a, live) });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
   const { port } = app.server.address() as AddressInfo;
@@ -98,14 +136,93 @@ async function listenOrExplain(app: FastifyInstance, args: ServeArgs): Promise<b
   }
 }
 
-function loadOrExplain(path: string, seed: string | undefined): ScenarioWithSource | undefined {
+function loadOrExplain(path: string, choices: ServeChoices, wallNowMs: number): ScenarioWithSource | undefined {
   try {
-    return loadScenarioFileWithSource(path, seed);
+    return loadServeScenario(path, choices, wallNowMs);
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
     process.stderr.write(`${error.message}\n`);
     return undefined;
   }
+}
+
+/** What the command line may choose over the scenario: its seed, start, quota policy and onboarding. */
+export interface ServeChoices {
+  seed?: string | undefined;
+  start?: string | undefined;
+  quota?: QuotaPolicy | undefined;
+  research?: ResearchPreset | undefined;
+}
+
+/**
+ * The scenario `serve` runs: the file's own record under serve's defaults (a start at `wallNowMs` to the
+ * second, `SERVE_RULESET`), with the command line's choices over both. Every choice is written into the
+ * record the world keeps, so a snapshot carries it and a restore rebuilds the same world. The loader checks
+ * the result as it checks any scenario file (a bad `--start` is reported as `start:`).
+ */
+export function loadServeScenario(path: string, choices: ServeChoices, wallNowMs: number): ScenarioWithSource {
+  const own = readMapping(path);
+  if (own === undefined) return loadScenarioFileWithSource(path, choices.seed); // the loader explains an unreadable or malformed file
+  const defaults = { start: wholeSecondIso(wallNowMs), ruleset: SERVE_RULESET };
+  const record = mergeOverrides(mergeOverrides(defaults, ownWithoutEmptyRuleset(own)), chosenOverrides(choices));
+  return parseScenarioWithSource(JSON.stringify(record), path, choices.seed, dirname(resolve(path)));
+}
+
+function readMapping(path: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = parseYaml(readFileSync(path, 'utf8'));
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ruleset:` with nothing under it is no override (as the loader reads it), so serve's defaults still apply. */
+function ownWithoutEmptyRuleset(own: Record<string, unknown>): Record<string, unknown> {
+  if (own['ruleset'] !== null) return own;
+  const copy = Object.assign({}, own);
+  delete copy['ruleset'];
+  return copy;
+}
+
+function chosenOverrides(choices: ServeChoices): Record<string, unknown> {
+  const ruleset: Record<string, unknown> = {};
+  if (choices.quota !== undefined) ruleset['api'] = { quota: choices.quota };
+  if (choices.research !== undefined) ruleset['research'] = choices.research;
+  const overrides: Record<string, unknown> = { ruleset };
+  if (choices.start !== undefined) overrides['start'] = choices.start;
+  return overrides;
+}
+
+/** `2026-05-17T13:45:12Z`: the instant truncated to the second, written as scenario files write a start. */
+function wholeSecondIso(ms: number): string {
+  return toIso(Math.floor(ms / 1000) * 1000).replace('.000Z', 'Z');
+}
+
+/**
+ * The live server as the HTTP layer sees it, plus one console line per agent and virtual UTC day the first
+ * time that agent is answered past the daily quota under `warn` (the answer's warning header says so).
+ */
+export function withQuotaNotices(live: LiveServer, write: (line: string) => void): RequestHandler {
+  const noticed = new Set<string>();
+  return {
+    handle: async (request: ApiRequest) => {
+      const response = await live.handle(request);
+      if (response.headers?.[QUOTA_WARNING_HEADER] !== undefined) noticeQuota(live.current, request, noticed, write);
+      return response;
+    },
+  };
+}
+
+function noticeQuota(world: LiveWorld, request: ApiRequest, noticed: Set<string>, write: (line: string) => void): void {
+  const actor = world.world.api.actorOf(request);
+  if (!actor) return;
+  const day = toIso(Math.floor(world.nowMs / DAY_MS) * DAY_MS).slice(0, 10);
+  const key = `${actor.id} ${day}`;
+  if (noticed.has(key)) return;
+  noticed.add(key);
+  const limit = world.scenario.ruleset.api.requestsPerDay;
+  write(`quota: ${actor.kind} ${actor.handle} passed the daily request quota of ${limit} on ${day} (virtual UTC day); served anyway (quota policy warn), the real service may refuse with 429 until 00:00 UTC`);
 }
 
 /**
@@ -129,26 +246,64 @@ function runClock(live: LiveServer): () => void {
 
 function printWelcome(origin: string, scenario: Scenario, live: LiveServer, controlToken: string): void {
   const clock = live.clock.manual ? 'manual clock' : `clock at ${live.clock.speed}x real time`;
-  const sim = `curl -s ${origin}/_sim/clock -H 'authorization: Bearer ${controlToken}'`;
-  const auth = `-H "authorization: Bearer $KEY"`;
-  const json = `-H 'content-type: application/json'`;
   const lines = [
     `agent-chess-sim twin: ${origin}/api  (scenario ${scenario.name}, seed ${scenario.seed}, ${live.current.world.agents.length} background agents, ${clock})`,
-    'register an agent, and keep its key:',
-    `  KEY=$(curl -s -X POST ${origin}/api/register ${json} -d '{"handle":"my_agent"}' | sed -E 's/.*"api_key":"([^"]+)".*/\\1/')`,
-    'a first game: post once (the research phase), open a challenge, wait for your turn, move:',
-    `  curl -s -X POST ${origin}/api/social/post ${auth} ${json} -d '{"content":"hello from my_agent"}'`,
-    `  curl -s -X POST ${origin}/api/chess/challenge ${auth} ${json} -d '{}'`,
-    `  curl -s ${origin}/api/chess/games/my-turn ${auth}`,
-    `  curl -s -X POST ${origin}/api/chess/move ${auth} ${json} -d '{"game_id":"<game_id from my-turn>","move_uci":"e2e4"}'`,
-    live.clock.manual ? '' : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
+    `virtual clock starts at ${wholeSecondIso(scenario.startMs)} (--start picks another)`,
+    quotaLine(scenario.ruleset.api),
+    ...firstGameLines(origin, scenario.ruleset.research, live, controlToken),
     `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
     `simulator control token (keep it private; every /_sim route needs it): ${controlToken}`,
-    `  ${sim}`,
+    `  curl -s ${origin}/_sim/clock -H 'authorization: Bearer ${controlToken}'`,
     `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
     'Ctrl-C stops the server.',
   ];
-  process.stdout.write(`${lines.filter((line) => line !== '').join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The quota policy this server runs, and the flag that changes it. */
+function quotaLine(api: Ruleset['api']): string {
+  const past: Record<QuotaPolicy, string> = {
+    warn: 'answered with an x-quota-warning header (--quota enforce refuses with 429, as the real service may)',
+    enforce: 'refused with 429 until 00:00 UTC (--quota warn answers with a warning header instead)',
+    off: 'neither refused nor warned (--quota warn shows when an agent passes it)',
+  };
+  return `daily request quota: ${api.requestsPerDay} requests per key; past it they are ${past[api.quota]}`;
+}
+
+/** What play needs under this server's onboarding, and the flag that switches preset. */
+function researchHeading(r: Ruleset['research'], manual: boolean): string {
+  const needs = `${r.minPosts} post, follow ${r.minFollows}, like ${r.minLikes}${r.verifiedUnlocks ? ', or verify' : ''}`;
+  if (r.minFollows === 0 && r.minLikes === 0) return `the research phase before play (${needs}; --research strict asks what the real service asks):`;
+  const posted = manual ? 'the clock moves a minute first, so the background agents have posted' : 'the background agents post within their first minute';
+  return `the research phase before play, as the real service asks it (${needs}; --research spec: one post); ${posted}:`;
+}
+
+/**
+ * A first game by curl: register, the onboarding this server asks (a post; follows and likes of the
+ * background agents when the rule wants them, one spare each in case the list holds the agent itself),
+ * then a challenge, the turn, a move. The background agents post in their first virtual minute.
+ */
+function firstGameLines(origin: string, research: Ruleset['research'], live: LiveServer, controlToken: string): string[] {
+  const auth = `-H "authorization: Bearer $KEY"`;
+  const json = `-H 'content-type: application/json'`;
+  const each = (list: string, field: string, path: string, body: string) =>
+    `  for X in $(curl -s "${origin}${list}" | grep -o '"${field}":"[^"]*"' | cut -d'"' -f4); do curl -s -X POST ${origin}${path} ${auth} ${json} -d "${body}"; done`;
+  const follows = research.minFollows > 0 ? [each(`/api/agents?limit=${research.minFollows + 1}`, 'handle', '/api/social/follow', '{\\"target_handle\\":\\"$X\\"}')] : [];
+  const waitForPosts = live.clock.manual ? [`  curl -s -X POST ${origin}/_sim/clock/advance -H 'authorization: Bearer ${controlToken}' ${json} -d '{"ms":60000}'`] : [];
+  const likes = research.minLikes > 0 ? [...waitForPosts, each(`/api/feed?limit=${research.minLikes + 1}`, 'post_id', '/api/social/like', '{\\"post_id\\":\\"$X\\"}')] : [];
+  return [
+    'register an agent, and keep its key:',
+    `  KEY=$(curl -s -X POST ${origin}/api/register ${json} -d '{"handle":"my_agent"}' | sed -E 's/.*"api_key":"([^"]+)".*/\\1/')`,
+    researchHeading(research, live.clock.manual),
+    `  curl -s -X POST ${origin}/api/social/post ${auth} ${json} -d '{"content":"hello from my_agent"}'`,
+    ...follows,
+    ...likes,
+    'a first game: open a challenge, wait for your turn, move:',
+    `  curl -s -X POST ${origin}/api/chess/challenge ${auth} ${json} -d '{}'`,
+    `  curl -s ${origin}/api/chess/games/my-turn ${auth}`,
+    `  curl -s -X POST ${origin}/api/chess/move ${auth} ${json} -d '{"game_id":"<game_id from my-turn>","move_uci":"e2e4"}'`,
+    live.clock.manual ? 'advance the clock for a background agent to accept and move.' : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
+  ];
 }
 
 /** Binding anything but loopback puts the API (keys are bearer tokens over plain HTTP) and the control plane on the network. */

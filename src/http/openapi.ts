@@ -3,61 +3,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { HTTP_STATUS_BY_CODE } from '../api/errors.js';
-import type { JsonSchema, Route } from '../api/types.js';
-import type { RouteContract } from '../api/contract/define.js';
+import type { JsonSchema } from '../api/types.js';
+import { codesOf, GROUPS, isControlRoute, type RouteContract } from '../api/contract/define.js';
 import { ERROR_CODES, type ErrorCode } from '../kernel/errors.js';
 import { docsPage } from './docs-page.js';
 
 /**
- * The OpenAPI 3.1 document of the HTTP twin, generated from the route table alone, so the document
- * cannot drift from what the dispatcher matches and validates. Paths keep their `/api` (or `/_sim`)
- * prefix and the server URL is `/`, so a path in the document is the path on the wire.
+ * The OpenAPI 3.1 document of the HTTP twin, generated from the route contracts alone (src/api/contract/), so
+ * the document cannot drift from what the dispatcher matches and validates or from what handlers return.
+ * Paths keep their `/api` (or `/_sim`) prefix and the server URL is `/`, so a path in the document is the
+ * path on the wire.
  */
-export const TAGS = [
-  ['Identity', 'Registration, the caller and its API key usage, profile updates, verification on the external network'],
-  ['Agents', 'Agent profiles, listing and search, open challenges, transfers, the activity leaderboard, profile votes'],
-  ['Games', 'Games, their positions and moves'],
-  ['Challenges', 'Creating, listing and accepting challenges'],
-  ['Leaderboard', 'Elo and tournament leaderboards'],
-  ['Tournaments', 'Creating, listing and joining tournaments'],
-  ['Social', 'Posts, replies, likes and follows'],
-  ['Feed', 'The feed, unseen posts, notifications and your own activity'],
-  ['Search', 'Searching posts and replies'],
-  ['Human Profiles', 'Public profiles of human accounts'],
-  ['System', 'Service health and platform constants'],
-  ['Simulator control', 'Not part of the platform: drive the simulated world (humans, the mock external network)'],
-] as const;
-
-export type TagName = (typeof TAGS)[number][0];
-
-/**
- * The spec's endpoint index groups routes by purpose, not only by prefix (profile updates and social
- * refresh under /api/agents are Identity), so the first matching rule wins.
- */
-const TAG_RULES: ReadonlyArray<readonly [RegExp, TagName]> = [
-  [/^\/_sim(\/|$)/, 'Simulator control'],
-  [/^\/api\/(register|whoami|verify)(\/|$)/, 'Identity'],
-  [/^\/api\/agents\/profile$/, 'Identity'],
-  [/^\/api\/agents\/\{[^}]+\}\/refresh-/, 'Identity'],
-  [/^\/api\/agents(\/|$)/, 'Agents'],
-  [/^\/api\/chess\/(games|move)(\/|$)/, 'Games'],
-  [/^\/api\/chess\/challenge/, 'Challenges'],
-  [/^\/api\/chess\/leaderboard(\/|$)/, 'Leaderboard'],
-  [/^\/api\/chess\/tournaments(\/|$)/, 'Tournaments'],
-  [/^\/api\/social\//, 'Social'],
-  [/^\/api\/(feed|activity)(\/|$)/, 'Feed'],
-  [/^\/api\/search\//, 'Search'],
-  [/^\/api\/human\//, 'Human Profiles'],
-  [/^\/api\/(system|health)(\/|$)/, 'System'],
-];
-
-/** A route the rules above do not place lands here; a test keeps this tag unused. */
-export const UNTAGGED = 'Other';
-
-export function tagOf(path: string): TagName | typeof UNTAGGED {
-  return TAG_RULES.find(([pattern]) => pattern.test(path))?.[1] ?? UNTAGGED;
-}
-
 export interface OpenApiParameter {
   name: string;
   in: 'path' | 'query';
@@ -98,56 +54,57 @@ export interface OpenApiDocument {
 
 const DESCRIPTION = [
   'A deterministic in-memory twin of the agent chess platform. Every path under `/api` answers as the platform does; a client may also leave the `/api` prefix out of its base URL.',
-  'Paths under `/_sim` are simulator control, not part of the platform: they stand in for the world outside it (humans signing up, posts and accounts on the external network) and need no key.',
+  'Paths under `/_sim` are simulator control, not part of the platform: they drive the simulated world (its clock, snapshots, humans signing up, posts and accounts on the external network). Over HTTP they need the control token `serve` prints at start (`Authorization: Bearer <control token>`), never an API key.',
   'Authenticate with `Authorization: Bearer <api_key>`; the key is returned once by `POST /api/register` (or `POST /_sim/humans` for a human).',
-  'Every error answers `{"error": "<code>", "message": "<text>"}` (some add fields such as `field`, `reason` or `retry_after`); the codes and their HTTP statuses are listed in the `ErrorCode` schema.',
+  'Every error answers `{"error": "<code>", "message": "<text>"}` (some add fields such as `field`, `reason` or `retry_after`); each operation lists the codes it can answer, and the `ErrorCode` schema lists every code with its HTTP status.',
 ].join('\n\n');
 
-export function openApiDocument(table: readonly Route[]): OpenApiDocument {
-  const routes = table.map((row) => row.contract);
+export function openApiDocument(contracts: readonly RouteContract[]): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const seenIds = new Set<string>();
-  for (const route of routes) {
-    const operation = operationOf(route);
+  for (const contract of contracts) {
+    const operation = operationOf(contract);
     // Two routes with one id would make generated clients collide: a broken route table, so stop loudly.
-    if (seenIds.has(operation.operationId)) throw new Error(`duplicate operationId ${operation.operationId} (${route.method} ${route.path})`);
+    if (seenIds.has(operation.operationId)) throw new Error(`duplicate operationId ${operation.operationId} (${contract.method} ${contract.path})`);
     seenIds.add(operation.operationId);
-    (paths[route.path] ??= {})[methodKey(route)] = operation;
+    (paths[contract.path] ??= {})[methodKey(contract)] = operation;
   }
   return {
     openapi: '3.1.0',
     info: { title: 'agent-chess-sim', version: packageVersion(), description: DESCRIPTION },
     servers: [{ url: '/' }],
-    tags: tagsUsedBy(routes),
+    tags: tagsUsedBy(contracts),
     paths,
-    components: { securitySchemes: { bearer: bearerScheme() }, schemas: { ErrorCode: errorCodeSchema(), Error: errorSchema() } },
+    components: {
+      securitySchemes: { bearer: bearerScheme(), controlToken: controlTokenScheme() },
+      schemas: { ErrorCode: errorCodeSchema(), Error: errorSchema() },
+    },
   };
 }
 
 /** The groups in the spec's order, only those some route falls in. */
-function tagsUsedBy(routes: readonly RouteContract[]): OpenApiDocument['tags'] {
-  const used = new Set(routes.map((route) => tagOf(route.path)));
-  const all = [...TAGS, [UNTAGGED, 'Routes not yet placed in a group'] as const];
-  return all.filter(([name]) => used.has(name)).map(([name, description]) => ({ name, description }));
+function tagsUsedBy(contracts: readonly RouteContract[]): OpenApiDocument['tags'] {
+  const used = new Set(contracts.map((contract) => contract.group));
+  return GROUPS.filter(([name]) => used.has(name)).map(([name, description]) => ({ name, description }));
 }
 
-function methodKey(route: RouteContract): HttpMethodKey {
-  return route.method.toLowerCase() as HttpMethodKey;
+function methodKey(contract: RouteContract): HttpMethodKey {
+  return contract.method.toLowerCase() as HttpMethodKey;
 }
 
-function operationOf(route: RouteContract): OpenApiOperation {
-  const body = route.body;
-  return {
-    operationId: operationIdOf(route.method, route.path),
-    summary: route.summary,
-    description: accessNote(route),
-    tags: [tagOf(route.path)],
-    security: securityOf(route),
-    parameters: [...pathParameters(route), ...queryParameters(route.query)],
-    ...(body ? { requestBody: { required: requiredFields(body).length > 0, content: { 'application/json': { schema: structuredClone(body) } } } } : {}),
-    responses: responsesOf(route),
-    'x-actors': route.actors ?? 'agents',
+function operationOf(contract: RouteContract): OpenApiOperation {
+  const operation: OpenApiOperation = {
+    operationId: operationIdOf(contract.method, contract.path),
+    summary: contract.summary,
+    description: accessNote(contract),
+    tags: [contract.group],
+    security: securityOf(contract),
+    parameters: [...pathParameters(contract), ...queryParameters(contract.query)],
+    responses: responsesOf(contract),
+    'x-actors': contract.actors ?? 'agents',
   };
+  if (contract.body) operation.requestBody = { required: requiredFields(contract.body).length > 0, content: jsonContent(contract.body) };
+  return operation;
 }
 
 /** `GET /api/chess/games/{id}` -> `getChessGamesById`; `/_sim/humans` -> `postSimHumans`. */
@@ -160,44 +117,43 @@ export function operationIdOf(method: string, path: string): string {
 }
 
 /** A key the route does not require may still be sent; `{}` in the list is OpenAPI's "no credentials". */
-function securityOf(route: RouteContract): Array<Record<string, string[]>> {
-  if (route.auth === 'required') return [{ bearer: [] }];
-  if (route.auth === 'optional') return [{}, { bearer: [] }];
+function securityOf(contract: RouteContract): Array<Record<string, string[]>> {
+  if (isControlRoute(contract)) return [{ controlToken: [] }];
+  if (contract.auth === 'required') return [{ bearer: [] }];
+  if (contract.auth === 'optional') return [{}, { bearer: [] }];
   return [];
 }
 
-function accessNote(route: RouteContract): string {
+function accessNote(contract: RouteContract): string {
   const notes = [
-    authNote(route),
-    route.quotaExempt ? 'Not counted against the daily request quota.' : '',
-    route.statefulRead ? 'A GET that changes state: every call advances the cursor.' : '',
-    tagOf(route.path) === 'Simulator control' ? 'Simulator control, not part of the platform.' : '',
+    authNote(contract),
+    contract.quotaExempt ? 'Not counted against the daily request quota.' : '',
+    contract.statefulRead ? 'A GET that changes state: every call advances the cursor.' : '',
   ];
   return notes.filter(Boolean).join(' ');
 }
 
-function authNote(route: RouteContract): string {
-  if (route.auth === 'none') return 'No key needed; a key that is sent is ignored.';
-  const who = route.actors === 'any' ? "an agent's or a human's key" : "an agent's key (a human's key answers agents_only)";
-  return route.auth === 'required' ? `Needs ${who}.` : `Key optional; a key that is sent must be valid: ${who}.`;
+function authNote(contract: RouteContract): string {
+  if (isControlRoute(contract)) return 'Simulator control, not part of the platform. Over HTTP it needs the control token; in-process, nothing.';
+  if (contract.auth === 'none') return 'No key needed; a key that is sent is ignored.';
+  const who = contract.actors === 'any' ? "an agent's or a human's key" : "an agent's key (a human's key answers agents_only)";
+  return contract.auth === 'required' ? `Needs ${who}.` : `Key optional; a key that is sent must be valid: ${who}.`;
 }
 
-function pathParameters(route: RouteContract): OpenApiParameter[] {
-  const declared = properties(route.params);
-  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  return names.map((name) => ({ name, in: 'path', required: true, schema: structuredClone(declared[name] ?? { type: 'string' }) }));
+function pathParameters(contract: RouteContract): OpenApiParameter[] {
+  const declared = properties(contract.params);
+  const names = [...contract.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  return names.map((name) => ({ name, in: 'path', required: true, schema: plainJson(declared[name] ?? { type: 'string' }) }));
 }
 
 /** Repeated keys are how a list is sent (`?tag=a&tag=b`): OpenAPI's form style, exploded. */
 function queryParameters(querystring: JsonSchema | undefined): OpenApiParameter[] {
   const required = requiredFields(querystring);
-  return Object.entries(properties(querystring)).map(([name, schema]) => ({
-    name,
-    in: 'query',
-    required: required.includes(name),
-    schema: structuredClone(schema),
-    ...(schema['type'] === 'array' ? { style: 'form', explode: true } : {}),
-  }));
+  return Object.entries(properties(querystring)).map(([name, schema]) => {
+    const parameter: OpenApiParameter = { name, in: 'query', required: required.includes(name), schema: plainJson(schema) };
+    if (schema['type'] === 'array') Object.assign(parameter, { style: 'form', explode: true });
+    return parameter;
+  });
 }
 
 function properties(schema: JsonSchema | undefined): Record<string, JsonSchema> {
@@ -208,33 +164,14 @@ function requiredFields(schema: JsonSchema | undefined): string[] {
   return (schema?.['required'] as string[] | undefined) ?? [];
 }
 
-/**
- * The success status and the errors the dispatcher and server give before a handler runs, read from the
- * route's metadata; `default` stands for every other registry code (the route's own refusals, such as
- * not_found), since which ones a handler raises is not in the table.
- */
-function responsesOf(route: RouteContract): Record<string, OpenApiResponse> {
-  const success = route.status ?? 200;
+/** The success answer with its full schema, then every error the route can give, grouped by HTTP status. */
+function responsesOf(contract: RouteContract): Record<string, OpenApiResponse> {
+  const success = contract.status ?? 200;
   const responses: Record<string, OpenApiResponse> = {
-    [success]: { description: success === 201 ? 'Created' : 'OK', content: jsonContent({ type: 'object' }) },
+    [success]: { description: success === 201 ? 'Created' : 'OK', content: jsonContent(contract.response) },
   };
-  for (const [status, codes] of groupByStatus(preHandlerCodes(route))) responses[status] = errorResponseOf(codes);
-  responses['default'] = { description: 'Any other error code of the registry (see the ErrorCode schema)', content: jsonContent(ERROR_REF) };
+  for (const [status, codes] of groupByStatus(codesOf(contract))) responses[status] = errorResponseOf(codes);
   return responses;
-}
-
-function preHandlerCodes(route: RouteContract): ErrorCode[] {
-  const { params, query: querystring, body } = route;
-  const keyed = route.auth !== 'none';
-  const codes: Array<ErrorCode | false> = [
-    Boolean(params || querystring || body) && 'validation_error',
-    Boolean(body) && 'payload_too_large',
-    route.auth === 'required' && 'authentication_required',
-    keyed && 'invalid_api_key',
-    keyed && route.actors !== 'any' && 'agents_only',
-    keyed && !route.quotaExempt && 'rate_limit_exceeded',
-  ];
-  return codes.filter((code): code is ErrorCode => code !== false);
 }
 
 function groupByStatus(codes: readonly ErrorCode[]): Array<[number, ErrorCode[]]> {
@@ -246,9 +183,11 @@ function groupByStatus(codes: readonly ErrorCode[]): Array<[number, ErrorCode[]]
   return [...groups].sort(([a], [b]) => a - b);
 }
 
+/** The shared Error shape, with `error` narrowed to the codes this status can carry on this route. */
 function errorResponseOf(codes: readonly ErrorCode[]): OpenApiResponse {
-  const response: OpenApiResponse = { description: `Error: ${codes.join(', ')}`, content: jsonContent(ERROR_REF) };
-  if (codes.includes('rate_limit_exceeded')) {
+  const schema = { allOf: [ERROR_REF, { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } }] };
+  const response: OpenApiResponse = { description: `Error: ${codes.join(', ')}`, content: jsonContent(schema) };
+  if (codes.includes('rate_limit_exceeded') || codes.includes('busy')) {
     response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying (also `retry_after` in the body)', schema: { type: 'integer' } } };
   }
   return response;
@@ -256,12 +195,21 @@ function errorResponseOf(codes: readonly ErrorCode[]): OpenApiResponse {
 
 const ERROR_REF: JsonSchema = { $ref: '#/components/schemas/Error' };
 
-function jsonContent(schema: JsonSchema): Record<string, { schema: JsonSchema }> {
-  return { 'application/json': { schema: structuredClone(schema) } };
+function jsonContent(schema: JsonSchema): { 'application/json': { schema: JsonSchema } } {
+  return { 'application/json': { schema: plainJson(schema) } };
+}
+
+/** A TypeBox schema as plain JSON: its symbol-keyed metadata dropped, and no object shared with the contract. */
+function plainJson(schema: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema)) as JsonSchema;
 }
 
 function bearerScheme(): JsonSchema {
   return { type: 'http', scheme: 'bearer', description: 'The API key from POST /api/register (agents) or POST /_sim/humans (humans)' };
+}
+
+function controlTokenScheme(): JsonSchema {
+  return { type: 'http', scheme: 'bearer', description: 'The control token `serve` prints at start (or --control-token / ACS_CONTROL_TOKEN); only /_sim routes take it' };
 }
 
 /** Every code of the registry with its HTTP status, as an enum and as a machine-readable map. */
@@ -281,7 +229,7 @@ function errorSchema(): JsonSchema {
     required: ['error', 'message'],
     properties: { error: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' } },
     additionalProperties: true,
-    description: 'Some errors add fields: `field` (validation_error), `reason`, `action`, `limit` and `retry_after` (rate_limit_exceeded)',
+    description: 'Some errors add fields: `field` (validation_error), `reason`, `action`, `limit` and `retry_after` (rate_limit_exceeded), `request_id` (internal_error)',
   };
 }
 
@@ -305,11 +253,11 @@ function packageVersion(): string {
  * `GET /openapi.json` and `GET /docs`, registered before the server's catch-all so fastify's router
  * picks them over it. Both texts are built on the first request and kept: the route table is fixed.
  */
-export function registerDocs(app: FastifyInstance, routes: readonly Route[]): void {
+export function registerDocs(app: FastifyInstance, contracts: readonly RouteContract[]): void {
   let texts: { json: string; html: string } | undefined;
   const built = () => {
     if (!texts) {
-      const document = openApiDocument(routes);
+      const document = openApiDocument(contracts);
       texts = { json: JSON.stringify(document, null, 2), html: docsPage(document) };
     }
     return texts;

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
-import { ROUTES } from '../api/routes/index.js';
+import { CONTRACTS } from '../api/contract/index.js';
 import { registerGuards, type GuardOptions } from './guard.js';
 import { registerDocs } from './openapi.js';
 
@@ -57,7 +57,7 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: FastifyError, request, reply) => send(reply, errorAnswer(error, request, options)));
   if (options.guard) registerGuards(app, options.guard);
-  registerDocs(app, ROUTES);
+  registerDocs(app, CONTRACTS);
   options.extend?.(app);
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
   app.setNotFoundHandler(async (request, reply) => send(reply, await dispatch(api, request)));

@@ -1,12 +1,16 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
+import * as C from '../api/contract/control.js';
+import type { BodyOf, ResponseOf, RouteContract } from '../api/contract/define.js';
+import { addWireFormats } from '../api/contract/formats.js';
+import { TEXT_RULE_MESSAGE } from '../api/contract/schema.js';
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { toIso } from '../kernel/clock.js';
-import { PlatformError } from '../kernel/errors.js';
+import { fail, PlatformError } from '../kernel/errors.js';
 import { solToLamports } from '../kernel/money.js';
 import { parseIsoInstant } from '../rules/feed.js';
-import { DAY_MS } from '../rules/rate-limit.js';
-import { LiveWorld, SnapshotError, type Slicing } from '../sim/live.js';
+import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
 import type { ScenarioWithSource } from '../sim/scenario.js';
 import { limitBody } from './body-limit.js';
 import { readJsonBody, send } from './server.js';
@@ -39,10 +43,9 @@ export interface LiveServerOptions {
 
 export const DEFAULT_SLICE_MS = 10;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
-const MAX_ADVANCE_MS = 366 * DAY_MS; // OURS: one request moves the clock at most a year
 const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
 /** A tick is the real-time clock's own step: an advance or a restore someone asks for stops it and goes first. */
-type Job = 'tick' | 'advance' | 'restore';
+type Job = C.SimJob;
 
 /** Holds the live world the server answers with; a restore swaps it. */
 export class LiveServer {
@@ -70,17 +73,17 @@ export class LiveServer {
 
   /** Platform requests: answered between the world's instants; refused (503, retry in 1 s) while a restore swaps the world. */
   async handle(request: ApiRequest): Promise<ApiResponse> {
-    if (this.#job === 'restore') return busy('a snapshot is being restored');
+    if (this.#job === 'restore') return refusalOf(busy('a snapshot is being restored'));
     return this.current.handle(request);
   }
 
-  /** Runs one long job at a time; another one asked for meanwhile is answered 503 `busy` (a tick gives way). */
-  async exclusive(job: Job, work: (slicing: Slicing) => Promise<ApiResponse>): Promise<ApiResponse> {
+  /** Runs one long job at a time; another one asked for meanwhile is refused: a PlatformError `busy` (a tick gives way). */
+  async exclusive<T>(job: Job, work: (slicing: Slicing) => Promise<T>): Promise<T> {
     if (this.#job === 'tick' && job !== 'tick') {
       this.#cancel = true;
       await this.#running;
     }
-    if (this.#job) return busy(`a ${this.#job} is running; POST /_sim/clock/cancel stops it`);
+    if (this.#job) throw busy(`a ${this.#job} is running; POST /_sim/clock/cancel stops it`);
     this.#job = job;
     this.#cancel = false;
     const running = work(this.#slicing());
@@ -100,12 +103,13 @@ export class LiveServer {
     return true;
   }
 
-  /** The real-time clock's step: skipped (answered busy) while another job runs; the caller keeps the carry. */
+  /** The real-time clock's step: skipped (refused busy) while another job runs; the caller keeps the carry. */
   async tick(ms: number): Promise<void> {
-    await this.exclusive('tick', async (slicing) => {
-      await this.current.advanceTo(this.current.nowMs + ms, slicing);
-      return ok({});
-    });
+    try {
+      await this.exclusive('tick', (slicing) => this.current.advanceTo(this.current.nowMs + ms, slicing));
+    } catch (error) {
+      if (!(error instanceof PlatformError && error.code === 'busy')) throw error;
+    }
   }
 
   /** A restore body may be this large: four times the largest snapshot this server has written, at least 64 MiB. */
@@ -137,59 +141,134 @@ export class LiveServer {
   }
 }
 
+/**
+ * Every route here is declared in src/api/contract/control.ts: `simRoute` registers it from its contract,
+ * checks the body against the contract's schema, and sends what the action returns, which the compiler
+ * checks against the contract's response type. Actions refuse by throwing a PlatformError (`fail`), as
+ * route-table handlers do.
+ */
 export function registerSimControl(app: FastifyInstance, server: LiveServer): void {
-  app.get('/_sim/clock', (_req, reply) => send(reply, ok(clockView(server))));
-  app.post('/_sim/clock/advance', (req, reply) => guarded(reply, req.body, (body) => advanceBy(server, body)));
-  app.post('/_sim/clock/set', (req, reply) => guarded(reply, req.body, (body) => setClock(server, body)));
-  app.post('/_sim/clock/step', (req, reply) => guarded(reply, req.body, () => step(server)));
-  app.post('/_sim/clock/cancel', (req, reply) => guarded(reply, req.body, () => ok({ cancelled: server.cancel(), ...clockView(server) })));
-  app.get('/_sim/snapshot', (_req, reply) => sendSnapshot(reply, server));
-  app.post('/_sim/restore', { bodyLimit: Number.MAX_SAFE_INTEGER, preParsing: limitBody(() => server.restoreLimitBytes()) }, (req, reply) =>
-    guarded(reply, req.body, (body) => restore(server, body)),
-  );
-  app.post('/_sim/airdrop', (req, reply) => guarded(reply, req.body, (body) => faucet(server, body)));
-  app.get('/_sim/invariants', (_req, reply) => send(reply, ok({ invariants: server.current.world.invariantResults() })));
+  simRoute(app, C.getClock, () => ({ success: true as const, ...clockFields(server) }));
+  simRoute(app, C.advanceClock, (body) => advanceClockTo(server, server.current.nowMs + body.ms));
+  simRoute(app, C.setClock, (body) => setClock(server, body));
+  simRoute(app, C.stepClock, () => step(server));
+  simRoute(app, C.cancelJob, () => ({ success: true as const, cancelled: server.cancel(), ...clockFields(server) }));
+  // The snapshot goes out as the text the world writes (see SnapshotMatchesContract below for its type).
+  app.get(C.getSnapshot.path, (_request, reply) => sendSnapshot(reply, server));
+  const restoreLimit = { bodyLimit: Number.MAX_SAFE_INTEGER, preParsing: limitBody(() => server.restoreLimitBytes()) };
+  simRoute(app, C.restoreSnapshot, (body) => restore(server, body), restoreLimit);
+  simRoute(app, C.airdrop, (body) => faucet(server, body));
+  simRoute(app, C.getInvariants, () => ({ success: true as const, invariants: server.current.world.invariantResults() }));
 }
 
-function clockView(server: LiveServer) {
+type Action<R extends RouteContract> = (body: BodyOf<R>) => ResponseOf<R> | Promise<ResponseOf<R>>;
+
+// As the dispatcher compiles body schemas (src/api/dispatch.ts): JSON's own types, no coercion.
+const bodyAjv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
+addWireFormats(bodyAjv);
+
+function simRoute<R extends RouteContract>(app: FastifyInstance, contract: R, action: Action<R>, options: RouteShorthandOptions = {}): void {
+  const validate = contract.body ? bodyAjv.compile(contract.body) : undefined;
+  app.route({
+    ...options,
+    method: contract.method,
+    url: contract.path,
+    handler: (request, reply) => answer(reply, contract, request.body, validate, action),
+  });
+}
+
+/**
+ * Reads the body of a POST (the server reads every body as text; a GET's is never read), checks it against
+ * the contract, runs the action, and answers platform refusals (an unknown handle, busy) with their
+ * registered code; anything else is a bug (a 500, see server.ts). A POST that takes no body still refuses
+ * one that is not JSON, as it always has.
+ */
+async function answer<R extends RouteContract>(reply: FastifyReply, contract: R, raw: unknown, validate: ValidateFunction | undefined, action: Action<R>): Promise<FastifyReply> {
+  const read = contract.method === 'GET' ? { body: undefined } : readJsonBody(raw);
+  if ('refusal' in read) return send(reply, read.refusal);
+  try {
+    const body = (validate ? validBody(validate, read.body) : read.body) as BodyOf<R>;
+    return send(reply, { status: contract.status ?? 200, body: await action(body) });
+  } catch (error) {
+    if (error instanceof PlatformError) return send(reply, refusalOf(error));
+    throw error;
+  }
+}
+
+/** The body, or a `validation_error` worded as the dispatcher words it; no body is checked as `{}`, as there. */
+function validBody(validate: ValidateFunction, body: unknown): unknown {
+  const value = body === undefined || body === null ? {} : body;
+  if (!validate(value)) fail('validation_error', describeBodyFailure(validate.errors), { field: failedField(validate.errors) });
+  return value;
+}
+
+/**
+ * The dispatcher's wording of a body that fails its schema (`describe` and `fieldOf` in src/api/dispatch.ts,
+ * which it does not export), so a client reads one style whichever home a /_sim route has;
+ * test/http/contract-control.test.ts compares the two homes' refusals.
+ */
+function describeBodyFailure(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return 'invalid body';
+  const field = failedField(errors) || 'body';
+  if (first.keyword === 'enum') return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
+  if (first.keyword === 'type' && first.instancePath === '') return 'body: must be a JSON object';
+  if (first.keyword === 'pattern') return `${field}: ${TEXT_RULE_MESSAGE}`;
+  return `${field}: ${first.message ?? 'is invalid'}`;
+}
+
+function failedField(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return '';
+  if (first.keyword === 'required') return String(first.params['missingProperty']);
+  return first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+}
+
+/** The clock as every clock route reports it (the contract's clock fields). */
+type ClockFields = Omit<C.ClockResponse, 'success'>;
+
+function clockFields(server: LiveServer): ClockFields {
   const now = server.current.nowMs;
   const next = server.current.world.platform.nextTimerDueMs();
   const nextTimerAt = next === undefined ? null : toIso(next);
   return { now: toIso(now), now_ms: now, manual: server.clock.manual, speed: server.clock.speed, next_timer_at: nextTimerAt, busy: server.job };
 }
 
-function advanceBy(server: LiveServer, body: unknown): Promise<ApiResponse> {
-  const ms = field(body, 'ms');
-  if (!(Number.isSafeInteger(ms) && (ms as number) > 0 && (ms as number) <= MAX_ADVANCE_MS)) {
-    return Promise.resolve(errorResponse('validation_error', `ms: a positive integer of milliseconds, at most ${MAX_ADVANCE_MS} (366 days)`, { field: 'ms' }));
-  }
-  return advanceClockTo(server, server.current.nowMs + (ms as number));
-}
-
 /** Sets the clock forward to `at` (ISO 8601) or `at_ms`; time never runs backwards. */
-function setClock(server: LiveServer, body: unknown): Promise<ApiResponse> {
-  const at = field(body, 'at');
-  const target = typeof at === 'string' ? parseIsoInstant(at) : field(body, 'at_ms');
-  if (!Number.isSafeInteger(target)) return Promise.resolve(errorResponse('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' }));
+function setClock(server: LiveServer, body: BodyOf<typeof C.setClock>): Promise<C.AdvanceResponse> {
+  const target = body.at !== undefined ? parseIsoInstant(body.at) : body.at_ms;
+  if (target === undefined || !Number.isSafeInteger(target)) fail('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' });
   const now = server.current.nowMs;
-  if ((target as number) < now) return Promise.resolve(errorResponse('bad_request', `the clock is already at ${toIso(now)}; it never runs backwards`));
-  if ((target as number) - now > MAX_ADVANCE_MS) return Promise.resolve(errorResponse('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' }));
-  return advanceClockTo(server, target as number);
+  if (target < now) fail('bad_request', `the clock is already at ${toIso(now)}; it never runs backwards`);
+  if (target - now > C.MAX_ADVANCE_MS) fail('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' });
+  return advanceClockTo(server, target);
 }
 
-function advanceClockTo(server: LiveServer, toMs: number): Promise<ApiResponse> {
+function advanceClockTo(server: LiveServer, toMs: number): Promise<C.AdvanceResponse> {
   return server.exclusive('advance', async (slicing) => {
     const reached = await server.current.advanceTo(toMs, slicing);
-    return ok({ ...clockView(server), cancelled: !reached });
+    return { success: true, ...clockFields(server), cancelled: !reached };
   });
 }
 
-function step(server: LiveServer): Promise<ApiResponse> {
+function step(server: LiveServer): Promise<C.StepResponse> {
   return server.exclusive('advance', async (slicing) => {
     const due = await server.current.stepToNextTimer(slicing);
-    return ok({ ...clockView(server), stepped_to: due === null ? null : toIso(server.current.nowMs) });
+    return { success: true, ...clockFields(server), stepped_to: due === null ? null : toIso(server.current.nowMs) };
   });
 }
+
+/**
+ * The snapshot is sent as text, so the compiler checks its type against the contract here instead: every
+ * field of LiveSnapshot (plus `success`) is in the contract with a type it accepts, and the contract has no other.
+ */
+type SnapshotFields = keyof LiveSnapshot | 'success';
+type SnapshotMatchesContract = [LiveSnapshot & { success: true }] extends [C.SnapshotResponse]
+  ? [keyof C.SnapshotResponse, SnapshotFields] extends [SnapshotFields, keyof C.SnapshotResponse]
+    ? true
+    : never
+  : never;
+const snapshotMatchesContract: SnapshotMatchesContract = true; // fails to compile when the two drift
 
 function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
   const text = server.current.snapshotText({ success: true });
@@ -197,52 +276,32 @@ function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
   return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(text);
 }
 
-function restore(server: LiveServer, body: unknown): Promise<ApiResponse> {
+function restore(server: LiveServer, body: BodyOf<typeof C.restoreSnapshot>): Promise<C.RestoreResponse> {
   return server.exclusive('restore', async (slicing) => {
     try {
       server.current = await LiveWorld.restore(body, server.own, slicing);
     } catch (error) {
-      if (error instanceof SnapshotError) return errorResponse('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
+      if (error instanceof SnapshotError) fail('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
       throw error;
     }
-    return ok({ restored: true, ...clockView(server) });
+    return { success: true, restored: true, ...clockFields(server) };
   });
 }
 
-function faucet(server: LiveServer, body: unknown): ApiResponse {
-  const handle = field(body, 'handle');
-  const sol = field(body, 'sol');
-  const lamports = typeof sol === 'number' && Number.isFinite(sol) ? solToLamports(sol) : undefined;
-  if (typeof handle !== 'string') return errorResponse('validation_error', 'handle: the agent to fund', { field: 'handle' });
-  if (lamports === undefined || lamports <= 0 || lamports > 1_000_000_000_000) return errorResponse('validation_error', 'sol: more than 0 and at most 1000', { field: 'sol' });
-  const wallet = server.current.airdrop(handle, lamports);
-  return ok({ handle, wallet_address: wallet, lamports, balance_lamports: server.current.world.platform.ledger.balance(wallet) });
+/** The schema bounds `sol`; SOL becomes whole lamports exactly, so more than 9 decimals are refused. */
+function faucet(server: LiveServer, body: BodyOf<typeof C.airdrop>): C.AirdropResponse {
+  const lamports = solToLamports(body.sol) ?? fail('validation_error', 'sol: at most 9 decimal places (whole lamports)', { field: 'sol' });
+  const wallet = server.current.airdrop(body.handle, lamports);
+  return { success: true, handle: body.handle, wallet_address: wallet, lamports, balance_lamports: server.current.world.platform.ledger.balance(wallet) };
 }
 
-function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+function busy(message: string): PlatformError {
+  return new PlatformError('busy', message, { retry_after: 1 });
 }
 
-function ok(body: object): ApiResponse {
-  return { status: 200, body: { success: true, ...body } };
-}
-
-function busy(message: string): ApiResponse {
-  const response = errorResponse('busy', message, { retry_after: 1 });
-  return { ...response, headers: { 'retry-after': '1' } };
-}
-
-/**
- * Parses the JSON body (the server reads every body as text), runs the action, and answers platform
- * refusals (an unknown handle) with their registered code; anything else is a bug (a 500, see server.ts).
- */
-async function guarded(reply: FastifyReply, raw: unknown, action: (body: unknown) => ApiResponse | Promise<ApiResponse>): Promise<FastifyReply> {
-  const read = readJsonBody(raw);
-  if ('refusal' in read) return send(reply, read.refusal);
-  try {
-    return send(reply, await action(read.body));
-  } catch (error) {
-    if (error instanceof PlatformError) return send(reply, errorResponse(error.code, error.message, error.details));
-    throw error;
-  }
+/** A refusal's answer; one that says when to retry (busy) carries it as a Retry-After header too. */
+function refusalOf(error: PlatformError): ApiResponse {
+  const response = errorResponse(error.code, error.message, error.details);
+  const retry = error.details?.['retry_after'];
+  return typeof retry === 'number' ? { ...response, headers: { 'retry-after': String(retry) } } : response;
 }

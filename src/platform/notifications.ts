@@ -6,8 +6,9 @@ import type { Notification, NotificationType } from './state.js';
  * Notifications (SPEC: posts that @mention the caller, game posts involving the caller, replies to the
  * caller's posts). They are recorded from the event log as posts and replies are made, so reading them
  * never scans the feed. Each actor's list is in time order; a record's seq is its index in that list.
+ * A record made by a reply names the reply as well as its root post, so a view can say where the reply
+ * is. The wire calls the `replies` list `replies_to_my_posts` (src/api/routes/feed.ts maps the names).
  */
-export const NOTIFICATION_TYPES = ['mentions', 'game_posts', 'replies'] as const satisfies readonly NotificationType[];
 
 export function recordNotifications(p: Platform, event: PlatformEvent): void {
   if (event.type === 'post_created') notifyPost(p, event.postId);

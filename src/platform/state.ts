@@ -2,6 +2,7 @@ import type { Board } from '../rules/chess.js';
 import type { GameResult, Side } from '../rules/game.js';
 import type { EligibilityFilters } from '../rules/eligibility.js';
 import type { RateAction } from '../rules/rate-limit.js';
+import type { ActivityType } from './activity.js';
 
 /**
  * The platform's whole state, as plain records. Modules in this folder change it; rules in src/rules
@@ -207,7 +208,7 @@ export interface Notification {
 export interface Activity {
   readonly id: string;
   readonly seq: number;
-  readonly type: string;
+  readonly type: ActivityType;
   readonly content: string;
   readonly relatedPostId: string | null;
   readonly relatedAgentId: string | null;

@@ -1,4 +1,5 @@
 import type { RateAction } from './rate-limit.js';
+import { QUOTA_POLICIES, type QuotaPolicy } from './daily-quota.js';
 
 /**
  * Every number of the platform's rules, in one place. Source tags: SPEC = platform-api.md, WIRE =
@@ -88,6 +89,8 @@ export interface Ruleset {
   };
   readonly api: {
     readonly requestsPerDay: number;
+    /** What happens past `requestsPerDay`: refused (`enforce`), answered with a warning header (`warn`), or nothing (`off`). */
+    readonly quota: QuotaPolicy;
     readonly defaultPageLimit: number;
     /** The search routes' smaller default page (WIRE: search limit default 20). */
     readonly searchPageLimit: number;
@@ -171,7 +174,7 @@ export const DEFAULT_RULESET: Ruleset = {
     ...{ settlementWindowMs: 2 * 60_000, startDelayMs: 5 * 60_000 }, // SPEC
     registrationWindowMs: 24 * 60 * 60_000, // OURS
   },
-  api: { requestsPerDay: 5000, defaultPageLimit: 50, searchPageLimit: 20, maxPageLimit: 100 }, // WIRE
+  api: { requestsPerDay: 5000, defaultPageLimit: 50, searchPageLimit: 20, maxPageLimit: 100, quota: 'enforce' }, // WIRE; quota OURS (`serve` warns instead, docs/rules.md)
   leaderboard: { aroundDefault: 25, aroundMax: 50 }, // WIRE
 };
 
@@ -257,6 +260,7 @@ function checkRuleset(r: Ruleset): string[] {
     if (!Number.isSafeInteger(value) || value <= 0) problems.push(`ruleset.${name}: must be a positive integer`);
   }
   problems.push(...checkSocial(r));
+  if (!(QUOTA_POLICIES as readonly string[]).includes(r.api.quota)) problems.push(`ruleset.api.quota: must be one of ${QUOTA_POLICIES.join(', ')}`);
   const k = r.elo.kFactor;
   if (k.mode === 'fixed' && !(Number.isSafeInteger(k.k) && k.k > 0)) problems.push('ruleset.elo.kFactor.k: must be a positive integer');
   if (k.mode !== 'fixed' && k.mode !== 'fide') problems.push('ruleset.elo.kFactor.mode: must be "fixed" or "fide"');

@@ -1,6 +1,7 @@
 import { Api } from '../api/dispatch.js';
 import { ApiError, PlatformClient } from '../client/client.js';
 import { InProcessTransport } from '../client/in-process.js';
+import { WireCheckingTransport, WireContractError } from '../client/wire-check.js';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
@@ -89,6 +90,11 @@ export interface WorldOptions {
   crossCheck?: boolean;
   /** A live server's per-start secret for API keys (`PlatformOptions.keySecret`); runs leave it out. */
   keySecret?: Uint8Array;
+  /**
+   * Check every answer against the route contracts (src/client/wire-check.ts); the run fails at its end if
+   * any answer left them. Tests and CI turn it on; it changes nothing else.
+   */
+  checkWire?: boolean;
 }
 
 export type ProgressListener = (fraction: number, nowMs: number) => void;
@@ -116,10 +122,13 @@ export class World {
   #steps = 0;
 
   readonly #crossCheck: boolean;
+  readonly #checkWire: boolean;
+  #wireCheck: WireCheckingTransport | null = null;
 
   constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
     this.#crossCheck = options.crossCheck ?? scenario.crossCheck;
+    this.#checkWire = options.checkWire ?? false;
     this.platform = createPlatform({
       ...{ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset, network: scenario.network },
       ledgerJournal: this.#crossCheck,
@@ -153,7 +162,7 @@ export class World {
   async populate(): Promise<void> {
     await this.#loadUserInvariants();
     const factories = await this.#loadFactories();
-    const transport = new CountingTransport(new InProcessTransport(this.api), this.requests, () => this.platform.nowMs);
+    const transport = new CountingTransport(this.#platformTransport(), this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
     for (const [g, group] of this.scenario.population.entries()) {
       const factory = factories[g]!;
@@ -317,7 +326,23 @@ export class World {
     };
   }
 
+  /** The agents' way in: the route table, checked against the contracts when asked. */
+  #platformTransport(): Transport {
+    const direct = new InProcessTransport(this.api);
+    if (!this.#checkWire) return direct;
+    this.#wireCheck = new WireCheckingTransport(direct, 'collect');
+    return this.#wireCheck;
+  }
+
+  /** A run whose answers left the contract stops here, naming the first few faults. */
+  #failOnWireFaults(): void {
+    const faults = this.#wireCheck?.faults ?? [];
+    if (faults.length === 0) return;
+    throw new WireContractError(`${faults.length} answers left the route contracts; first: ${faults.slice(0, 3).join(' | ')}`);
+  }
+
   #outcome(endMs: number): RunOutcome {
+    this.#failOnWireFaults();
     const invariants = this.invariants.finish(endMs);
     const ledgerCheck = this.#crossCheck ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() }) : null;
     return {

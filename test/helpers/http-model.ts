@@ -325,7 +325,7 @@ export function challengeView(m: Model, c: ModelChallenge) {
   const challenger = m.agents[c.challenger]!;
   return {
     ...{ challenge_id: c.id, game_id: c.id, id: c.id },
-    challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses },
+    challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses, social_score: socialScore(challenger) },
     opponent: c.opponent === null ? null : agentRef(m.agents[c.opponent]!),
     ...{ status: c.status, bounty_sol: null, created_at: iso(c.atMs), expires_at: iso(c.atMs + CHALLENGE_EXPIRY_MS) },
   };

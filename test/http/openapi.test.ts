@@ -1,24 +1,27 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { codesOf, GROUPS, type RouteContract } from '../../src/api/contract/define.js';
+import { CONTRACTS } from '../../src/api/contract/index.js';
 import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import { ROUTES } from '../../src/api/routes/index.js';
-import type { Route } from '../../src/api/types.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/kernel/errors.js';
 import { docsPage, escapeHtml } from '../../src/http/docs-page.js';
-import { openApiDocument, operationIdOf, tagOf, UNTAGGED, type OpenApiDocument, type OpenApiOperation } from '../../src/http/openapi.js';
+import { openApiDocument, operationIdOf, type OpenApiDocument, type OpenApiOperation } from '../../src/http/openapi.js';
 import { buildServer } from '../../src/http/server.js';
 import { newWorld } from '../helpers/world.js';
 
 /**
- * The OpenAPI document is generated from the route table alone, so these tests hold it to the table:
- * every route, its auth, parameters, body and statuses; the error registry; determinism; and the HTML
- * page built from it (self-contained, escaped). Both are served over HTTP ahead of the catch-all.
+ * The OpenAPI document is generated from the route contracts alone, so these tests hold it to them: every
+ * route, its auth, parameters, body, full response schema and every error it can give; the error
+ * registry; determinism; an independent validator's verdict; and the HTML page built from it
+ * (self-contained, escaped). Both are served over HTTP ahead of the catch-all.
  */
 const FC_PARAMS = { seed: Number(process.env['FC_SEED'] ?? 20261121), numRuns: 300 };
-const DOCUMENT = openApiDocument(ROUTES);
+const DOCUMENT = openApiDocument(CONTRACTS);
 
 function operationOf(document: OpenApiDocument, method: string, path: string): OpenApiOperation {
   const operation = document.paths[path]?.[method.toLowerCase() as 'get'];
@@ -26,22 +29,37 @@ function operationOf(document: OpenApiDocument, method: string, path: string): O
   return operation;
 }
 
-const routeOf = (method: string, path: string) => ROUTES.find((route) => route.method === method && route.path === path)!;
+const contractOf = (method: string, path: string) => CONTRACTS.find((c) => c.method === method && c.path === path)!;
+const isControl = (contract: RouteContract) => contract.path.startsWith('/_sim/');
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('the OpenAPI document', () => {
-  it('has one operation per route, with its summary, a placed tag and the security its auth mode means', () => {
+  it('is a valid OpenAPI 3.1 document to an independent validator', async () => {
+    await expect(SwaggerParser.validate(structuredClone(DOCUMENT) as never)).resolves.toBeTruthy();
+  });
+
+  it('documents every route of the table, and the live server\'s control routes besides', () => {
+    const documented = new Set(CONTRACTS.map((c) => `${c.method} ${c.path}`));
+    for (const route of ROUTES) expect(documented, `${route.contract.method} ${route.contract.path}`).toContain(`${route.contract.method} ${route.contract.path}`);
+    for (const route of ROUTES) expect(CONTRACTS).toContain(route.contract);
     const count = Object.values(DOCUMENT.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
-    expect(count).toBe(ROUTES.length);
+    expect(count).toBe(CONTRACTS.length);
+    for (const path of ['/_sim/clock', '/_sim/clock/advance', '/_sim/snapshot', '/_sim/restore', '/_sim/airdrop', '/_sim/invariants']) {
+      expect(Object.keys(DOCUMENT.paths)).toContain(path);
+    }
+  });
+
+  it('has one operation per contract, with its summary, its group as tag and the credential it takes', () => {
     const securityByAuth = { required: [{ bearer: [] }], optional: [{}, { bearer: [] }], none: [] };
-    for (const route of ROUTES) {
-      const operation = operationOf(DOCUMENT, route.method, route.path);
-      expect(operation.summary).toBe(route.summary);
-      expect(operation.tags, route.path).toHaveLength(1);
-      expect(operation.tags[0], route.path).not.toBe(UNTAGGED);
-      expect(operation.security).toEqual(securityByAuth[route.auth]);
-      expect(operation['x-actors']).toBe(route.actors ?? 'agents');
+    for (const contract of CONTRACTS) {
+      const operation = operationOf(DOCUMENT, contract.method, contract.path);
+      expect(operation.summary).toBe(contract.summary);
+      expect(operation.tags).toEqual([contract.group]);
+      expect(operation.security).toEqual(isControl(contract) ? [{ controlToken: [] }] : securityByAuth[contract.auth]);
+      expect(operation['x-actors']).toBe(contract.actors ?? 'agents');
     }
     expect(DOCUMENT.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(DOCUMENT.components.securitySchemes['controlToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('keeps full paths under a root server and says /_sim is simulator control', () => {
@@ -54,77 +72,74 @@ describe('the OpenAPI document', () => {
     expect(DOCUMENT.info.version).toBe(manifest.version);
   });
 
-  it('tags routes by the spec endpoint groups, including the /api/agents routes that belong to Identity', () => {
-    const expected: Array<[string, string]> = [
-      ['/api/register/check/{handle}', 'Identity'],
-      ['/api/agents/profile', 'Identity'],
-      ['/api/agents/{handle}/refresh-social', 'Identity'],
-      ['/api/agents/profile/vote', 'Agents'],
-      ['/api/agents/{handle}/open-challenge', 'Agents'],
-      ['/api/chess/move', 'Games'],
-      ['/api/chess/challenges/{id}/accept', 'Challenges'],
-      ['/api/chess/leaderboard/around', 'Leaderboard'],
-      ['/api/chess/tournaments/{id}/join', 'Tournaments'],
-      ['/api/social/follow', 'Social'],
-      ['/api/activity', 'Feed'],
-      ['/api/search/replies/thread', 'Search'],
-      ['/api/human/{username}', 'Human Profiles'],
-      ['/api/health', 'System'],
-      ['/_sim/network/posts', 'Simulator control'],
+  it('groups routes by the spec endpoint groups, including the /api/agents routes that belong to Identity', () => {
+    const expected: Array<[string, string, string]> = [
+      ['GET', '/api/register/check/{handle}', 'Identity'],
+      ['PATCH', '/api/agents/profile', 'Identity'],
+      ['POST', '/api/agents/profile/vote', 'Agents'],
+      ['GET', '/api/agents/{handle}/open-challenge', 'Agents'],
+      ['POST', '/api/chess/move', 'Games'],
+      ['POST', '/api/chess/challenges/{id}/accept', 'Challenges'],
+      ['GET', '/api/chess/leaderboard/around', 'Leaderboard'],
+      ['POST', '/api/chess/tournaments/{id}/join', 'Tournaments'],
+      ['POST', '/api/social/follow', 'Social'],
+      ['GET', '/api/activity', 'Feed'],
+      ['GET', '/api/search/replies/thread', 'Search'],
+      ['GET', '/api/human/{username}', 'Human Profiles'],
+      ['GET', '/api/health', 'System'],
+      ['POST', '/_sim/network/posts', 'Simulator control'],
     ];
-    for (const [path, tag] of expected) expect([path, tagOf(path)]).toEqual([path, tag]);
-    const listed = DOCUMENT.tags.map((tag) => tag.name);
-    expect(new Set(listed).size).toBe(listed.length);
-    for (const route of ROUTES) expect(listed).toContain(tagOf(route.path));
+    for (const [method, path, group] of expected) expect([path, operationOf(DOCUMENT, method, path).tags[0]]).toEqual([path, group]);
+    expect(DOCUMENT.tags.map((tag) => tag.name)).toEqual(GROUPS.map(([name]) => name));
   });
 
   it('derives unique operationIds from method and path', () => {
     expect(operationIdOf('GET', '/api/chess/games/{id}')).toBe('getChessGamesById');
     expect(operationIdOf('GET', '/api/chess/leaderboard/tournament-wins')).toBe('getChessLeaderboardTournamentWins');
     expect(operationIdOf('PATCH', '/_sim/network/accounts/{handle}')).toBe('patchSimNetworkAccountsByHandle');
-    const ids = ROUTES.map((route) => operationOf(DOCUMENT, route.method, route.path).operationId);
+    const ids = CONTRACTS.map((c) => operationOf(DOCUMENT, c.method, c.path).operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^(get|post|patch|delete)[A-Z][A-Za-z0-9]*$/);
   });
 
-  it('stops loudly on a route table whose operationIds collide', () => {
-    const route = routeOf('GET', '/api/health');
-    expect(() => openApiDocument([route, { ...route }])).toThrow(/duplicate operationId getHealth/);
+  it('stops loudly on contracts whose operationIds collide', () => {
+    const health = contractOf('GET', '/api/health');
+    expect(() => openApiDocument([health, { ...health }])).toThrow(/duplicate operationId getHealth/);
   });
 
   it('declares every templated path segment as a required path parameter', () => {
-    for (const route of ROUTES) {
-      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-      const declared = operationOf(DOCUMENT, route.method, route.path).parameters.filter((parameter) => parameter.in === 'path');
+    for (const contract of CONTRACTS) {
+      const names = [...contract.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      const declared = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter((parameter) => parameter.in === 'path');
       expect(declared.map((parameter) => parameter.name)).toEqual(names);
       for (const parameter of declared) expect(parameter).toMatchObject({ required: true, schema: { type: 'string' } });
     }
   });
 
-  it("gives each route with a body a requestBody with the route's schema, required when a field is", () => {
-    const withBody = ROUTES.filter((route) => route.schema.body);
+  it("gives each route with a body a requestBody with the contract's schema, required when a field is", () => {
+    const withBody = CONTRACTS.filter((c) => c.body);
     expect(withBody.length).toBeGreaterThan(10);
-    for (const route of withBody) {
-      const body = operationOf(DOCUMENT, route.method, route.path).requestBody;
-      expect(body?.content['application/json'].schema).toEqual(route.schema.body);
-      expect(body?.required).toBe(((route.schema.body!['required'] as string[] | undefined) ?? []).length > 0);
+    for (const contract of withBody) {
+      const body = operationOf(DOCUMENT, contract.method, contract.path).requestBody;
+      expect(body?.content['application/json'].schema).toEqual(plain(contract.body));
+      expect(body?.required).toBe(((contract.body!['required'] as string[] | undefined) ?? []).length > 0);
     }
     expect(operationOf(DOCUMENT, 'POST', '/api/register').requestBody?.required).toBe(true);
     expect(operationOf(DOCUMENT, 'POST', '/api/chess/challenge').requestBody?.required).toBe(false); // an open challenge: empty body
-    for (const route of ROUTES.filter((r) => !r.schema.body)) expect(operationOf(DOCUMENT, route.method, route.path).requestBody).toBeUndefined();
+    for (const contract of CONTRACTS.filter((c) => !c.body)) expect(operationOf(DOCUMENT, contract.method, contract.path).requestBody).toBeUndefined();
   });
 
   it('lists query parameters with their enums, bounds, defaults and required flags', () => {
     const feed = Object.fromEntries(operationOf(DOCUMENT, 'GET', '/api/feed').parameters.map((p) => [p.name, p]));
     expect(feed['sort']).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['recent', 'trending', 'top'], default: 'recent' } });
-    expect(feed['limit']?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
-    expect(feed['offset']?.schema).toMatchObject({ default: 0 });
+    expect(feed['limit']?.schema).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(feed['offset']?.schema).toMatchObject({ type: 'integer', minimum: 0 });
     expect(feed['post_type']?.schema['enum']).toContain('game_result');
     const search = operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters;
     expect(search.find((p) => p.name === 'q')).toMatchObject({ required: true, schema: { minLength: 1, maxLength: 200 } });
-    for (const route of ROUTES) {
-      const query = operationOf(DOCUMENT, route.method, route.path).parameters.filter((p) => p.in === 'query');
-      expect(query.map((p) => p.name)).toEqual(Object.keys((route.schema.querystring?.['properties'] as object | undefined) ?? {}));
+    for (const contract of CONTRACTS) {
+      const query = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter((p) => p.in === 'query');
+      expect(query.map((p) => p.name)).toEqual(Object.keys((contract.query?.['properties'] as object | undefined) ?? {}));
     }
   });
 
@@ -132,29 +147,47 @@ describe('the OpenAPI document', () => {
     const tag = operationOf(DOCUMENT, 'GET', '/api/agents').parameters.find((p) => p.name === 'tag');
     expect(tag).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
     const types = operationOf(DOCUMENT, 'GET', '/api/feed/notifications').parameters.find((p) => p.name === 'types');
-    expect(types).toMatchObject({ style: 'form', explode: true, schema: { items: { enum: ['mentions', 'game_posts', 'replies'] } } });
+    expect(types).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
+    expect((types!.schema['items'] as { enum: string[] }).enum).toEqual(expect.arrayContaining(['mentions', 'game_posts', 'replies_to_my_posts', 'replies']));
     const limit = operationOf(DOCUMENT, 'GET', '/api/agents').parameters.find((p) => p.name === 'limit');
     expect(limit).not.toHaveProperty('style');
   });
 
-  it('answers 200, or 201 for a reply, and names the errors the dispatcher gives before a handler runs', () => {
-    for (const route of ROUTES) {
-      const responses = operationOf(DOCUMENT, route.method, route.path).responses;
-      expect(Object.keys(responses)).toContain(String(route.status ?? 200));
-      expect(responses['default']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+  it('gives every success response its full schema: no bare object, and strict where it is an object', () => {
+    for (const contract of CONTRACTS) {
+      const responses = operationOf(DOCUMENT, contract.method, contract.path).responses;
+      const schema = responses[String(contract.status ?? 200)]?.content?.['application/json']?.schema;
+      expect(schema, `${contract.method} ${contract.path}`).toEqual(plain(contract.response));
+      const bare = schema?.['type'] === 'object' && schema['properties'] === undefined && schema['additionalProperties'] === undefined;
+      expect(bare, `${contract.method} ${contract.path} answers a bare object`).toBe(false);
+    }
+  });
+
+  it('lists every error a route can give, each under the status the registry gives it', () => {
+    for (const contract of CONTRACTS) {
+      const responses = operationOf(DOCUMENT, contract.method, contract.path).responses;
+      expect(Object.keys(responses)).toContain(String(contract.status ?? 200));
+      expect(responses).not.toHaveProperty('default');
+      const listed: ErrorCode[] = [];
       for (const [status, response] of Object.entries(responses).filter(([key]) => /^[45]/.test(key))) {
         const codes = response.description.replace(/^Error: /, '').split(', ') as ErrorCode[];
         for (const code of codes) expect([code, HTTP_STATUS_BY_CODE[code]]).toEqual([code, Number(status)]);
+        listed.push(...codes);
       }
+      expect(listed.sort()).toEqual([...codesOf(contract)].sort());
     }
-    expect(Object.keys(operationOf(DOCUMENT, 'POST', '/api/social/reply').responses)).toEqual(['201', '400', '401', '413', '429', 'default']);
-    expect(Object.keys(operationOf(DOCUMENT, 'GET', '/api/health').responses)).toEqual(['200', 'default']);
+    const reply = Object.keys(operationOf(DOCUMENT, 'POST', '/api/social/reply').responses);
+    expect(reply[0]).toBe('201');
+    const check = operationOf(DOCUMENT, 'GET', '/api/register/check/{handle}').responses;
+    expect(check['400']?.description).toContain('handle_taken');
+    expect(operationOf(DOCUMENT, 'GET', '/api/chess/tournaments/{id}').responses['404']?.description).toContain('not_found');
     const move = operationOf(DOCUMENT, 'POST', '/api/chess/move').responses;
     expect(move['401']?.description).toBe('Error: authentication_required, invalid_api_key');
-    expect(move['403']?.description).toBe('Error: agents_only'); // an agents-only route refuses a human's key
+    expect(move['403']?.description).toContain('agents_only'); // an agents-only route refuses a human's key
     expect(move['429']?.headers).toHaveProperty('Retry-After');
     expect(operationOf(DOCUMENT, 'GET', '/api/whoami').responses).not.toHaveProperty('429'); // quota-exempt
     expect(operationOf(DOCUMENT, 'GET', '/api/feed').responses['401']?.description).toBe('Error: invalid_api_key'); // key optional
+    expect(operationOf(DOCUMENT, 'POST', '/_sim/clock/advance').responses['401']?.description).toBe('Error: control_token_required, invalid_control_token');
   });
 
   it('lists every code of the error registry with its HTTP status, and the shared Error schema', () => {
@@ -170,7 +203,7 @@ describe('the OpenAPI document', () => {
 
   it('resolves every $ref inside the document', () => {
     const refs = JSON.stringify(DOCUMENT).match(/"\$ref":"[^"]+"/g) ?? [];
-    expect(refs.length).toBeGreaterThan(ROUTES.length);
+    expect(refs.length).toBeGreaterThan(CONTRACTS.length);
     for (const ref of new Set(refs)) {
       const pointer = ref.slice('"$ref":"#/'.length, -1).split('/');
       const target = pointer.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], DOCUMENT);
@@ -180,24 +213,17 @@ describe('the OpenAPI document', () => {
 
   it('is plain JSON and the same text every time it is built', () => {
     const text = JSON.stringify(DOCUMENT);
-    expect(JSON.stringify(openApiDocument(ROUTES))).toBe(text);
+    expect(JSON.stringify(openApiDocument(CONTRACTS))).toBe(text);
     expect(JSON.parse(text)).toEqual(DOCUMENT);
-    expect(docsPage(openApiDocument(ROUTES))).toBe(docsPage(DOCUMENT));
+    expect(docsPage(openApiDocument(CONTRACTS))).toBe(docsPage(DOCUMENT));
   });
 
-  it('shares no object with the route table, so editing the document cannot change validation', () => {
-    const document = openApiDocument(ROUTES);
+  it('shares no object with the contracts, so editing the document cannot change validation', () => {
+    const document = openApiDocument(CONTRACTS);
     const register = operationOf(document, 'POST', '/api/register');
     (register.requestBody!.content['application/json'].schema['required'] as string[]).push('bio');
     operationOf(document, 'GET', '/api/feed').parameters[0]!.schema['default'] = 7;
-    expect(JSON.stringify(openApiDocument(ROUTES))).toBe(JSON.stringify(DOCUMENT));
-  });
-
-  it('files a route no rule places under a visible Other tag rather than dropping it', () => {
-    const stray: Route = { ...routeOf('GET', '/api/health'), path: '/api/brand-new' };
-    const document = openApiDocument([stray]);
-    expect(operationOf(document, 'GET', '/api/brand-new').tags).toEqual([UNTAGGED]);
-    expect(document.tags.map((tag) => tag.name)).toEqual([UNTAGGED]);
+    expect(JSON.stringify(openApiDocument(CONTRACTS))).toBe(JSON.stringify(DOCUMENT));
   });
 });
 
@@ -205,12 +231,12 @@ describe('the docs page', () => {
   const PAGE = docsPage(DOCUMENT);
 
   it('shows every operation with its method, path and summary, grouped under a table of contents', () => {
-    for (const route of ROUTES) {
-      const operation = operationOf(DOCUMENT, route.method, route.path);
+    for (const contract of CONTRACTS) {
+      const operation = operationOf(DOCUMENT, contract.method, contract.path);
       const anchor = `op-${operation.operationId.toLowerCase()}`;
       expect(PAGE).toContain(`<a href="#${anchor}">`);
-      expect(PAGE).toContain(`<article id="${anchor}">\n<h3><span class="method ${route.method.toLowerCase()}">${route.method}</span> <code>${escapeHtml(route.path)}</code></h3>`);
-      expect(PAGE).toContain(escapeHtml(route.summary));
+      expect(PAGE).toContain(`<article id="${anchor}">\n<h3><span class="method ${contract.method.toLowerCase()}">${contract.method}</span> <code>${escapeHtml(contract.path)}</code></h3>`);
+      expect(PAGE).toContain(escapeHtml(contract.summary));
     }
     for (const tag of DOCUMENT.tags) expect(PAGE).toContain(`>${escapeHtml(tag.name)}</h2>`);
     for (const code of ERROR_CODES) expect(PAGE).toContain(`<tr><td><code>${code}</code></td><td>${HTTP_STATUS_BY_CODE[code]}</td></tr>`);
@@ -247,7 +273,7 @@ describe('the docs page', () => {
   });
 
   it('escapes route text that carries markup', () => {
-    const hostile: Route = { ...routeOf('POST', '/api/register'), summary: 'steal <script>alert(1)</script> & `keys`' };
+    const hostile: RouteContract = { ...contractOf('POST', '/api/register'), summary: 'steal <script>alert(1)</script> & `keys`' };
     const page = docsPage(openApiDocument([hostile]));
     expect(page).not.toContain('<script>');
     expect(page).toContain('steal &lt;script&gt;alert(1)&lt;/script&gt; &amp; <code>keys</code>');

@@ -114,11 +114,12 @@ describe('GET /api/agents', () => {
     expect((await get(world, '/api/agents', { active_only: false }))['total']).toBe(5);
   });
 
-  it('refuses bad query values with validation_error and no state change', async () => {
+  it('refuses bad query values with validation_error and no state change; clamps a limit over the ceiling', async () => {
     const { world } = await directoryWorld();
-    for (const query of [{ limit: '0' }, { limit: '101' }, { offset: '-1' }, { active_only: 'maybe' }, { stats: 'yes' }, { limit: 'ten' }]) {
+    for (const query of [{ limit: '0' }, { offset: '-1' }, { active_only: 'maybe' }, { stats: 'yes' }, { limit: 'ten' }]) {
       await expectRejectedUnchanged(world, () => get(world, '/api/agents', query), 'validation_error');
     }
+    expect((await get(world, '/api/agents', { limit: '101' }))['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
   });
 });
 
@@ -300,11 +301,12 @@ describe('GET /api/agents/leaderboard', () => {
     expect((await get(world, `/api/agents/${named.id}`))['profile']['handle']).toBe('leaderboard');
   });
 
-  it('refuses a bad sort or page with validation_error and no state change', async () => {
+  it('refuses a bad sort or page with validation_error and no state change; clamps a limit over the ceiling', async () => {
     const { world } = await leaderboardWorld();
-    for (const query of [{ sort: 'bogus' }, { sort: 'elo' }, { limit: 0 }, { limit: 101 }, { offset: -1 }]) {
+    for (const query of [{ sort: 'bogus' }, { sort: 'elo' }, { limit: 0 }, { offset: -1 }]) {
       await expectRejectedUnchanged(world, () => get(world, '/api/agents/leaderboard', query), 'validation_error');
     }
+    expect((await get(world, '/api/agents/leaderboard', { limit: 101 }))['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
   });
 });
 

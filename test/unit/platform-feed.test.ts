@@ -107,11 +107,12 @@ describe('GET /api/feed', () => {
     expect(Object.values(liked(null)).every((v) => v === false)).toBe(true);
   });
 
-  it('refuses a bad sort, post_type, limit or offset, and a bad key, changing nothing', async () => {
+  it('refuses a bad sort, post_type, limit or offset, and a bad key, changing nothing; clamps a limit over the ceiling', async () => {
     const { world } = await busyWorld();
-    for (const query of [{ sort: 'hot' }, { post_type: 'meme' }, { limit: 0 }, { limit: 101 }, { offset: -1 }, { limit: 'ten' }]) {
+    for (const query of [{ sort: 'hot' }, { post_type: 'meme' }, { limit: 0 }, { offset: -1 }, { limit: 'ten' }]) {
       refusedUnchanged(world, () => get(world, null, '/api/feed', query), 'validation_error');
     }
+    expect(feed(world, { limit: 101 })['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
     refusedUnchanged(world, () => get(world, { apiKey: 'moltchess_nope', id: '' }, '/api/feed'), 'invalid_api_key');
   });
 });
@@ -184,7 +185,8 @@ describe('GET /api/feed/unseen', () => {
     const other = postAs(world, (await world.agent('erin')) as Caller, 'news');
     expect(ids((await world.client(dave.apiKey).unseen()).posts)).toEqual([world.platform.state.postIds[4], other]);
     refusedUnchanged(world, () => get(world, null, '/api/feed/unseen'), 'authentication_required');
-    refusedUnchanged(world, () => get(world, dave, '/api/feed/unseen', { limit: 101 }), 'validation_error');
+    refusedUnchanged(world, () => get(world, dave, '/api/feed/unseen', { limit: 0 }), 'validation_error');
+    expect(unseen(world, dave, 101)['count'], 'a limit over the ceiling is clamped, not refused').toBe(0);
   });
 
   it('property: across random posting and polling, each actor is served every other post exactly once, in order', async () => {

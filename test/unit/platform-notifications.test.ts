@@ -76,6 +76,40 @@ describe('GET /api/feed/notifications', () => {
     expect(postIdsOf(notes(world, a, { limit: 1 })['mentions'])).toEqual([late]);
   });
 
+  it('takes types by the names of the lists it answers, as the SDK repeats them (replies stays an alias)', async () => {
+    const { world, a, b } = await trioWorld();
+    const mine = postAs(world, a, 'my opening');
+    const answer = replyAs(world, b, mine, 'nice one @alice'); // a reply to alice's post, and a mention of her
+    const about = (path: string) => ok(world.raw({ method: 'GET', path, key: a.apiKey }));
+    // Exactly the request line the official SDK writes for types=[mentions, replies_to_my_posts, game_posts].
+    const all = about('/api/feed/notifications?types=mentions&types=replies_to_my_posts&types=game_posts');
+    expect(Object.keys(all)).toEqual(['mentions', 'game_posts', 'replies_to_my_posts']);
+    expect(all['replies_to_my_posts'].map((n: Body) => n['reply_id'])).toEqual([answer]);
+    expect(all['mentions'].map((n: Body) => n['reply_id'])).toEqual([answer]);
+    const onlyReplies = about('/api/feed/notifications?types=replies_to_my_posts');
+    expect([onlyReplies['mentions'], onlyReplies['replies_to_my_posts'].length]).toEqual([[], 1]);
+    expect(about('/api/feed/notifications?types=replies')).toEqual(onlyReplies);
+    expect(about('/api/feed/notifications?types=replies&types=replies_to_my_posts')).toEqual(onlyReplies);
+    expect(about('/api/feed/notifications')).toEqual(all);
+  });
+
+  it('names the reply that carries a mention (its id, author and post), so the mentioned actor answers that reply', async () => {
+    const { world, a, b, c } = await trioWorld();
+    const mine = postAs(world, a, 'opening question');
+    const bobs = replyAs(world, b, mine, 'try the London');
+    const carols = replyAs(world, c, mine, 'agreed, @alice should', bobs); // nested: depth 2
+    const [mention] = ok(world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }))['mentions'];
+    expect(mention).toMatchObject({ post_id: mine, reply_id: carols, reply: { id: carols, post_id: mine, parent_reply_id: bobs, depth: 2, author: { handle: 'carol' } }, post: { id: mine } });
+    // What a client does with it: answer the reply that mentioned it, not its own post.
+    const back = ok(world.raw({ method: 'POST', path: '/api/social/reply', key: a.apiKey, body: { post_id: mention['post_id'], parent_reply_id: mention['reply_id'], content: 'thanks @carol' } }), 201);
+    expect(back).toMatchObject({ post_id: mine, parent_reply_id: carols });
+    expect(world.platform.state.replies.get(back['reply_id'])!.depth).toBe(3);
+    // A mention in a post stays a post's row: no reply fields.
+    const posted = postAs(world, b, 'hey @alice');
+    const latest = ok(world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }))['mentions'][0];
+    expect(latest).toEqual({ post_id: posted, post: expect.objectContaining({ id: posted, author: expect.objectContaining({ handle: 'bob' }) }), created_at: iso(world.nowMs) });
+  });
+
   it('notifies humans too (mentions by username)', async () => {
     const { world, a } = await trioWorld();
     const dave = addHuman(world, 'dave');
@@ -91,7 +125,8 @@ describe('GET /api/feed/notifications', () => {
       expect(body['field']).toBe('since');
     }
     refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { types: ['mentions', 'likes'] }), 'validation_error');
-    refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { limit: 101 }), 'validation_error');
+    refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { limit: 0 }), 'validation_error');
+    expect(notes(world, a, { limit: 101 }), 'a limit over the ceiling is clamped, not refused').toEqual({ mentions: [], game_posts: [], replies_to_my_posts: [] });
     refusedUnchanged(world, () => get(world, null, '/api/feed/notifications'), 'authentication_required');
   });
 });

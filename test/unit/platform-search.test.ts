@@ -53,9 +53,10 @@ describe('GET /api/search/posts', () => {
 
   it('refuses a missing, empty or overlong q and a bad sort, changing nothing', async () => {
     const { world } = await searchWorld();
-    for (const query of [{}, { q: '' }, { q: 'x'.repeat(201) }, { q: 'a', sort: 'hot' }, { q: 'a', limit: 101 }]) {
+    for (const query of [{}, { q: '' }, { q: 'x'.repeat(201) }, { q: 'a', sort: 'hot' }, { q: 'a', limit: 0 }]) {
       refusedUnchanged(world, () => get(world, null, '/api/search/posts', query), 'validation_error');
     }
+    expect(search(world, 'posts', { q: 'a', limit: 101 })['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
     expect(search(world, 'posts', { q: 'x'.repeat(200) })['total']).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes/index.js';
-import { MULTI_LINE_TEXT, SINGLE_LINE_TEXT, TEXT_RULE_MESSAGE } from '../../src/api/schema.js';
+import { MULTI_LINE_TEXT, SINGLE_LINE_TEXT, TEXT_RULE_MESSAGE } from '../../src/api/contract/schema.js';
 import type { ApiResponse, JsonSchema, QueryValue } from '../../src/api/types.js';
 import { expectErrorResponse, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 

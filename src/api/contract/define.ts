@@ -83,6 +83,13 @@ export function dispatcherCodes(contract: RouteContract): ErrorCode[] {
     keyed && !contract.quotaExempt && 'rate_limit_exceeded',
     control && 'control_token_required',
     control && 'invalid_control_token',
+    control && Boolean(contract.body) && 'unsupported_media_type',
+    // Over HTTP (`serve`), before any route: a Host or Origin from elsewhere, a request that arrives while
+    // a restore replaces the world (503 busy), and a programmer error's 500.
+    'host_not_allowed',
+    'cross_site_request',
+    'busy',
+    'internal_error',
   ];
   return codes.filter((code): code is ErrorCode => code !== false);
 }

@@ -55,8 +55,12 @@ export function OneOf<const V extends readonly string[]>(values: V, options: Rec
 /** The value or JSON null, written as a type list (`["string", "null"]`) so the schema stays one object. */
 export function Nullable<T extends TSchema>(schema: T) {
   const type = (schema as { type?: unknown }).type;
-  if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
-  return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
+  if (typeof type !== 'string') return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
+  const widened: Record<string, unknown> = { ...schema, type: [type, 'null'] };
+  // An enum (OneOf) must list null as well, or it refuses the null the type list lets through.
+  const values = (schema as { enum?: unknown[] }).enum;
+  if (values) widened['enum'] = [...values, null];
+  return Type.Unsafe<Static<T> | null>(widened);
 }
 
 /**

@@ -1,34 +1,32 @@
 import type { Route } from '../types.js';
+import { agentsRoutes } from './agents.js';
+import { challengeRoutes } from './challenges.js';
+import { controlRoutes } from './control.js';
+import { feedRoutes } from './feed.js';
 import { gameRoutes } from './games.js';
-import { challengeRoutes } from './old/challenges.js';
-import { identityRoutes } from './old/identity.js';
-import { leaderboardRoutes } from './old/leaderboards.js';
-import { socialRoutes } from './old/social.js';
-import { moneyRoutes } from './old/money.js';
-import { tournamentRoutes } from './old/tournaments.js';
-import { feedRoutes } from './old/feed.js';
-import { verifyRoutes } from './old/verify.js';
-import { humansRoutes } from './old/humans.js';
-import { agentsRoutes } from './old/agents.js';
-import { controlRoutes } from './old/control.js';
-import { adaptLegacy, type LegacyRoute } from './legacy.js';
+import { humansRoutes } from './humans.js';
+import { identityRoutes } from './identity.js';
+import { leaderboardRoutes } from './leaderboard.js';
+import { searchRoutes } from './search.js';
+import { socialRoutes } from './social.js';
+import { systemRoutes } from './system.js';
+import { tournamentRoutes } from './tournaments.js';
 
-/** The route table: one row per route, shared by the in-process and HTTP transports. */
-export const ROUTES: readonly Route[] = (
-  [
-    // converted groups (src/api/contract/<group>.ts + src/api/routes/<group>.ts), one line each:
-    ...gameRoutes,
-    // legacy rows awaiting conversion:
-    ...identityRoutes,
-    ...challengeRoutes,
-    ...leaderboardRoutes,
-    ...socialRoutes,
-    ...tournamentRoutes,
-    ...moneyRoutes,
-    ...feedRoutes,
-    ...verifyRoutes,
-    ...humansRoutes,
-    ...agentsRoutes,
-    ...controlRoutes,
-  ] as Array<Route | LegacyRoute>
-).map(adaptLegacy);
+/**
+ * The route table: one handler per contract of src/api/contract/, by the spec's groups, shared by the
+ * in-process and HTTP transports. (The live server's clock and snapshot routes are in src/http/sim-control.ts.)
+ */
+export const ROUTES: readonly Route[] = [
+  ...identityRoutes,
+  ...agentsRoutes,
+  ...gameRoutes,
+  ...challengeRoutes,
+  ...leaderboardRoutes,
+  ...tournamentRoutes,
+  ...socialRoutes,
+  ...feedRoutes,
+  ...searchRoutes,
+  ...humansRoutes,
+  ...systemRoutes,
+  ...controlRoutes,
+];

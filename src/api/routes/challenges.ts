@@ -1,0 +1,72 @@
+import { acceptChallenge, createChallenge, openChallenges } from '../../platform/challenges.js';
+import { requireAgent } from '../../platform/identity.js';
+import type { Platform } from '../../platform/platform.js';
+import type { Agent, Challenge } from '../../platform/state.js';
+import * as C from '../contract/challenges.js';
+import { caller, implement, type Route } from '../types.js';
+import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
+import { pagedList } from './paging.js';
+
+/** Challenges (WIRE §5). */
+export const challengeRoutes: Route[] = [
+  implement(C.createChallenge, (ctx) => {
+    const challenge = createChallenge(ctx.platform, caller(ctx), ctx.body);
+    const escrow = escrowFields(ctx.platform, challenge.bountyLamports, challenge.escrowAddress);
+    return {
+      success: true as const,
+      challenge: challengeView(ctx.platform, challenge),
+      bounty_sol: escrow.bounty_sol,
+      escrow_address: escrow.escrow_address,
+      escrow_status: escrow.escrow_status,
+      transfer_status: escrow.transfer_status,
+    };
+  }),
+  implement(C.openChallenges, ({ platform, query }) => {
+    let rows = openChallenges(platform).filter((c) => c.opponentId === null);
+    if (query.challenger_handle) {
+      const who = requireAgent(platform, query.challenger_handle);
+      rows = rows.filter((c) => c.challengerId === who.id);
+    }
+    return pagedList('challenges', rows, query, (c) => challengeView(platform, c));
+  }),
+  implement(C.myChallenges, (ctx) => {
+    const me = caller(ctx);
+    const open = openChallenges(ctx.platform);
+    const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
+    const direct = open.filter((c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id));
+    return {
+      outgoing_open: outgoing.map((c) => outgoingOpenRow(ctx.platform, c)),
+      direct_pending: direct.map((c) => directPendingRow(ctx.platform, c, me)),
+    };
+  }),
+  implement(C.acceptChallenge, (ctx) => {
+    const { game } = acceptChallenge(ctx.platform, caller(ctx), ctx.params['id']!);
+    const escrow = escrowFields(ctx.platform, game.bountyLamports, game.escrowAddress);
+    return {
+      success: true as const,
+      game: gameSummary(ctx.platform, game),
+      bounty_sol: escrow.bounty_sol,
+      escrow_address: escrow.escrow_address,
+      escrow_status: escrow.escrow_status,
+      transfer_status: escrow.transfer_status,
+    };
+  }),
+];
+
+function outgoingOpenRow(p: Platform, c: Challenge): C.OutgoingOpenChallenge {
+  return { challenge_id: c.id, game_id: c.id, created_at: p.iso(c.createdAtMs), bounty_sol: solOrNull(c.bountyLamports) };
+}
+
+/** A direct challenge from `me`'s side: incoming when `me` is the one named. */
+function directPendingRow(p: Platform, c: Challenge, me: Agent): C.DirectPendingChallenge {
+  const incoming = c.opponentId === me.id;
+  const other = p.state.agents.get(incoming ? c.challengerId : c.opponentId!)!;
+  return {
+    challenge_id: c.id,
+    game_id: c.id,
+    direction: incoming ? 'incoming' : 'outgoing',
+    opponent: agentRef(other),
+    created_at: p.iso(c.createdAtMs),
+    bounty_sol: solOrNull(c.bountyLamports),
+  };
+}

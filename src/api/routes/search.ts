@@ -1,0 +1,31 @@
+import { searchDirectReplies, searchPosts, searchThread } from '../../platform/search.js';
+import * as C from '../contract/search.js';
+import { DEFAULT_SORT } from '../contract/feed.js';
+import { textRef } from '../feed-views.js';
+import { postView, replyView } from '../social-views.js';
+import { implement, type Route } from '../types.js';
+import { pagedList } from './paging.js';
+
+/** Search (WIRE §10): every match, ranked, then paged; each page echoes the query. Rows share their one post (and parent) reference. */
+export const searchRoutes: Route[] = [
+  implement(C.searchPosts, ({ platform, actor, query }) => {
+    const found = searchPosts(platform, query.q, query.sort ?? DEFAULT_SORT, query.post_type);
+    const page = pagedList('posts', found, query, (post) => postView(platform, post, actor));
+    return { query: query.q, posts: page.posts, total: page.total, limit: page.limit, offset: page.offset };
+  }),
+  implement(C.searchReplies, ({ platform, actor, query }) => {
+    const { post, replies } = searchDirectReplies(platform, query.q, query.post_id, query.sort ?? DEFAULT_SORT);
+    const postRef = textRef(post);
+    const row = (reply: (typeof replies)[number]): C.ReplyHit => ({ reply: replyView(platform, reply, actor), post: postRef });
+    const page = pagedList('replies', replies, query, row);
+    return { query: query.q, replies: page.replies, total: page.total, limit: page.limit, offset: page.offset };
+  }),
+  implement(C.searchThread, ({ platform, actor, query }) => {
+    const { parent, post, replies } = searchThread(platform, query.q, query.parent_reply_id, query.sort ?? DEFAULT_SORT);
+    const parentRef = textRef(parent);
+    const postRef = textRef(post);
+    const row = (reply: (typeof replies)[number]): C.ThreadHit => ({ reply: replyView(platform, reply, actor), parent_reply: parentRef, post: postRef });
+    const page = pagedList('replies', replies, query, row);
+    return { query: query.q, replies: page.replies, total: page.total, limit: page.limit, offset: page.offset };
+  }),
+];
