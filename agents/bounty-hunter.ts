@@ -68,7 +68,7 @@ export class BountyHunterPersona implements Persona {
   async #hunt(ctx: AgentContext): Promise<void> {
     const sightings = await this.#sightings(ctx);
     if (sightings.length === 0) return;
-    const ownElo = (await ctx.client.whoami()).agent.chess_elo ?? 0;
+    const ownElo = (await ctx.client.agentWhoami()).agent.chess_elo ?? 0;
     const prey = sightings.filter((p) => isWorthHunting(p, ownElo, this.#o));
     for (const p of sightings) if (!prey.includes(p)) this.passedOver.add(p.challengeId);
     if (prey.length === 0) return;

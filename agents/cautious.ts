@@ -5,7 +5,7 @@
  * every move loses something it plays the least-bad one. It exercises the move route with a player that
  * is hard for `random` and `greedy` to beat, so Elo spreads in mixed populations.
  */
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import { netGain, pickBest, playChosenMove, type MoveChooser } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
@@ -17,7 +17,7 @@ import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.
 export const cautiousChoice: MoveChooser = (pos, moves, rng) => pickBest(moves, (move) => netGain(pos, move), rng);
 
 export class CautiousPersona extends RandomPersona {
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     await playChosenMove(ctx, game, cautiousChoice);
   }
 }

@@ -9,7 +9,7 @@ import type { Chess } from 'chessops/chess';
 import { SquareSet } from 'chessops/squareSet';
 import { isNormal } from 'chessops/types';
 import { opposite } from 'chessops/util';
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import type { Rng } from '../src/kernel/rng.js';
 import { legalMoves, newBoard, toWireUci, type Board } from '../src/rules/chess.js';
 import type { AgentContext } from './persona.js';
@@ -143,7 +143,7 @@ export function pickBest(moves: readonly Move[], score: (move: Move) => number, 
  * Plays the move `choose` picks in a my-turn game, sent as wire UCI (castling e1g1), as engine-style agents
  * send it. A refusal a busy world produces (the game just ended) is tolerated like any other persona's.
  */
-export async function playChosenMove(ctx: AgentContext, game: MyTurnGame, choose: MoveChooser): Promise<void> {
+export async function playChosenMove(ctx: AgentContext, game: MyTurnRow, choose: MoveChooser): Promise<void> {
   const board = boardFromFen(game.current_fen);
   const moves = legalMoves(board);
   if (moves.length === 0) return; // mate or stalemate: the platform has already ended the game

@@ -4,7 +4,7 @@
  * (real time, in parallel with the rest of the world, on the shared pool) and submits the move after a
  * seeded virtual think time; the world does not pass that time before the answer is in.
  */
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import { EnginePool } from './engine/pool.js';
 import { chooseMove, levelByName, LEVELS, type EngineLevel } from './engine/levels.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
@@ -49,7 +49,7 @@ export class EnginePersona extends RandomPersona {
     return this.#level;
   }
 
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     const key = `${game.game_id}@${game.move_count}`;
     if (this.#scheduled.has(key)) return;
     this.#scheduled.add(key);

@@ -4,7 +4,7 @@
  * seeded draw among equals. It never looks at the reply, so it takes defended pawns with its queen. It
  * exercises captures and promotions on the move route, and gives a population a player just above random.
  */
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import { materialGain, pickBest, playChosenMove, type MoveChooser } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
@@ -13,7 +13,7 @@ import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.
 export const greedyChoice: MoveChooser = (pos, moves, rng) => pickBest(moves, (move) => materialGain(pos, move), rng);
 
 export class GreedyPersona extends RandomPersona {
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     await playChosenMove(ctx, game, greedyChoice);
   }
 }

@@ -8,7 +8,7 @@
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { PoliteBackoff, ResearchPost, authorsOf, expectRefusal } from './social.js';
-import type { AgentsLeaderboardSort } from '../src/client/types.js';
+import type { AgentsLeaderboardSort } from '../src/client/wire.js';
 
 export interface GrieferOptions {
   /** Chance per heartbeat of downvoting one more agent it has met. */

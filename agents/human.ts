@@ -7,7 +7,7 @@
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { PoliteBackoff, ResearchPost, authorsOf, chatter, likeable, sample } from './social.js';
-import type { FollowTarget, PostView } from '../src/client/types.js';
+import type { FollowTarget, PostView } from '../src/client/wire.js';
 
 export interface HumanOptions {
   postChance: number;

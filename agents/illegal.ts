@@ -8,7 +8,7 @@
 import { makeSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import { ApiError } from '../src/client/client.js';
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import { legalMoves, toWireUci, type Board } from '../src/rules/chess.js';
 import { boardFromFen } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
@@ -53,7 +53,7 @@ export class IllegalPersona extends RandomPersona {
     this.#o = { ...ILLEGAL_DEFAULTS, ...options };
   }
 
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     const kind = ctx.rng.chance(this.#o.badChance) ? ctx.rng.pick(this.#o.kinds) : undefined;
     if (kind !== undefined && kind !== 'out_of_turn') {
       const body = kind === 'foreign_game' ? await foreignGameMove(ctx) : badMoveIn(ctx, game, kind);
@@ -92,7 +92,7 @@ function zeroCounts(): Record<BadKind, number> {
 }
 
 /** A bad submission for a game where it is on move (kinds illegal, malformed, mismatch). */
-export function badMoveIn(ctx: AgentContext, game: MyTurnGame, kind: Exclude<BadKind, 'out_of_turn' | 'foreign_game'>): MoveBody {
+export function badMoveIn(ctx: AgentContext, game: MyTurnRow, kind: Exclude<BadKind, 'out_of_turn' | 'foreign_game'>): MoveBody {
   const board = boardFromFen(game.current_fen);
   const legal = legalMoves(board);
   if (kind === 'illegal') return { game_id: game.game_id, move_uci: illegalUci(ctx, board) };

@@ -36,7 +36,7 @@ export class OrganizerPersona extends RandomPersona {
   override async heartbeat(ctx: AgentContext): Promise<void> {
     await super.heartbeat(ctx);
     if (this.#created >= this.#o.maxTournaments || (await this.#running(ctx))) return;
-    const me = await ctx.client.whoami();
+    const me = await ctx.client.agentWhoami();
     if ((me.agent as { chess_games_played?: number }).chess_games_played! < this.#o.minGames) return;
     await this.#create(ctx);
   }

@@ -9,7 +9,7 @@ import type { AgentContext, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
 import { PoliteBackoff, chatter, likeable, rateRefusal, sample, searchWord } from './social.js';
-import type { FeedSort, PostOptions } from '../src/client/types.js';
+import type { FeedSort, PostOptions } from '../src/client/wire.js';
 
 export interface PosterOptions extends RandomOptions {
   /** Chance per heartbeat of a standard post. */

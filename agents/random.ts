@@ -7,7 +7,7 @@
  */
 import { makeSan } from 'chessops/san';
 import { ApiError } from '../src/client/client.js';
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { legalMoves, toWireUci, type Board } from '../src/rules/chess.js';
@@ -61,7 +61,7 @@ export class RandomPersona implements Persona {
   }
 
   /** Plays now; the slow persona overrides this to think first. */
-  protected async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     await tolerate(ctx.client.move(randomMove(ctx, game)));
   }
 
@@ -101,7 +101,7 @@ async function pickOpponent(ctx: AgentContext): Promise<string | undefined> {
 }
 
 /** A uniformly random legal move, written in a randomly chosen notation. */
-export function randomMove(ctx: AgentContext, game: MyTurnGame): { game_id: string; move_san?: string; move_uci?: string } {
+export function randomMove(ctx: AgentContext, game: MyTurnRow): { game_id: string; move_san?: string; move_uci?: string } {
   const board = boardFromFen(game.current_fen);
   const move = ctx.rng.pick(legalMoves(board));
   const uci = () => toWireUci(board, move);

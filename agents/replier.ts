@@ -7,7 +7,7 @@
  * It exercises unseen, one-post reads, nested replies, mentions, notifications and reply search.
  */
 import { toIso } from '../src/kernel/clock.js';
-import type { PostView, ReplyView } from '../src/client/types.js';
+import type { PostNote, PostView, ReplyNote, ReplyView } from '../src/client/wire.js';
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { PoliteBackoff, ResearchPost, rateRefusal, searchWord } from './social.js';
@@ -65,7 +65,7 @@ export class ReplierPersona implements Persona {
     const since = this.#notificationsSince;
     this.#notificationsSince = toIso(ctx.nowMs);
     const notes = await ctx.client.notifications({ types: ['replies', 'mentions'], limit: 20, ...(since ? { since } : {}) });
-    const incoming = [...notes.replies_to_my_posts, ...notes.mentions].flatMap((n) => (n.reply ? [{ postId: n.post_id, reply: n.reply }] : []));
+    const incoming = [...notes.replies_to_my_posts, ...notes.mentions].filter(carriedByReply).map((n) => ({ postId: n.post_id, reply: n.reply }));
     const fresh: typeof incoming = [];
     for (const n of incoming) {
       if (n.reply.author.handle === ctx.handle || this.#answered.has(n.reply.id)) continue; // a reply both to my post and naming me comes twice
@@ -144,3 +144,8 @@ export const replierPersona: PersonaFactory = {
     return problems;
   },
 };
+
+/** A notification a reply carries (a reply in my thread, or a mention inside a reply), not a post. */
+function carriedByReply(note: PostNote | ReplyNote): note is ReplyNote {
+  return 'reply_id' in note;
+}

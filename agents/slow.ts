@@ -2,7 +2,7 @@
  * slow: plays like `random`, but thinks before each move, and now and then thinks past the 5-minute turn
  * deadline, so its games end by timeout and its late moves exercise the deadline's rejection path.
  */
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { RandomPersona, checkRandomOptions, randomMove, tolerate, type RandomOptions } from './random.js';
@@ -29,7 +29,7 @@ export class SlowPersona extends RandomPersona {
     this.#slow = { ...SLOW_DEFAULTS, ...options };
   }
 
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     if (this.#thinking.has(game.game_id)) return;
     const late = ctx.rng.chance(this.#slow.lateChance);
     const think = late ? ctx.rng.int(LATE_THINK_MIN_MS, LATE_THINK_MAX_MS) : ctx.rng.int(0, this.#slow.maxThinkMs);

@@ -3,7 +3,7 @@
  * reading a 429, the research-phase post, and picking what to like or answer from a feed page.
  */
 import { ApiError } from '../src/client/client.js';
-import type { PostView, ReplyView } from '../src/client/types.js';
+import type { PostView, ReplyView } from '../src/client/wire.js';
 import type { AgentContext } from './persona.js';
 
 /**

@@ -8,7 +8,7 @@
 import type { AgentContext, Persona, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { ResearchPost, backOffOn429, chatter, likeable, sample, type RateRefusal } from './social.js';
-import type { FollowTarget, PostView } from '../src/client/types.js';
+import type { FollowTarget, PostView } from '../src/client/wire.js';
 
 export interface SpammerOptions {
   /** Attempts of one action per heartbeat. */

@@ -8,7 +8,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { MyTurnGame } from '../src/client/types.js';
+import type { MyTurnRow } from '../src/client/wire.js';
 import type { AgentContext, PersonaFactory } from './persona.js';
 import { checkNumberOption } from './options.js';
 import { RandomPersona, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
@@ -56,7 +56,7 @@ export class UciPersona extends RandomPersona {
     return this.engine.stats;
   }
 
-  protected override async playTurn(ctx: AgentContext, game: MyTurnGame): Promise<void> {
+  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     if (this.#asked.get(game.game_id) === game.current_fen) return;
     this.#asked.set(game.game_id, game.current_fen);
     const answer = this.engine.bestMove(game.current_fen, this.#budget());

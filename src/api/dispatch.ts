@@ -159,10 +159,11 @@ class RouteTable {
   }
 
   match(method: string, path: string): RouteMatch {
-    const direct = this.#staticRoutes.get(`${method} ${path}`);
-    if (direct) return { compiled: direct, params: {} };
     const segments = pathSegments(path);
-    let pathMatched = this.#staticPaths.has(path);
+    const normal = `/${segments.join('/')}`; // `/api//x` and `/api/%78` name `/api/x`, as segment matching always read them
+    const direct = this.#staticRoutes.get(`${method} ${normal}`);
+    if (direct) return { compiled: direct, params: {} };
+    let pathMatched = this.#staticPaths.has(normal);
     for (const compiled of this.#templated) {
       const params = matchSegments(compiled.segments, segments);
       if (!params) continue;

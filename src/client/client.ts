@@ -1,5 +1,17 @@
 import type { Transport, TransportRequest } from './transport.js';
-import type * as T from './types.js';
+import type { BodyOf, QueryOf, ResponseOf, RouteContract } from '../api/contract/define.js';
+import * as Agents from '../api/contract/agents.js';
+import * as Challenges from '../api/contract/challenges.js';
+import * as Control from '../api/contract/control.js';
+import * as Feed from '../api/contract/feed.js';
+import * as Games from '../api/contract/games.js';
+import * as Humans from '../api/contract/humans.js';
+import * as Identity from '../api/contract/identity.js';
+import * as Leaderboard from '../api/contract/leaderboard.js';
+import * as Search from '../api/contract/search.js';
+import * as Social from '../api/contract/social.js';
+import * as System from '../api/contract/system.js';
+import * as Tournaments from '../api/contract/tournaments.js';
 
 /** A non-2xx answer, carrying the wire error code. */
 export class ApiError extends Error {
@@ -22,7 +34,20 @@ export class ApiError extends Error {
   }
 }
 
-/** The platform API, typed. Works over either transport; holds at most one API key. */
+/** What one call sends: the path's parameters, the query and the body, each typed by the route's contract. */
+interface CallInput<C extends RouteContract> {
+  params?: Record<string, string>;
+  query?: Partial<QueryOf<C>>;
+  body?: BodyOf<C> | Record<string, unknown>;
+}
+
+type PostOptions = Omit<NonNullable<BodyOf<typeof Social.createPost>>, 'content'>;
+
+/**
+ * The platform API, typed from the route contracts (src/api/contract/): every method's input and answer
+ * are the contract's own types, so the client cannot drift from what the server declares. Works over
+ * either transport; holds at most one API key.
+ */
 export class PlatformClient {
   readonly transport: Transport;
   apiKey: string | undefined;
@@ -32,110 +57,115 @@ export class PlatformClient {
     this.apiKey = apiKey;
   }
 
+  /** Any request, untyped: for tests and for routes sent as raw text. */
   async call<R>(method: TransportRequest['method'], path: string, extra: Omit<TransportRequest, 'method' | 'path'> = {}): Promise<R> {
-    const response = await this.transport.send({ method, path, ...(this.apiKey ? { apiKey: this.apiKey } : {}), ...extra });
+    const request: TransportRequest = { method, path, ...extra };
+    if (this.apiKey) request.apiKey = this.apiKey;
+    const response = await this.transport.send(request);
     if (response.status < 200 || response.status >= 300) throw new ApiError(response.status, response.body, response.headers);
     return response.body as R;
   }
 
-  async register(input: { handle: string; bio?: string; tags?: string[]; github_url?: string }): Promise<T.RegisterResponse> {
-    const result = await this.call<T.RegisterResponse>('POST', '/api/register', { body: input });
+  /** One route by its contract: the path filled from `params`, the answer typed as the contract declares it. */
+  request<C extends RouteContract>(contract: C, input: CallInput<C> = {}): Promise<ResponseOf<C>> {
+    const path = contract.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+    const extra: Omit<TransportRequest, 'method' | 'path'> = {};
+    if (input.query !== undefined) extra.query = input.query as TransportRequest['query'];
+    if (input.body !== undefined) extra.body = input.body;
+    return this.call<ResponseOf<C>>(contract.method, path, extra);
+  }
+
+  // Identity (WIRE §2).
+  async register(input: BodyOf<typeof Identity.register>): Promise<Identity.RegisterResponse> {
+    const result = await this.request(Identity.register, { body: input });
     this.apiKey = result.api_key;
     return result;
   }
 
-  checkHandle = (handle: string) => this.call<{ available: boolean }>('GET', `/api/register/check/${encodeURIComponent(handle)}`);
-  whoami = () => this.call<T.WhoamiResponse>('GET', '/api/whoami');
-  updateProfile = (patch: Record<string, unknown>) => this.call<{ success: true }>('PATCH', '/api/agents/profile', { body: patch });
-  /** `post(content)`, `post(content, 'game_result')` or `post(content, { post_type, chess_game_id, ... })`. */
-  post = (content: string, typeOrOptions: T.PostType | T.PostOptions = 'standard') => {
-    const options = typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
-    return this.call<T.PostResponse>('POST', '/api/social/post', { body: { content, ...options } });
+  checkHandle = (handle: string) => this.request(Identity.checkHandle, { params: { handle } });
+  /** An agent's or a human's answer (told apart by `author_type`). */
+  whoami = () => this.request(Identity.whoami);
+  /** whoami for a client that holds an agent's key: the agent's answer, or an error if a human's key answered. */
+  agentWhoami = async () => {
+    const answer = await this.whoami();
+    if (!('agent' in answer)) throw new Error('whoami answered for a human; this client holds a human key');
+    return answer;
   };
-
-  createChallenge = (input: { opponent_handle?: string; bounty_sol?: number } = {}) =>
-    this.call<T.CreateChallengeResponse>('POST', '/api/chess/challenge', { body: input });
-  openChallenges = (query: { limit?: number; offset?: number } = {}) =>
-    this.call<{ challenges: T.ChallengeRow[]; total: number }>('GET', '/api/chess/challenges/open', { query });
-  myChallenges = () => this.call<T.MyChallengesResponse>('GET', '/api/chess/challenges/mine');
-  acceptChallenge = (id: string) => this.call<T.AcceptResponse>('POST', `/api/chess/challenges/${encodeURIComponent(id)}/accept`);
-  openChallengeOf = (handle: string) =>
-    this.call<{ has_open_challenge: boolean }>('GET', `/api/agents/${encodeURIComponent(handle)}/open-challenge`);
-
-  games = (query: { status?: string; player_handle?: string; my_turn?: boolean; limit?: number; offset?: number } = {}) =>
-    this.call<{ games: T.GameSummary[]; total: number }>('GET', '/api/chess/games', { query });
-  myTurn = (limit = 50) => this.call<{ games: T.MyTurnGame[]; total: number }>('GET', '/api/chess/games/my-turn', { query: { limit } });
-  game = (id: string) => this.call<T.GameDetail>('GET', `/api/chess/games/${encodeURIComponent(id)}`);
-  history = (query: { limit?: number; offset?: number } = {}) =>
-    this.call<{ games: T.HistoryRow[]; total: number }>('GET', '/api/chess/games/history', { query });
-  move = (input: { game_id: string; move_san?: string; move_uci?: string }) =>
-    this.call<T.MoveResponse>('POST', '/api/chess/move', { body: input });
-
-  leaderboard = (query: { limit?: number; offset?: number } = {}) =>
-    this.call<{ leaderboard: T.LeaderboardRow[]; total: number }>('GET', '/api/chess/leaderboard', { query });
-  leaderboardAround = (halfWindow?: number) =>
-    this.call<{ leaderboard: T.LeaderboardRow[]; your_rank: number | null; total_ranked: number }>('GET', '/api/chess/leaderboard/around', {
-      query: { half_window: halfWindow },
-    });
-
-  tournaments = (query: T.TournamentListQuery = {}) =>
-    this.call<{ tournaments: T.TournamentSummary[]; total: number; limit: number; offset: number }>('GET', '/api/chess/tournaments', { query });
-  openTournaments = (query: T.OpenTournamentsQuery = {}) =>
-    this.call<{ tournaments: T.OpenTournamentRow[]; total: number; limit: number; offset: number }>('GET', '/api/chess/tournaments/open', { query });
-  tournament = (id: string) => this.call<{ tournament: T.TournamentDetail }>('GET', `/api/chess/tournaments/${encodeURIComponent(id)}`);
-  createTournament = (input: T.CreateTournamentInput) =>
-    this.call<{ success: true; tournament: T.TournamentDetail }>('POST', '/api/chess/tournaments', { body: input });
-  /** Sent with no body, as the real SDKs do. */
-  joinTournament = (id: string) => this.call<T.JoinTournamentResponse>('POST', `/api/chess/tournaments/${encodeURIComponent(id)}/join`);
-  transfers = (handle: string, query: { limit?: number; offset?: number } = {}) =>
-    this.call<T.TransfersResponse>('GET', `/api/agents/${encodeURIComponent(handle)}/transfers`, { query });
-  tournamentWinsLeaderboard = (query: { limit?: number; offset?: number } = {}) =>
-    this.call<{ leaderboard: T.TournamentWinsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-wins', { query });
-  tournamentEarningsLeaderboard = (query: { limit?: number; offset?: number } = {}) =>
-    this.call<{ leaderboard: T.TournamentEarningsRow[]; total: number }>('GET', '/api/chess/leaderboard/tournament-earnings', { query });
+  updateProfile = (patch: BodyOf<typeof Identity.updateProfile>) => this.request(Identity.updateProfile, { body: patch });
+  verifyInfo = () => this.request(Identity.verificationStatus);
+  verify = (twitterHandle: string) => this.request(Identity.verify, { body: { twitter_handle: twitterHandle } });
+  /** Sent with no body, as the real SDKs send refresh-twitter. */
+  refreshSocial = (handle: string) => this.request(Identity.refreshSocial, { params: { handle } });
 
   // Social (WIRE §8): agents and humans alike.
-  reply = (input: { post_id: string; content: string; parent_reply_id?: string | null }) =>
-    this.call<T.ReplyResponse>('POST', '/api/social/reply', { body: input });
-  like = (target: T.LikeInput) => this.call<T.LikeResponse>('POST', '/api/social/like', { body: target });
-  follow = (target: T.FollowTarget) => this.call<T.FollowResponse>('POST', '/api/social/follow', { body: target });
+  /** `post(content)`, `post(content, 'game_result')` or `post(content, { post_type, chess_game_id, ... })`. */
+  post = (content: string, typeOrOptions: Social.PostType | PostOptions = 'standard') => {
+    const options: PostOptions = typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
+    return this.request(Social.createPost, { body: { content, ...options } });
+  };
+  reply = (input: BodyOf<typeof Social.createReply>) => this.request(Social.createReply, { body: input });
+  like = (target: BodyOf<typeof Social.like>) => this.request(Social.like, { body: target });
+  follow = (target: BodyOf<typeof Social.follow>) => this.request(Social.follow, { body: target });
   /** DELETE with a JSON body, as the real SDK sends it. */
-  unfollow = (target: T.FollowTarget) => this.call<T.UnfollowResponse>('DELETE', '/api/social/follow', { body: target });
-  vote = (input: T.VoteInput) => this.call<T.VoteResponse>('POST', '/api/agents/profile/vote', { body: input });
+  unfollow = (target: BodyOf<typeof Social.unfollow>) => this.request(Social.unfollow, { body: target });
 
-  // Feed, activity and search (WIRE §9-§11).
-  feed = (query: T.FeedQuery = {}) => this.call<T.FeedResponse>('GET', '/api/feed', { query });
-  feedPost = (id: string) => this.call<T.FeedPostResponse>('GET', `/api/feed/posts/${encodeURIComponent(id)}`);
-  unseen = (limit?: number) => this.call<T.UnseenResponse>('GET', '/api/feed/unseen', { query: { limit } });
-  notifications = (query: T.NotificationsQuery = {}) => this.call<T.NotificationsResponse>('GET', '/api/feed/notifications', { query });
-  activity = (query: T.ActivityQuery = {}) => this.call<T.ActivityResponse>('GET', '/api/activity', { query });
-  searchPosts = (query: T.SearchPostsQuery) => this.call<T.SearchPostsResponse>('GET', '/api/search/posts', { query });
-  searchReplies = (query: T.SearchRepliesQuery) => this.call<T.SearchRepliesResponse>('GET', '/api/search/replies', { query });
-  searchThread = (query: T.SearchThreadQuery) => this.call<T.SearchThreadResponse>('GET', '/api/search/replies/thread', { query });
+  // Challenges and games (WIRE §4, §5).
+  createChallenge = (input: BodyOf<typeof Challenges.createChallenge> = {}) => this.request(Challenges.createChallenge, { body: input });
+  openChallenges = (query: Partial<QueryOf<typeof Challenges.openChallenges>> = {}) => this.request(Challenges.openChallenges, { query });
+  myChallenges = () => this.request(Challenges.myChallenges);
+  acceptChallenge = (id: string) => this.request(Challenges.acceptChallenge, { params: { id } });
+  openChallengeOf = (handle: string) => this.request(Agents.openChallenge, { params: { handle } });
 
-  // Agents directory and system (WIRE §3, §11).
-  agents = (query: T.AgentsQuery = {}) => this.call<T.AgentsResponse>('GET', '/api/agents', { query });
+  games = (query: Partial<QueryOf<typeof Games.listGames>> = {}) => this.request(Games.listGames, { query });
+  myTurn = (limit = 50) => this.request(Games.myTurn, { query: { limit } });
+  game = (id: string) => this.request(Games.getGame, { params: { id } });
+  history = (query: Partial<QueryOf<typeof Games.gameHistory>> = {}) => this.request(Games.gameHistory, { query });
+  move = (input: BodyOf<typeof Games.submitMove>) => this.request(Games.submitMove, { body: input });
+
+  // Leaderboards and tournaments (WIRE §6, §7).
+  leaderboard = (query: Partial<QueryOf<typeof Leaderboard.leaderboard>> = {}) => this.request(Leaderboard.leaderboard, { query });
+  leaderboardAround = (halfWindow?: number) => this.request(Leaderboard.leaderboardAround, { query: halfWindow === undefined ? {} : { half_window: halfWindow } });
+  tournamentWinsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentWins>> = {}) => this.request(Leaderboard.tournamentWins, { query });
+  tournamentEarningsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentEarnings>> = {}) =>
+    this.request(Leaderboard.tournamentEarnings, { query });
+
+  tournaments = (query: Partial<QueryOf<typeof Tournaments.listTournaments>> = {}) => this.request(Tournaments.listTournaments, { query });
+  openTournaments = (query: Partial<QueryOf<typeof Tournaments.openTournaments>> = {}) => this.request(Tournaments.openTournaments, { query });
+  tournament = (id: string) => this.request(Tournaments.getTournament, { params: { id } });
+  createTournament = (input: BodyOf<typeof Tournaments.createTournament>) => this.request(Tournaments.createTournament, { body: input });
+  /** Sent with no body, as the real SDKs do. */
+  joinTournament = (id: string) => this.request(Tournaments.joinTournament, { params: { id } });
+
+  // Agents directory, money and votes (WIRE §3).
+  agents = (query: Partial<QueryOf<typeof Agents.listAgents>> = {}) => this.request(Agents.listAgents, { query });
   /** By handle or UUID. */
-  agentProfile = (handleOrId: string) => this.call<T.AgentProfileResponse>('GET', `/api/agents/${encodeURIComponent(handleOrId)}`);
-  agentsLeaderboard = (query: { limit?: number; offset?: number; sort?: T.AgentsLeaderboardSort } = {}) =>
-    this.call<T.AgentsLeaderboardResponse>('GET', '/api/agents/leaderboard', { query });
-  socialScoreBoundaries = () => this.call<T.SocialScoreBoundaries>('GET', '/api/system/social-score-boundaries');
-  health = () => this.call<T.HealthResponse>('GET', '/api/health');
-  humanProfile = (usernameOrId: string) => this.call<T.HumanProfileResponse>('GET', `/api/human/${encodeURIComponent(usernameOrId)}`);
+  agentProfile = (handleOrId: string) => this.request(Agents.agentProfile, { params: { handle: handleOrId } });
+  agentsLeaderboard = (query: Partial<QueryOf<typeof Agents.activityLeaderboard>> = {}) => this.request(Agents.activityLeaderboard, { query });
+  transfers = (handle: string, query: Partial<QueryOf<typeof Agents.transfers>> = {}) => this.request(Agents.transfers, { params: { handle }, query });
+  vote = (input: BodyOf<typeof Agents.profileVote>) => this.request(Agents.profileVote, { body: input });
 
-  // Verification (WIRE §2).
-  verifyInfo = () => this.call<T.VerifyInfoResponse>('GET', '/api/verify');
-  verify = (twitterHandle: string) => this.call<T.VerifyResponse>('POST', '/api/verify', { body: { twitter_handle: twitterHandle } });
-  /** Sent with no body, as the real SDKs send refresh-twitter. */
-  refreshSocial = (handle: string) => this.call<T.RefreshSocialResponse>('POST', `/api/agents/${encodeURIComponent(handle)}/refresh-social`);
+  // Feed, activity and search (WIRE §9-§10).
+  feed = (query: Partial<QueryOf<typeof Feed.feed>> = {}) => this.request(Feed.feed, { query });
+  feedPost = (id: string) => this.request(Feed.feedPost, { params: { id } });
+  unseen = (limit?: number) => this.request(Feed.unseen, { query: limit === undefined ? {} : { limit } });
+  notifications = (query: Partial<QueryOf<typeof Feed.notifications>> = {}) => this.request(Feed.notifications, { query });
+  activity = (query: Partial<QueryOf<typeof Feed.activity>> = {}) => this.request(Feed.activity, { query });
+  searchPosts = (query: QueryOf<typeof Search.searchPosts>) => this.request(Search.searchPosts, { query });
+  searchReplies = (query: QueryOf<typeof Search.searchReplies>) => this.request(Search.searchReplies, { query });
+  searchThread = (query: QueryOf<typeof Search.searchThread>) => this.request(Search.searchThread, { query });
+
+  // Human profiles and system (WIRE §11).
+  humanProfile = (usernameOrId: string) => this.request(Humans.humanProfile, { params: { username: usernameOrId } });
+  socialScoreBoundaries = () => this.request(System.socialScoreBoundaries);
+  health = () => this.request(System.health);
 
   // Simulator control routes (not the real service's API): humans and the mock external network.
   /** Creates a human account and, like `register`, keeps its key for later calls. */
-  async createHuman(input: T.CreateHumanInput): Promise<T.CreateHumanResponse> {
-    const result = await this.call<T.CreateHumanResponse>('POST', '/_sim/humans', { body: input });
+  async createHuman(input: BodyOf<typeof Control.createHuman>): Promise<Control.CreateHumanResponse> {
+    const result = await this.request(Control.createHuman, { body: input });
     this.apiKey = result.api_key;
     return result;
   }
 
-  publishExternal = (input: { handle: string; text: string }) => this.call<T.PublishExternalResponse>('POST', '/_sim/network/posts', { body: input });
+  publishExternal = (input: BodyOf<typeof Control.publishExternalPost>) => this.request(Control.publishExternalPost, { body: input });
 }

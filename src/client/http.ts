@@ -1,3 +1,4 @@
+import { QUOTA_WARNING_HEADER } from '../rules/daily-quota.js';
 import { queryAsText, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 /** Talks to a base URL over HTTP: our `serve`, or the real service. The base may or may not end in /api. */
@@ -22,7 +23,21 @@ export class HttpTransport implements Transport {
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     });
     const text = await response.text();
-    const retryAfter = response.headers.get('retry-after');
-    return { status: response.status, body: text ? JSON.parse(text) : null, ...(retryAfter !== null ? { headers: { 'retry-after': retryAfter } } : {}) };
+    const answer: TransportResponse = { status: response.status, body: text ? JSON.parse(text) : null };
+    const kept = keptHeaders(response.headers);
+    if (kept) answer.headers = kept;
+    return answer;
   }
+}
+
+/** The response headers a client acts on: a 429's wait, and the warning `serve --quota warn` adds past the daily figure. */
+const CLIENT_HEADERS = ['retry-after', QUOTA_WARNING_HEADER] as const;
+
+function keptHeaders(headers: Headers): Record<string, string> | undefined {
+  const kept: Record<string, string> = {};
+  for (const name of CLIENT_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }

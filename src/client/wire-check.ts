@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { codesOf, type RouteContract } from '../api/contract/define.js';
+import { codesOf, unroutedCodes, type RouteContract } from '../api/contract/define.js';
 import { addWireFormats } from '../api/contract/formats.js';
 import { CONTRACTS } from '../api/contract/index.js';
 import { bySpecificity, matchSegments, pathSegments, wirePath } from '../api/contract/paths.js';
@@ -39,7 +39,7 @@ export class WireChecker {
     const sameMethod = this.#routes.find((route) => route.contract.method === method.toUpperCase() && matches(route.segments, segments));
     if (!sameMethod) {
       const anyMethod = this.#routes.some((route) => matches(route.segments, segments));
-      return errorProblem(anyMethod ? ['method_not_allowed'] : ['route_not_found'], status, body);
+      return errorProblem(unroutedCodes(`/${segments.join('/')}`, anyMethod ? 'method_not_allowed' : 'route_not_found'), status, body);
     }
     const { contract } = sameMethod;
     if (status >= 200 && status < 300) return this.#successProblem(sameMethod, status, body);

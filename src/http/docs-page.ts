@@ -166,6 +166,7 @@ function constraintsHtml(schema: JsonSchema): string {
   if (length) parts.push(escapeHtml(`length ${length}`));
   if (schema['maxItems'] !== undefined) parts.push(escapeHtml(`at most ${String(schema['maxItems'])} items`));
   if (schema['default'] !== undefined) parts.push(`default ${codeOf(schema['default'])}`);
+  if (schema['x-clamped-to'] !== undefined) parts.push(escapeHtml(`a larger value is clamped to ${String(schema['x-clamped-to'])}`));
   return parts.join('; ');
 }
 

@@ -6,6 +6,7 @@ import { HTTP_STATUS_BY_CODE } from '../api/errors.js';
 import type { JsonSchema } from '../api/types.js';
 import { codesOf, GROUPS, isControlRoute, type RouteContract } from '../api/contract/define.js';
 import { ERROR_CODES, type ErrorCode } from '../kernel/errors.js';
+import { DEFAULT_RULESET } from '../rules/ruleset.js';
 import { docsPage } from './docs-page.js';
 
 /**
@@ -150,10 +151,24 @@ function pathParameters(contract: RouteContract): OpenApiParameter[] {
 function queryParameters(querystring: JsonSchema | undefined): OpenApiParameter[] {
   const required = requiredFields(querystring);
   return Object.entries(properties(querystring)).map(([name, schema]) => {
-    const parameter: OpenApiParameter = { name, in: 'query', required: required.includes(name), schema: plainJson(schema) };
+    const parameter: OpenApiParameter = { name, in: 'query', required: required.includes(name), schema: withPageSize(plainJson(schema)) };
     if (schema['type'] === 'array') Object.assign(parameter, { style: 'form', explode: true });
     return parameter;
   });
+}
+
+/**
+ * A `limit` marked with its page size takes its default and ceiling from the ruleset (the dispatcher's
+ * `resolvePaging`); the document states the default ruleset's figures. The ceiling is not a `maximum`:
+ * a larger limit is clamped, not refused.
+ */
+function withPageSize(schema: JsonSchema): JsonSchema {
+  const size = schema['x-page-size'];
+  if (size === undefined) return schema;
+  const { defaultPageLimit, searchPageLimit, maxPageLimit } = DEFAULT_RULESET.api;
+  const out: JsonSchema = { ...schema, default: size === 'search' ? searchPageLimit : defaultPageLimit, 'x-clamped-to': maxPageLimit };
+  delete out['x-page-size'];
+  return out;
 }
 
 function properties(schema: JsonSchema | undefined): Record<string, JsonSchema> {

@@ -1,3 +1,4 @@
+import { WireChecker } from '../../src/client/wire-check.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
@@ -294,8 +295,11 @@ export interface Answer {
  * registry with the registry's status, and changes nothing. `now` reads the state fingerprint after the
  * request, `before` is the one taken before it. Returns '2xx' or the error code, for coverage counts.
  */
+const WIRE = new WireChecker();
+
 export function expectAnswerContract(answer: Answer, before: string, now: () => string): string {
   const { status, body } = answer;
+  expect(WIRE.problem(answer.method, answer.path, status, body), 'the answer keeps to its route contract').toBeUndefined();
   expect(Number.isInteger(status)).toBe(true);
   expect(() => JSON.parse(JSON.stringify(body))).not.toThrow();
   expect(typeof body === 'object' && body !== null && !Array.isArray(body), 'the body is a JSON object').toBe(true);

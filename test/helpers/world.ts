@@ -4,6 +4,8 @@ import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import type { ApiResponse, QueryValue } from '../../src/api/types.js';
 import { ApiError, PlatformClient } from '../../src/client/client.js';
 import { InProcessTransport } from '../../src/client/in-process.js';
+import type { Transport } from '../../src/client/transport.js';
+import { WireCheckingTransport } from '../../src/client/wire-check.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
 import { stateFingerprint } from '../../src/platform/snapshot.js';
@@ -49,7 +51,8 @@ export interface RawRequest {
 export class TestWorld {
   readonly platform: Platform;
   readonly api: Api;
-  readonly transport: InProcessTransport;
+  /** The route table, with every answer checked against its contract (a fault throws in the test). */
+  readonly transport: Transport;
 
   constructor(options: WorldOptions = {}) {
     const { ruleset, errors } = resolveRuleset(options.rules ?? {});
@@ -60,7 +63,7 @@ export class TestWorld {
       ledgerJournal: options.journal ?? false,
     });
     this.api = new Api(this.platform);
-    this.transport = new InProcessTransport(this.api);
+    this.transport = new WireCheckingTransport(new InProcessTransport(this.api));
   }
 
   get nowMs(): number {

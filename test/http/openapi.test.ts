@@ -132,7 +132,8 @@ describe('the OpenAPI document', () => {
   it('lists query parameters with their enums, bounds, defaults and required flags', () => {
     const feed = Object.fromEntries(operationOf(DOCUMENT, 'GET', '/api/feed').parameters.map((p) => [p.name, p]));
     expect(feed['sort']).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['recent', 'trending', 'top'], default: 'recent' } });
-    expect(feed['limit']?.schema).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(feed['limit']?.schema).toEqual({ type: 'integer', minimum: 1, default: 50, 'x-clamped-to': 100 });
+    expect(operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters.find((p) => p.name === 'limit')?.schema['default']).toBe(20);
     expect(feed['offset']?.schema).toMatchObject({ type: 'integer', minimum: 0 });
     expect(feed['post_type']?.schema['enum']).toContain('game_result');
     const search = operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters;
@@ -245,11 +246,11 @@ describe('the docs page', () => {
   it('writes out parameters with enums and defaults, body fields and auth', () => {
     const feed = PAGE.slice(PAGE.indexOf('<article id="op-getfeed">'), PAGE.indexOf('</article>', PAGE.indexOf('<article id="op-getfeed">')));
     expect(feed).toContain('one of: <code>recent</code>, <code>trending</code>, <code>top</code>; default <code>recent</code>');
-    expect(feed).toContain('1 to 100; default <code>50</code>');
+    expect(feed).toContain('at least 1; default <code>50</code>; a larger value is clamped to 100');
     expect(feed).toContain('<strong>Auth Optional.</strong>');
     expect(PAGE).toContain('<strong>Public.</strong> No key needed');
     expect(PAGE).toContain('<strong>Auth Required.</strong> Needs an agent&#39;s key');
-    expect(PAGE).toContain('each one of: <code>mentions</code>, <code>game_posts</code>, <code>replies</code>');
+    expect(PAGE).toContain('each one of: <code>mentions</code>, <code>game_posts</code>, <code>replies_to_my_posts</code>, <code>replies</code>');
     expect(PAGE).toContain('<tr><td><code>game_id</code></td><td>string</td><td>yes</td><td></td></tr>');
   });
 

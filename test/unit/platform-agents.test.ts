@@ -375,7 +375,7 @@ describe('GET /api/health', () => {
 describe('whoami shows the profile vote counters', () => {
   it('includes profile_upvotes and profile_downvotes', async () => {
     const { alice } = await profileWorld();
-    expect((await alice.client.whoami()).agent).toMatchObject({ profile_upvotes: 1, profile_downvotes: 1 });
+    expect((await alice.client.agentWhoami()).agent).toMatchObject({ profile_upvotes: 1, profile_downvotes: 1 });
   });
 });
 

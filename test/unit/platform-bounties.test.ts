@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameDetail } from '../../src/client/types.js';
+import type { GameDetail } from '../../src/client/wire.js';
 import { toIso } from '../../src/kernel/clock.js';
 import type { NetworkConditions } from '../../src/escrow/network.js';
 import type { PlatformEvent } from '../../src/platform/events.js';

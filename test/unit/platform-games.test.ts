@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameDetail } from '../../src/client/types.js';
+import type { GameDetail } from '../../src/client/wire.js';
 import { STANDARD_START_FEN } from '../../src/rules/chess.js';
 import { expectApiError, expectRejectedUnchanged, FOOLS_MATE, newWorld, TestWorld, TURN_MS, type TestAgent } from '../helpers/world.js';
 
@@ -257,7 +257,7 @@ describe('game lists', () => {
 
     await expectApiError(world.client().games({ my_turn: true }), 'authentication_required');
     await expectApiError(world.client().games({ player_handle: 'ghost' }), 'not_found');
-    await expectApiError(world.client().games({ status: 'finished' }), 'validation_error');
+    await expectApiError(world.client().games({ status: 'finished' as never }), 'validation_error');
     await expectApiError(world.client().games({ limit: 0 }), 'validation_error');
     expect(((await world.client().games({ limit: 101 })) as unknown as { limit: number }).limit, 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
     const paged = await world.client().games({ limit: 1, offset: 1 });
@@ -277,7 +277,7 @@ describe('history and Elo', () => {
     expect(ha[0]).toMatchObject({ game_id: gameId, result: 'loss', opponent_handle: 'bob', my_elo_before: 1200, my_elo_after: 1180, elo_change: -20, move_count: 4 });
     expect(hb[0]).toMatchObject({ game_id: gameId, result: 'win', opponent_handle: 'alice', my_elo_before: 1200, my_elo_after: 1220, elo_change: 20 });
     expect(ha[0]!.elo_change + hb[0]!.elo_change).toBe(0);
-    expect((await a.client.whoami()).agent.chess_elo).toBe(1180);
+    expect((await a.client.agentWhoami()).agent.chess_elo).toBe(1180);
 
     // A second game between unequal ratings: the underdog wins more than 20, the changes still cancel.
     const g2 = await world.game(a, b);

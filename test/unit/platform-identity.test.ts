@@ -19,7 +19,7 @@ describe('POST /api/register', () => {
     expect(r.verification_code).toMatch(/^[A-Z0-9]{12}$/);
     expect(r.verification_tweet_format).toBe(`MoltChess agent verification: username=alice_01 code=${r.verification_code}`);
     // The client now holds the key: whoami answers for this agent.
-    const me = await client.whoami();
+    const me = await client.agentWhoami();
     expect(me.agent.id).toBe(r.agent_id);
     expect(me.agent.handle).toBe('alice_01');
     expect(me.agent.tags).toEqual(['tactical']);
@@ -217,9 +217,9 @@ describe('PATCH /api/agents/profile', () => {
     // Setting the same handle again is not a change.
     await a.client.updateProfile({ handle: 'alice2' });
     await a.client.updateProfile({ handle: 'alice3' });
-    expect((await a.client.whoami()).agent.handle).toBe('alice3');
+    expect((await a.client.agentWhoami()).agent.handle).toBe('alice3');
     await expectRejectedUnchanged(world, () => a.client.updateProfile({ handle: 'alice4' }), 'bad_request');
-    expect((await a.client.whoami()).agent.handle).toBe('alice3');
+    expect((await a.client.agentWhoami()).agent.handle).toBe('alice3');
     // Other fields can still be changed.
     await a.client.updateProfile({ bio: 'still editable', handle: 'alice3' });
   });
@@ -275,9 +275,9 @@ describe('no aliasing between callers and platform state', () => {
     const world = newWorld();
     const a = await world.agent('alice', { tags: ['tactical'] });
     const before = world.fingerprint();
-    const me = await a.client.whoami();
+    const me = await a.client.agentWhoami();
     me.agent.tags.push('injected');
     expect(world.fingerprint()).toBe(before);
-    expect((await a.client.whoami()).agent.tags).toEqual(['tactical']);
+    expect((await a.client.agentWhoami()).agent.tags).toEqual(['tactical']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CreateTournamentInput, TournamentDetail } from '../../src/client/types.js';
+import type { CreateTournamentInput, TournamentDetail } from '../../src/client/wire.js';
 import { toIso } from '../../src/kernel/clock.js';
 import {
   expectApiError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransfersResponse } from '../../src/client/types.js';
+import type { TransfersReport } from '../../src/client/wire.js';
 import { toIso } from '../../src/kernel/clock.js';
 import { expectApiError, FIXED_NETWORK, FOOLS_MATE, newWorld, START_MS, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
 
@@ -38,7 +38,7 @@ async function freeBracket(world: TestWorld, creator: TestAgent, entrants: reado
 }
 
 /** The signed amounts of settled transfers, added up in lamports. */
-function settledChange(report: TransfersResponse): number {
+function settledChange(report: TransfersReport): number {
   return Math.round(report.transfers.filter((x) => x.status === 'settled').reduce((sum, x) => sum + x.signed, 0) * SOL);
 }
 

@@ -108,7 +108,7 @@ describe('POST /api/verify', () => {
     world.advanceBy(10_000);
     expect(transfer.status).toBe('settled');
     expect(world.balance(alice)).toBe(DEFAULT_RULESET.escrow.verifiedFundingLamports);
-    expect((await alice.client.whoami()).agent.verified).toBe(true);
+    expect((await alice.client.agentWhoami()).agent.verified).toBe(true);
     expect((await verifyInfo(alice)).verified).toBe(true);
   });
 

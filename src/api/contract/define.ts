@@ -74,9 +74,12 @@ export function isControlRoute(contract: Pick<RouteContract, 'path'>): boolean {
 export function dispatcherCodes(contract: RouteContract): ErrorCode[] {
   const keyed = contract.auth !== 'none';
   const control = isControlRoute(contract);
+  const readsBody = Boolean(contract.body) || contract.method !== 'GET';
   const codes: Array<ErrorCode | false> = [
-    Boolean(contract.params || contract.query || contract.body) && 'validation_error',
-    Boolean(contract.body) && 'payload_too_large',
+    // Over HTTP a body is read before any route runs (malformed JSON, the size limit), so every method
+    // that may carry one can answer these, even a route that declares no body.
+    Boolean(contract.params || contract.query || readsBody) && 'validation_error',
+    readsBody && 'payload_too_large',
     contract.auth === 'required' && 'authentication_required',
     keyed && 'invalid_api_key',
     keyed && contract.actors !== 'any' && 'agents_only',
@@ -92,6 +95,16 @@ export function dispatcherCodes(contract: RouteContract): ErrorCode[] {
     'internal_error',
   ];
   return codes.filter((code): code is ErrorCode => code !== false);
+}
+
+/**
+ * What a request no route takes can be answered with: the routing refusal itself, or what the HTTP server
+ * and its guards answer before routing (a body that is not JSON or too large, Host and Origin checks, the
+ * control token on any `/_sim` path).
+ */
+export function unroutedCodes(path: string, reason: 'route_not_found' | 'method_not_allowed'): ErrorCode[] {
+  const control: ErrorCode[] = isControlRoute({ path }) ? ['control_token_required', 'invalid_control_token', 'unsupported_media_type'] : [];
+  return [reason, 'validation_error', 'payload_too_large', 'host_not_allowed', 'cross_site_request', 'busy', 'internal_error', ...control];
 }
 
 /** Every code a route can answer with: the dispatcher's and its own, without repeats, in registry order. */

@@ -150,7 +150,7 @@ export const submitMove = defineRoute({
   summary: 'Submit a move in SAN or UCI before the 5-minute turn deadline',
   body: Input({ game_id: Text(), move_san: Opt(Nullable(Text())), move_uci: Opt(Nullable(Text())) }),
   response: MoveResponse,
-  errors: ['validation_error', 'not_found', 'bad_request'],
+  errors: ['validation_error', 'not_found', 'bad_request', 'research_phase_incomplete'],
 });
 
 export const GAME_ROUTES = [listGames, myTurn, gameHistory, getGame, submitMove] as const;
