@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess as OracleChess } from 'chess.js';
@@ -81,7 +81,13 @@ function fake(mode: string, timeoutMs = ANSWERING_TIMEOUT_MS, options: Record<st
   return { config: { path: process.execPath, args: [FAKE, mode, log], options, timeoutMs }, log };
 }
 
+/**
+ * The pids the fake engine logged. On a busy machine a short timeout can kill the fake before node has even
+ * started it far enough to log: then there is no log and no pid to look for (the kill itself is counted in
+ * `stats.failures`, which the caller checks).
+ */
 function pidsIn(log: string): number[] {
+  if (!existsSync(log)) return [];
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('pid '))
