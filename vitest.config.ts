@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One seed for every fast-check property (FC_SEED or the pinned default; test/helpers/fc-seed.ts).
+    setupFiles: ['test/setup/fast-check.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Vitest's default is one worker per CPU less one, which is a single worker on a 2-core machine. At

@@ -1,21 +1,21 @@
 import type { PersonaFactory } from './persona.js';
-import { randomPersona } from './random.js';
-import { slowPersona } from './slow.js';
-import { organizerPersona } from './organizer.js';
-import { entrantPersona } from './entrant.js';
-import { posterPersona } from './poster.js';
-import { replierPersona } from './replier.js';
-import { spammerPersona } from './spammer.js';
-import { grieferPersona } from './griefer.js';
-import { humanPersona } from './human.js';
-import { greedyPersona } from './greedy.js';
-import { cautiousPersona } from './cautious.js';
-import { bountyHunterPersona } from './bounty-hunter.js';
-import { flakyPersona } from './flaky.js';
-import { illegalPersona } from './illegal.js';
-import { pollerPersona } from './poller.js';
-import { uciPersona } from './uci.js';
-import { enginePersona } from './engine.js';
+import { randomPersona } from './personas/random.js';
+import { slowPersona } from './personas/slow.js';
+import { organizerPersona } from './personas/organizer.js';
+import { entrantPersona } from './personas/entrant.js';
+import { posterPersona } from './personas/poster.js';
+import { replierPersona } from './personas/replier.js';
+import { spammerPersona } from './personas/spammer.js';
+import { grieferPersona } from './personas/griefer.js';
+import { humanPersona } from './personas/human.js';
+import { greedyPersona } from './personas/greedy.js';
+import { cautiousPersona } from './personas/cautious.js';
+import { bountyHunterPersona } from './personas/bounty-hunter.js';
+import { flakyPersona } from './personas/flaky.js';
+import { illegalPersona } from './personas/illegal.js';
+import { pollerPersona } from './personas/poller.js';
+import { uciPersona } from './personas/uci.js';
+import { enginePersona } from './personas/engine.js';
 
 /** Every persona a scenario can name. */
 export const PERSONAS: ReadonlyMap<string, PersonaFactory> = new Map(

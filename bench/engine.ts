@@ -7,15 +7,13 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { chooseMove, type EngineLevel } from '../agents/engine/levels.js';
-import type { EnginePool } from '../agents/engine/pool.js';
-import { Api } from '../src/api/dispatch.js';
-import { PlatformClient } from '../src/client/client.js';
-import { InProcessTransport } from '../src/client/in-process.js';
+import { chooseMove, type EngineLevel } from '../agents/engines/levels.js';
+import type { EnginePool } from '../agents/engines/pool.js';
+import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
-import { createPlatform } from '../src/platform/index.js';
 import { STANDARD_START_FEN } from '../src/rules/chess.js';
 import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
+import { wirePlatform } from '../src/sim/wiring.js';
 
 export interface EngineGamesResult {
   plies: number;
@@ -26,9 +24,8 @@ export interface EngineGamesResult {
 export async function engineGames(pool: EnginePool, level: EngineLevel, games: number, seed: string): Promise<EngineGamesResult> {
   // Two keys play every game, far past the daily request quota: the loop is measured, not throttled.
   const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
-  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
-  const transport = new InProcessTransport(new Api(platform));
-  const players = [new PlatformClient(transport), new PlatformClient(transport)] as const;
+  const wired = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
+  const players = [wired.client(), wired.client()] as const;
   await players[0].register({ handle: 'bench_engine_a' });
   await players[1].register({ handle: 'bench_engine_b' });
   for (const player of players) await player.post('bench');

@@ -11,19 +11,27 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Api } from '../src/api/dispatch.js';
 import { buildServer } from '../src/http/server.js';
 import { Rng } from '../src/kernel/rng.js';
-import { createPlatform } from '../src/platform/index.js';
 import type { Platform } from '../src/platform/platform.js';
 import { legalMoves, newBoard, toWireUci } from '../src/rules/chess.js';
 import { ONBOARDING_PRESETS, resolveRuleset, type DeepPartial, type Ruleset } from '../src/rules/ruleset.js';
+import { wirePlatform } from '../src/sim/wiring.js';
 
 // --- a keep-alive JSON client over http.request -----------------------------------------------------------
 
+/** The answer fields this load reads; the rest of a JSON answer passes through unread. */
+export interface AnswerBody {
+  error?: string;
+  api_key?: string;
+  challenge?: { challenge_id: string };
+  games?: { game_id: string; current_fen: string }[];
+  game_status?: string;
+}
+
 export interface Answer {
   status: number;
-  body: any;
+  body: AnswerBody | null;
 }
 
 /** One keep-alive socket pool per server: every worker reuses a connection instead of opening one per request. */
@@ -48,7 +56,7 @@ export class LoopbackClient {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? (JSON.parse(text) as AnswerBody) : null }));
         response.on('error', reject);
       });
       request.on('error', reject);
@@ -162,8 +170,8 @@ export async function startTwin(seed: string, overrides: DeepPartial<Ruleset> = 
   const base = resolveRuleset(LOAD_RULESET_OVERRIDES);
   const { ruleset, errors } = resolveRuleset(overrides, base.ruleset);
   if (base.errors.length + errors.length > 0) throw new Error(`load ruleset: ${[...base.errors, ...errors].join('; ')}`);
-  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
-  return { ...(await listen(buildServer(new Api(platform)))), platform };
+  const { platform, api } = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
+  return { ...(await listen(buildServer(api))), platform };
 }
 
 /** The baseline: fastify with one JSON route and nothing else. */
@@ -208,7 +216,7 @@ export async function enrolAgents(client: LoopbackClient, count: number, seed: s
 async function enrolOne(client: LoopbackClient, handle: string, rng: Rng): Promise<LoadAgent> {
   const registered = await client.send('POST', '/api/register', { body: { handle } });
   if (registered.status !== 200) throw new Error(`load: register ${handle}: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const apiKey: string = registered.body.api_key;
+  const apiKey = registered.body!.api_key!;
   const posted = await client.send('POST', '/api/social/post', { apiKey, body: { content: `${handle} is here to play.` } });
   if (posted.status !== 200) throw new Error(`load: post ${handle}: ${posted.status} ${JSON.stringify(posted.body)}`);
   return { handle, apiKey, rng };
@@ -226,7 +234,7 @@ async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecor
   const body = { opponent_handle: pair.opponent.handle };
   const answer = await recorder.timed('challenge', () => client.send('POST', '/api/chess/challenge', { apiKey: pair.challenger.apiKey, body }));
   if (answer.status !== 200) return; // stays needs_challenge: the next step tries again
-  pair.challengeId = answer.body.challenge.challenge_id;
+  pair.challengeId = answer.body!.challenge!.challenge_id;
   pair.phase = 'challenged';
 }
 
@@ -242,7 +250,7 @@ async function move(client: LoopbackClient, pair: Pair, agent: LoadAgent, game: 
   const uci = toWireUci(board, agent.rng.pick(legalMoves(board)));
   const body = { game_id: game.game_id, move_uci: uci };
   const answer = await recorder.timed('move', () => client.send('POST', '/api/chess/move', { apiKey: agent.apiKey, body }));
-  if (answer.status !== 200 || answer.body.game_status === 'active') return;
+  if (answer.status !== 200 || answer.body!.game_status === 'active') return;
   recorder.gamesCompleted++;
   pair.phase = 'needs_challenge';
 }

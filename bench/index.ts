@@ -4,11 +4,12 @@
  */
 import { bareRandomGames } from './bare-chessops.js';
 import { BareStockfish, engineGames } from './engine.js';
-import { levelByName, type EngineLevel } from '../agents/engine/levels.js';
-import { EnginePool } from '../agents/engine/pool.js';
+import { levelByName, type EngineLevel } from '../agents/engines/levels.js';
+import { EnginePool } from '../agents/engines/pool.js';
 import { runLoadBench } from './http-load.js';
 import { runServeBench } from './serve.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
+import { runMemoryBench } from './game-memory.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 import { runSweepBench } from './sweep.js';
 
@@ -50,7 +51,7 @@ export async function runBench(options: { rounds: number; games: number; log: (l
   log(`  bare chessops loop : ${Math.round(median(bare))} plies/s`);
   log(`  agent + platform rules (no API): ${Math.round(median(rules))} plies/s, ratio to bare ${(median(rules) / median(bare)).toFixed(3)}`);
   log(`  platform game loop : ${Math.round(median(platform))} plies/s (through the in-process API)`);
-  log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed)`);
+  log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed; P1 goal >= 0.5, aim >= 0.7)`);
 }
 
 /**
@@ -131,9 +132,10 @@ if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  // BENCH_SECTIONS=load (or any comma list of games, social, load, engine, serve, sweep) runs only those sections.
-  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,social,load,engine,serve,sweep').split(',').map((s) => s.trim()));
+  // BENCH_SECTIONS=load (or any comma list of games, memory, social, load, engine, serve, sweep) runs only those sections.
+  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,memory,social,load,engine,serve,sweep').split(',').map((s) => s.trim()));
   if (sections.has('games')) await runBench({ rounds, games, log });
+  if (sections.has('memory')) await runMemoryBench({ games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 600), log });
   if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
     await runLoadBench({

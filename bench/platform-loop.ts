@@ -1,43 +1,68 @@
 /**
  * The platform's random-game loop: two agents play uniformly random legal games through the in-process
  * API (authentication, validation, move parsing, recording, game-end and deadline bookkeeping, events).
- * The agents pick moves on their own chessops board, as a real agent would, and send UCI.
+ * The agents pick moves on their own chessops board, as a real agent would, and send UCI: an agent needs
+ * the legal moves and the position after each move, not the SAN, FEN and repetition counts the platform
+ * keeps, so it plays on the bare position (legalMoves sees each new position through its ply stamp).
  */
-import { Api } from '../src/api/dispatch.js';
-import { PlatformClient } from '../src/client/client.js';
-import { InProcessTransport } from '../src/client/in-process.js';
+import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
-import { createPlatform } from '../src/platform/index.js';
+import type { Platform } from '../src/platform/index.js';
+import { wirePlatform } from '../src/sim/wiring.js';
 import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
 import { boardResult, legalMoves, newBoard, parseMove, playMove, toWireUci } from '../src/rules/chess.js';
 
 export async function platformRandomGames(games: number, seed: string): Promise<{ plies: number }> {
-  // Two keys play every game, far past the 5000-request daily quota: the loop is measured, not throttled.
-  const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
-  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
-  const transport = new InProcessTransport(new Api(platform));
-  const [white, black] = [new PlatformClient(transport), new PlatformClient(transport)];
-  await white.register({ handle: 'bench_white' });
-  await black.register({ handle: 'bench_black' });
-  await white.post('bench');
-  await black.post('bench');
-  const rng = new Rng(seed).fork('bench');
+  const loop = await PlatformLoop.start(seed);
   let plies = 0;
-  for (let i = 0; i < games; i++) plies += await playOne(white, black, rng);
+  for (let i = 0; i < games; i++) plies += await loop.playGame();
   return { plies };
 }
 
-async function playOne(white: PlatformClient, black: PlatformClient, rng: Rng): Promise<number> {
-  const { challenge } = await white.createChallenge({ opponent_handle: 'bench_black' });
-  await black.acceptChallenge(challenge.challenge_id);
-  const board = newBoard();
-  for (let ply = 0; ; ply++) {
-    const move = rng.pick(legalMoves(board));
-    const uci = toWireUci(board, move);
-    playMove(board, move);
-    const mover = ply % 2 === 0 ? white : black;
-    const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
-    if (answer.game_status === 'completed') return ply + 1;
+/** Two registered agents on a fresh platform, playing random games against each other. */
+export class PlatformLoop {
+  readonly platform: Platform;
+  readonly #white: PlatformClient;
+  readonly #black: PlatformClient;
+  readonly #rng: Rng;
+
+  private constructor(platform: Platform, white: PlatformClient, black: PlatformClient, rng: Rng) {
+    this.platform = platform;
+    this.#white = white;
+    this.#black = black;
+    this.#rng = rng;
+  }
+
+  static async start(seed: string): Promise<PlatformLoop> {
+    // Two keys play every game, far past the 5000-request daily quota: the loop is measured, not throttled.
+    const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
+    const wired = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
+    const platform = wired.platform;
+    const [white, black] = [wired.client(), wired.client()];
+    await white.register({ handle: 'bench_white' });
+    await black.register({ handle: 'bench_black' });
+    await white.post('bench');
+    await black.post('bench');
+    return new PlatformLoop(platform, white, black, new Rng(seed).fork('bench'));
+  }
+
+  /**
+   * One game, challenge to end; returns its plies. With `maxPaceMs`, the clock moves 1 ms to that long
+   * before each move (time a game's moves are apart); without, every move lands at one instant.
+   */
+  async playGame(maxPaceMs = 0): Promise<number> {
+    const { challenge } = await this.#white.createChallenge({ opponent_handle: 'bench_black' });
+    await this.#black.acceptChallenge(challenge.challenge_id);
+    const board = newBoard();
+    for (let ply = 0; ; ply++) {
+      if (maxPaceMs > 0) this.platform.advanceTo(this.platform.nowMs + this.#rng.int(1, maxPaceMs));
+      const move = this.#rng.pick(legalMoves(board));
+      const uci = toWireUci(board, move);
+      board.pos.play(move);
+      const mover = ply % 2 === 0 ? this.#white : this.#black;
+      const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
+      if (answer.game_status === 'completed') return ply + 1;
+    }
   }
 }
 
@@ -54,7 +79,7 @@ export function rulesRandomGames(games: number, seed: string): { plies: number }
     for (;;) {
       const move = rng.pick(legalMoves(agentBoard));
       const uci = toWireUci(agentBoard, move);
-      playMove(agentBoard, move);
+      agentBoard.pos.play(move);
       const parsed = parseMove(platformBoard, uci);
       if (!parsed.ok) throw new Error(`bench: ${parsed.reason}`);
       playMove(platformBoard, parsed.move);

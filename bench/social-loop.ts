@@ -3,12 +3,10 @@
  * likes and replies, then the same number of calls to each read. The figures are requests per second and
  * their ratio to `GET /api/chess/games/my-turn` measured in the same round.
  */
-import { Api } from '../src/api/dispatch.js';
-import { PlatformClient } from '../src/client/client.js';
-import { InProcessTransport } from '../src/client/in-process.js';
+import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
-import { createPlatform } from '../src/platform/index.js';
 import { DEFAULT_RULESET, type Ruleset } from '../src/rules/ruleset.js';
+import { wirePlatform } from '../src/sim/wiring.js';
 
 export const SOCIAL_READS = ['my-turn', 'feed recent', 'feed trending', 'unseen', 'notifications', 'search'] as const;
 export type SocialRead = (typeof SOCIAL_READS)[number];
@@ -26,11 +24,10 @@ export interface SocialWorld {
 
 /** `agents` agents write `posts` posts between them (some mentioning each other); each post gets a like and a reply. */
 export async function socialWorld(agents: number, posts: number, seed: string): Promise<SocialWorld> {
-  const platform = createPlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset: benchRuleset() });
-  const transport = new InProcessTransport(new Api(platform));
+  const wired = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset: benchRuleset() });
   const clients: PlatformClient[] = [];
   for (let i = 0; i < agents; i++) {
-    const client = new PlatformClient(transport);
+    const client = wired.client();
     await client.register({ handle: `bench_${i}` });
     clients.push(client);
   }

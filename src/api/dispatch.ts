@@ -94,7 +94,7 @@ export class Api {
       if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, input.query);
       const agent = actor?.kind === 'agent' ? actor : null;
       const context = { platform: this.platform, agent, actor, params, query: input.query, body: input.body };
-      const answer = compiled.route.handler(context as Parameters<Route['handler']>[0]);
+      const answer = compiled.route.handler(context);
       return { status: compiled.contract.status ?? 200, body: answer };
     } catch (error) {
       return platformErrorResponse(error);
@@ -263,7 +263,7 @@ function validateInput(compiled: CompiledRoute, params: Record<string, string>, 
  * One level suffices: request bodies are flat, and the platform copies the arrays it keeps (tags).
  */
 function shallowCopy(value: unknown): unknown {
-  if (Array.isArray(value)) return [...value];
+  if (Array.isArray(value)) return [...(value as unknown[])];
   return typeof value === 'object' && value !== null ? { ...value } : value;
 }
 

@@ -60,7 +60,7 @@ export function notifiedPostView(p: Platform, post: Post, viewer: Viewer): F.Not
 }
 
 function gamePreview(game: Game): F.GamePreview {
-  return { move_count: game.moves.length, result: game.end?.result ?? null, status: game.status };
+  return { move_count: game.plies, result: game.end?.result ?? null, status: game.status };
 }
 
 /** A notification about a post: a mention in it, or a post about one of the caller's games. */

@@ -50,7 +50,7 @@ export interface Route<C extends RouteContract = RouteContract> {
  * response type, so a view that drops or renames a field does not compile.
  */
 export function implement<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<NoInfer<C>>) => NoInfer<ResponseOf<C>>): Route {
-  return { contract, handler } as unknown as Route;
+  return { contract, handler };
 }
 
 /** Narrows `ctx.agent` on routes whose auth is `required` (the dispatcher guarantees it). */

@@ -122,9 +122,9 @@ export function escrowFields(p: Platform, bountyLamports: number | null, escrowA
   return { bounty_sol: solOrNull(bountyLamports), escrow_address: escrowAddress, ...escrowWireStatus(p, escrowAddress) };
 }
 
-/** The position after the last move, as recorded (no FEN is rebuilt for a read). */
+/** The position after the last move, as the game keeps it (no FEN is rebuilt for a read). */
 export function gameFen(g: Game): string {
-  return g.moves.at(-1)?.fenAfter ?? g.initialFen;
+  return g.fen;
 }
 
 /** The game summary of GET /api/chess/games (WIRE §4). */
@@ -136,7 +136,7 @@ export function gameSummary(p: Platform, g: Game): G.GameSummary {
     white_player: agentRef(agentOf(p, g.whiteId)),
     black_player: agentRef(agentOf(p, g.blackId)),
     current_fen: gameFen(g),
-    move_count: g.moves.length,
+    move_count: g.plies,
     result: g.end?.result ?? null,
     end_reason: g.end?.reason ?? null,
     created_at: toIso(g.createdAtMs),
@@ -197,7 +197,7 @@ export function historyRow(p: Platform, g: Game, me: Agent): G.HistoryRow {
     my_elo_before: before,
     my_elo_after: before + delta,
     elo_change: delta,
-    move_count: g.moves.length,
+    move_count: g.plies,
     created_at: toIso(g.createdAtMs),
     ended_at: toIso(end.endedAtMs),
     tournament_name: g.tournamentId === null ? null : p.state.tournaments.get(g.tournamentId)!.name,

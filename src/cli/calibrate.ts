@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { calibrate, type GameReport } from '../../agents/engine/calibration.js';
-import { LEVELS } from '../../agents/engine/levels.js';
-import { EnginePool } from '../../agents/engine/pool.js';
-import type { Ladder } from '../../agents/engine/strength.js';
+import { calibrate, type GameReport } from '../sim/calibration.js';
+import { LEVELS } from '../../agents/engines/levels.js';
+import { EnginePool } from '../../agents/engines/pool.js';
+import type { Ladder } from '../../agents/engines/strength.js';
 import { matchElo } from '../rules/match-elo.js';
 
 interface CalibrateArgs {
@@ -25,7 +25,7 @@ export const calibrateCommand = {
       .option('nodes-scale', { type: 'number', default: 1, describe: "multiplies every level's node budget (1 = as agents play)" })
       .option('seed', { type: 'string', default: 'calibration', describe: 'seed of every game and move choice' })
       .option('pool', { type: 'number', describe: 'engines in the pool (default: CPUs - 1, or ACS_ENGINE_POOL)' })
-      .option('out', { type: 'string', default: 'agents/engine/ladder.json', describe: 'where the ladder is written' })
+      .option('out', { type: 'string', default: 'agents/engines/ladder.json', describe: 'where the ladder is written' })
       .check((a) => checkArgs(a as unknown as ArgumentsCamelCase<CalibrateArgs>)),
   handler: async (args: ArgumentsCamelCase<CalibrateArgs>) => {
     const pool = EnginePool.shared(args.pool);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
+import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js';
 import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
@@ -126,7 +126,7 @@ async function compareRulesets(args: CompareArgs): Promise<number> {
 
 async function runAll(tasks: readonly SeedTask[], options: { workers: number; seedTimeoutMs: number }, progress: SeedProgress): Promise<SeedResult[]> {
   const { runTasks } = await import('../compare/run-tasks.js'); // piscina loads only when something runs
-  const results: SeedResult[] = new Array(tasks.length);
+  const results = new Array<SeedResult>(tasks.length);
   const onResult = (index: number, result: SeedResult) => {
     results[index] = result;
     progress.record(result);

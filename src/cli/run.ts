@@ -11,7 +11,7 @@ import { eloLine, scoreLine } from '../report/match-lines.js';
 import { describeCrossCheck } from '../escrow/litesvm.js';
 import { findAgent } from '../platform/identity.js';
 import { PERSONAS } from '../../agents/registry.js';
-import { LEVELS } from '../../agents/engine/levels.js';
+import { LEVELS } from '../../agents/engines/levels.js';
 
 export interface RunArgs {
   scenario?: string;

@@ -146,8 +146,8 @@ async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, pr
   }
   const { runSeedsOnQueue } = await import('../sweep/queue-producer.js');
   return runSeedsOnQueue(plan.tasks, {
-    ...{ url: args.queue, queueName: args.queueName ?? DEFAULT_QUEUE_NAME, sweepId: randomUUID(), version: plan.identity.version },
-    ...{ seedTimeoutMs: plan.seedTimeoutMs, idleLimitMs: plan.queueWaitMs, signal, onResult },
+    url: args.queue, queueName: args.queueName ?? DEFAULT_QUEUE_NAME, sweepId: randomUUID(), version: plan.identity.version,
+    seedTimeoutMs: plan.seedTimeoutMs, idleLimitMs: plan.queueWaitMs, signal, onResult,
     onNotice: (line) => progress.notice(line),
   });
 }
@@ -191,6 +191,12 @@ function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return { signal: controller.signal, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 

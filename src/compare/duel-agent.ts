@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { PlatformClient, type ApiError } from '../client/client.js';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { PERSONAS } from '../../agents/registry.js';
-import { loadAgentModule } from '../../agents/byo.js';
+import { loadAgentModule } from '../../agents/adapters/byo.js';
 import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 
 export interface DuelOptions {
@@ -147,7 +147,7 @@ export function checkDuelOptions(options: Record<string, unknown>): string[] {
   for (const key of Object.keys(options)) if (!known.has(key)) problems.push(`${key}: unknown option`);
   const { persona, module, colour, opponent } = options;
   if ((persona === undefined) === (module === undefined)) problems.push('persona or module: give exactly one');
-  if (persona !== undefined && !(typeof persona === 'string' && PERSONAS.has(persona))) problems.push(`persona: not a registered persona: ${String(persona)}`);
+  if (persona !== undefined && !(typeof persona === 'string' && PERSONAS.has(persona))) problems.push(`persona: not a registered persona: ${typeof persona === 'string' ? persona : JSON.stringify(persona)}`);
   if (module !== undefined && typeof module !== 'string') problems.push('module: must be an absolute path');
   if (colour !== 'white' && colour !== 'black') problems.push('colour: must be white or black');
   if (typeof opponent !== 'string' || opponent === '') problems.push("opponent: must be the other duellist's handle");

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { PERSONAS } from '../../agents/registry.js';
-import { LEVELS } from '../../agents/engine/levels.js';
-import { AGENT_MODULE_EXTENSIONS } from '../../agents/byo.js';
+import { LEVELS } from '../../agents/engines/levels.js';
+import { AGENT_MODULE_EXTENSIONS } from '../../agents/adapters/byo.js';
 
 /**
  * A player of `compare --agent` (or an opponent of `--vs`), as written on the command line: a registered

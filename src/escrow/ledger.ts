@@ -3,32 +3,38 @@ import type { Rng } from '../kernel/rng.js';
 import { assertLamports, type Lamports } from '../kernel/money.js';
 
 /**
- * The ledger port: accounts and balances in integer lamports, as an SVM would hold them. The platform moves
- * money only through this port, so the mock below and a real runtime can be swapped or compared. A transfer
- * here is instant and final; queueing, latency and faults belong to the platform's transfer queue.
+ * The ledger: every account's balance in integer lamports, as the Solana runtime would hold it, and the
+ * journal of every operation on it. It knows accounts, not escrows nor queued transfers: an escrow
+ * (src/platform/escrows.ts) is one of its accounts with a life cycle on top, and a queued transfer
+ * (src/platform/transfers.ts) becomes one ledger transfer when it lands. A ledger transfer is instant and
+ * final; queueing, latency, faults and retries belong to the transfer queue. The platform moves money only
+ * through `LedgerPort`, so the mock below and a real runtime can be swapped or compared (litesvm.ts replays
+ * the journal through the real runtime).
  */
-export type AccountKind = 'treasury' | 'wallet' | 'bounty_escrow' | 'tournament_escrow';
+export type LedgerAccountKind = 'treasury' | 'wallet' | 'bounty_escrow' | 'tournament_escrow';
 
-export type TransferRejection = 'insufficient_funds' | 'insufficient_funds_for_rent';
+/** Why the ledger refuses a mint or a transfer: the system program's reasons. */
+export type LedgerRefusal = 'insufficient_funds' | 'insufficient_funds_for_rent';
 
-export type TransferOutcome = { ok: true } | { ok: false; reason: TransferRejection };
+/** The ledger's answer to one mint or transfer. */
+export type LedgerOutcome = { ok: true } | { ok: false; reason: LedgerRefusal };
 
-/** Every operation, in order: enough to replay a run's money through another backend. */
-export type JournalEntry =
-  | { op: 'open'; address: string; kind: AccountKind; seed: Uint8Array }
+/** The journal: every operation, in order, enough to replay a run's money through another backend. */
+export type LedgerJournalEntry =
+  | { op: 'open'; address: string; kind: LedgerAccountKind; seed: Uint8Array }
   | { op: 'mint'; address: string; lamports: Lamports }
-  | { op: 'transfer'; from: string; to: string; lamports: Lamports; outcome: TransferOutcome };
+  | { op: 'transfer'; from: string; to: string; lamports: Lamports; outcome: LedgerOutcome };
 
 export interface LedgerPort {
   /** A new account whose keypair comes from `rng`, so its address is reproducible from the seed. */
-  open(kind: AccountKind, rng: Rng): string;
+  open(kind: LedgerAccountKind, rng: Rng): string;
   balance(address: string): Lamports;
   /** Creates lamports out of nothing (devnet funding of the treasury, scenario airdrops). */
-  mint(address: string, lamports: Lamports): TransferOutcome;
-  transfer(from: string, to: string, lamports: Lamports): TransferOutcome;
+  mint(address: string, lamports: Lamports): LedgerOutcome;
+  transfer(from: string, to: string, lamports: Lamports): LedgerOutcome;
   /** Sum over every account; changes only by minting. */
   readonly totalSupply: Lamports;
-  readonly journal: readonly JournalEntry[];
+  readonly journal: readonly LedgerJournalEntry[];
 }
 
 /**
@@ -56,8 +62,8 @@ export interface MockLedgerOptions {
 
 export class MockLedger implements LedgerPort {
   readonly #balances = new Map<string, Lamports>();
-  readonly #kinds = new Map<string, AccountKind>();
-  readonly #journal: JournalEntry[] = [];
+  readonly #kinds = new Map<string, LedgerAccountKind>();
+  readonly #journal: LedgerJournalEntry[] = [];
   readonly #keepJournal: boolean;
   readonly rentExemptMinimum: Lamports;
   #supply = 0;
@@ -71,11 +77,11 @@ export class MockLedger implements LedgerPort {
     return this.#supply;
   }
 
-  get journal(): readonly JournalEntry[] {
+  get journal(): readonly LedgerJournalEntry[] {
     return this.#journal;
   }
 
-  open(kind: AccountKind, rng: Rng): string {
+  open(kind: LedgerAccountKind, rng: Rng): string {
     const { address, seed } = deriveKeypair(rng);
     if (this.#kinds.has(address)) throw new Error(`account ${address} opened twice`);
     this.#kinds.set(address, kind);
@@ -88,7 +94,7 @@ export class MockLedger implements LedgerPort {
     return this.#balances.has(address);
   }
 
-  kindOf(address: string): AccountKind | undefined {
+  kindOf(address: string): LedgerAccountKind | undefined {
     return this.#kinds.get(address);
   }
 
@@ -98,10 +104,12 @@ export class MockLedger implements LedgerPort {
     return lamports;
   }
 
-  mint(address: string, lamports: Lamports): TransferOutcome {
+  mint(address: string, lamports: Lamports): LedgerOutcome {
     assertLamports(lamports);
     const after = this.balance(address) + lamports;
-    const outcome: TransferOutcome = rentStateAllowed(after, this.rentExemptMinimum) ? { ok: true } : { ok: false, reason: 'insufficient_funds_for_rent' };
+    const outcome: LedgerOutcome = rentStateAllowed(after, this.rentExemptMinimum)
+      ? { ok: true }
+      : { ok: false, reason: 'insufficient_funds_for_rent' };
     if (outcome.ok) {
       this.#balances.set(address, after);
       this.#supply += lamports;
@@ -110,7 +118,7 @@ export class MockLedger implements LedgerPort {
     return outcome;
   }
 
-  transfer(from: string, to: string, lamports: Lamports): TransferOutcome {
+  transfer(from: string, to: string, lamports: Lamports): LedgerOutcome {
     assertLamports(lamports);
     const outcome = this.#judge(from, to, lamports);
     if (outcome.ok && from !== to) {
@@ -122,17 +130,23 @@ export class MockLedger implements LedgerPort {
   }
 
   /** The system program's checks, in its order: the sender's funds, then rent on both accounts. */
-  #judge(from: string, to: string, lamports: Lamports): TransferOutcome {
+  #judge(from: string, to: string, lamports: Lamports): LedgerOutcome {
     const fromBefore = this.balance(from);
     const toBefore = this.balance(to);
     if (fromBefore < lamports) return { ok: false, reason: 'insufficient_funds' };
     if (from === to) return { ok: true };
-    const rentOk = rentStateAllowed(fromBefore - lamports, this.rentExemptMinimum) && rentStateAllowed(toBefore + lamports, this.rentExemptMinimum);
+    const rentOk =
+      rentStateAllowed(fromBefore - lamports, this.rentExemptMinimum) &&
+      rentStateAllowed(toBefore + lamports, this.rentExemptMinimum);
     return rentOk ? { ok: true } : { ok: false, reason: 'insufficient_funds_for_rent' };
   }
 
   /** Every account and its balance, in opening order. */
-  balances(): Array<{ address: string; kind: AccountKind; lamports: Lamports }> {
-    return [...this.#kinds].map(([address, kind]) => ({ address, kind, lamports: this.#balances.get(address)! }));
+  balances(): Array<{ address: string; kind: LedgerAccountKind; lamports: Lamports }> {
+    return [...this.#kinds].map(([address, kind]) => ({
+      address,
+      kind,
+      lamports: this.#balances.get(address)!,
+    }));
   }
 }

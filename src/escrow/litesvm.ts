@@ -1,9 +1,19 @@
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 // The error classes are not re-exported from the package root, but instanceof needs the real constructors.
-import { InstructionErrorCustom, TransactionErrorInstructionError, TransactionErrorInsufficientFundsForRent } from 'litesvm/dist/internal.js';
+import {
+  InstructionErrorCustom,
+  TransactionErrorInstructionError,
+  TransactionErrorInsufficientFundsForRent,
+} from 'litesvm/dist/internal.js';
 import type { Lamports } from '../kernel/money.js';
-import { RENT_EXEMPT_MINIMUM, rentStateAllowed, type AccountKind, type JournalEntry, type TransferOutcome } from './ledger.js';
+import {
+  RENT_EXEMPT_MINIMUM,
+  rentStateAllowed,
+  type LedgerAccountKind,
+  type LedgerJournalEntry,
+  type LedgerOutcome,
+} from './ledger.js';
 
 /**
  * Replays a MockLedger journal through a real Solana runtime (litesvm) and reports every place where the
@@ -14,7 +24,7 @@ import { RENT_EXEMPT_MINIMUM, rentStateAllowed, type AccountKind, type JournalEn
 
 export interface CrossCheckMismatch {
   address: string;
-  kind?: AccountKind;
+  kind?: LedgerAccountKind;
   expected: number;
   actual: number;
 }
@@ -63,7 +73,7 @@ const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
 const CUSTOM_INSUFFICIENT_LAMPORTS = 1;
 
 interface ReplayedAccount {
-  kind: AccountKind;
+  kind: LedgerAccountKind;
   key: PublicKey;
   /** Only built when signing, because deriving a keypair costs more than the transfer it signs. */
   signer?: Keypair;
@@ -85,7 +95,10 @@ interface Replay {
   counts: Counts;
 }
 
-export function crossCheck(journal: readonly JournalEntry[], options: CrossCheckOptions = {}): CrossCheckResult {
+export function crossCheck(
+  journal: readonly LedgerJournalEntry[],
+  options: CrossCheckOptions = {},
+): CrossCheckResult {
   const replay = startReplay(options.sign ?? false);
   journal.forEach((entry, index) => replayEntry(replay, entry, index));
   compareBalances(replay, options.balances);
@@ -99,33 +112,52 @@ function startReplay(sign: boolean): Replay {
   assertSameRent(svm);
   const feePayer = Keypair.fromSeed(FEE_PAYER_SEED);
   expectAccepted(svm.airdrop(feePayer.publicKey, FEE_PAYER_LAMPORTS), 'funding the fee payer');
-  const result: CrossCheckResult = { passed: false, accounts: 0, transfers: 0, rejectedAlike: 0, balanceMismatches: [], outcomeMismatches: [] };
-  return { svm, sign, feePayer, accounts: new Map(), implied: new Map(), result, counts: { outcomeMismatches: 0, balanceMismatches: 0 } };
+  const result: CrossCheckResult = {
+    passed: false,
+    accounts: 0,
+    transfers: 0,
+    rejectedAlike: 0,
+    balanceMismatches: [],
+    outcomeMismatches: [],
+  };
+  return {
+    svm,
+    sign,
+    feePayer,
+    accounts: new Map(),
+    implied: new Map(),
+    result,
+    counts: { outcomeMismatches: 0, balanceMismatches: 0 },
+  };
 }
 
 /** The mock's rent rule is hard-coded to this minimum; a runtime with another one would be comparing apples to pears. */
 function assertSameRent(svm: LiteSVM): void {
   const minimum = svm.minimumBalanceForRentExemption(0n);
-  if (minimum !== BigInt(RENT_EXEMPT_MINIMUM)) throw new Error(`litesvm rent-exempt minimum is ${minimum}, the mock assumes ${RENT_EXEMPT_MINIMUM}`);
+  if (minimum !== BigInt(RENT_EXEMPT_MINIMUM))
+    throw new Error(`litesvm rent-exempt minimum is ${minimum}, the mock assumes ${RENT_EXEMPT_MINIMUM}`);
 }
 
 function expectAccepted(outcome: TransactionMetadata | FailedTransactionMetadata | null, what: string): void {
-  if (outcome instanceof FailedTransactionMetadata) throw new Error(`litesvm refused ${what}: ${String(outcome.err())}`);
+  if (outcome instanceof FailedTransactionMetadata)
+    throw new Error(`litesvm refused ${what}: ${String(outcome.err())}`);
 }
 
-function replayEntry(replay: Replay, entry: JournalEntry, index: number): void {
+function replayEntry(replay: Replay, entry: LedgerJournalEntry, index: number): void {
   if (entry.op === 'open') replayOpen(replay, entry);
   else if (entry.op === 'mint') replayMint(replay, entry, index);
   else replayTransfer(replay, entry, index);
 }
 
 /** Nothing goes on chain: a system account exists only once it holds lamports. */
-function replayOpen(replay: Replay, entry: Extract<JournalEntry, { op: 'open' }>): void {
+function replayOpen(replay: Replay, entry: Extract<LedgerJournalEntry, { op: 'open' }>): void {
   if (replay.accounts.has(entry.address)) throw new Error(`journal opens ${entry.address} twice`);
   const signer = replay.sign ? Keypair.fromSeed(entry.seed) : undefined;
   const key = signer?.publicKey ?? new PublicKey(entry.address);
-  if (key.equals(replay.feePayer.publicKey)) throw new Error(`journal account ${entry.address} is the fee payer`);
-  if (signer && key.toBase58() !== entry.address) throw new Error(`journal seed does not derive ${entry.address}`);
+  if (key.equals(replay.feePayer.publicKey))
+    throw new Error(`journal account ${entry.address} is the fee payer`);
+  if (signer && key.toBase58() !== entry.address)
+    throw new Error(`journal seed does not derive ${entry.address}`);
   replay.accounts.set(entry.address, { kind: entry.kind, key, signer });
   replay.implied.set(entry.address, 0);
 }
@@ -135,41 +167,68 @@ function replayOpen(replay: Replay, entry: Extract<JournalEntry, { op: 'open' }>
  * gains exactly the minted amount and the runtime applies the rent rule to it, as the mock does. The journal
  * does not record a mint's outcome, so the mock's verdict is re-derived from the balance the journal implies.
  */
-function replayMint(replay: Replay, entry: Extract<JournalEntry, { op: 'mint' }>, index: number): void {
+function replayMint(replay: Replay, entry: Extract<LedgerJournalEntry, { op: 'mint' }>, index: number): void {
   const account = accountOf(replay, entry.address);
   const before = replay.implied.get(entry.address) ?? 0;
-  const mock: TransferOutcome = rentStateAllowed(before + entry.lamports, RENT_EXEMPT_MINIMUM) ? { ok: true } : { ok: false, reason: 'insufficient_funds_for_rent' };
+  const mock: LedgerOutcome = rentStateAllowed(before + entry.lamports, RENT_EXEMPT_MINIMUM)
+    ? { ok: true }
+    : { ok: false, reason: 'insufficient_funds_for_rent' };
   if (mock.ok) replay.implied.set(entry.address, before + entry.lamports);
   const svm = verdictOf(replay.svm.airdrop(account.key, BigInt(entry.lamports)));
-  if (svm !== verdictName(mock)) recordOutcomeMismatch(replay, { index, entry: `mint ${entry.address} ${entry.lamports}`, mock: verdictName(mock), svm });
+  if (svm !== verdictName(mock))
+    recordOutcomeMismatch(replay, {
+      index,
+      entry: `mint ${entry.address} ${entry.lamports}`,
+      mock: verdictName(mock),
+      svm,
+    });
 }
 
-function replayTransfer(replay: Replay, entry: Extract<JournalEntry, { op: 'transfer' }>, index: number): void {
+function replayTransfer(
+  replay: Replay,
+  entry: Extract<LedgerJournalEntry, { op: 'transfer' }>,
+  index: number,
+): void {
   replay.result.transfers++;
   applyClaimedTransfer(replay, entry);
   const svm = verdictOf(replay.svm.sendTransaction(transferTransaction(replay, entry)));
   const mock = verdictName(entry.outcome);
   if (svm === mock && !entry.outcome.ok) replay.result.rejectedAlike++;
-  if (svm !== mock) recordOutcomeMismatch(replay, { index, entry: `transfer ${entry.from} -> ${entry.to} ${entry.lamports}`, mock, svm });
+  if (svm !== mock)
+    recordOutcomeMismatch(replay, {
+      index,
+      entry: `transfer ${entry.from} -> ${entry.to} ${entry.lamports}`,
+      mock,
+      svm,
+    });
 }
 
 /** The expected side follows the mock's recorded outcome, right or wrong, so a wrong claim shows up in balances too. */
-function applyClaimedTransfer(replay: Replay, entry: Extract<JournalEntry, { op: 'transfer' }>): void {
+function applyClaimedTransfer(replay: Replay, entry: Extract<LedgerJournalEntry, { op: 'transfer' }>): void {
   if (!entry.outcome.ok || entry.from === entry.to) return;
   replay.implied.set(entry.from, (replay.implied.get(entry.from) ?? 0) - entry.lamports);
   replay.implied.set(entry.to, (replay.implied.get(entry.to) ?? 0) + entry.lamports);
 }
 
-function transferTransaction(replay: Replay, entry: Extract<JournalEntry, { op: 'transfer' }>): Transaction {
+function transferTransaction(
+  replay: Replay,
+  entry: Extract<LedgerJournalEntry, { op: 'transfer' }>,
+): Transaction {
   const from = accountOf(replay, entry.from);
   const to = accountOf(replay, entry.to);
-  const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: from.key, toPubkey: to.key, lamports: BigInt(entry.lamports) }));
+  const tx = new Transaction().add(
+    SystemProgram.transfer({ fromPubkey: from.key, toPubkey: to.key, lamports: BigInt(entry.lamports) }),
+  );
   tx.feePayer = replay.feePayer.publicKey;
   tx.recentBlockhash = replay.svm.latestBlockhash();
   if (from.signer) tx.sign(replay.feePayer, from.signer);
   // Signature checking tests ed25519, not our ledger, so by default the slots are filled without signing:
   // the order must match the compiled message, which puts the fee payer first.
-  else tx.signatures = [replay.feePayer.publicKey, from.key].map((publicKey) => ({ publicKey, signature: PLACEHOLDER_SIGNATURE }));
+  else
+    tx.signatures = [replay.feePayer.publicKey, from.key].map((publicKey) => ({
+      publicKey,
+      signature: PLACEHOLDER_SIGNATURE,
+    }));
   return tx;
 }
 
@@ -179,7 +238,7 @@ function accountOf(replay: Replay, address: string): ReplayedAccount {
   return account;
 }
 
-function verdictName(outcome: TransferOutcome): string {
+function verdictName(outcome: LedgerOutcome): string {
   return outcome.ok ? 'ok' : outcome.reason;
 }
 
@@ -190,7 +249,8 @@ function verdictOf(outcome: TransactionMetadata | FailedTransactionMetadata | nu
   if (err instanceof TransactionErrorInsufficientFundsForRent) return 'insufficient_funds_for_rent';
   if (err instanceof TransactionErrorInstructionError) {
     const inner = err.err();
-    if (inner instanceof InstructionErrorCustom && inner.code === CUSTOM_INSUFFICIENT_LAMPORTS) return 'insufficient_funds';
+    if (inner instanceof InstructionErrorCustom && inner.code === CUSTOM_INSUFFICIENT_LAMPORTS)
+      return 'insufficient_funds';
   }
   return String(err);
 }
@@ -208,7 +268,8 @@ function compareBalances(replay: Replay, given: CrossCheckOptions['balances']): 
     // A system account that never held lamports does not exist on chain.
     const actual = Number(replay.svm.getBalance(account.key) ?? 0n);
     const want = expected.get(address) ?? 0;
-    if (actual !== want) recordBalanceMismatch(replay, { address, kind: account.kind, expected: want, actual });
+    if (actual !== want)
+      recordBalanceMismatch(replay, { address, kind: account.kind, expected: want, actual });
   }
 }
 
@@ -221,8 +282,12 @@ function recordBalanceMismatch(replay: Replay, mismatch: CrossCheckMismatch): vo
 export function describeCrossCheck(result: CrossCheckResult): string {
   const head = `litesvm cross-check: ${result.transfers} transfers, ${result.accounts} accounts, ${result.rejectedAlike} refused alike`;
   if (result.passed) return `${head}: identical balances`;
-  const outcomes = result.outcomeMismatches.slice(0, 3).map((m) => `#${m.index} ${m.entry}: mock ${m.mock}, svm ${m.svm}`);
-  const balances = result.balanceMismatches.slice(0, 3).map((m) => `${m.kind ?? 'account'} ${m.address}: expected ${m.expected}, actual ${m.actual}`);
+  const outcomes = result.outcomeMismatches
+    .slice(0, 3)
+    .map((m) => `#${m.index} ${m.entry}: mock ${m.mock}, svm ${m.svm}`);
+  const balances = result.balanceMismatches
+    .slice(0, 3)
+    .map((m) => `${m.kind ?? 'account'} ${m.address}: expected ${m.expected}, actual ${m.actual}`);
   const counts = `${countLabel(result.outcomeMismatches.length)} outcome and ${countLabel(result.balanceMismatches.length)} balance mismatches`;
   return `${head}: MISMATCH, ${counts}; ${[...outcomes, ...balances].join('; ')}`;
 }

@@ -20,8 +20,10 @@ export const MAX_FAULT_RATE = 0.5;
 
 export function checkNetwork(n: NetworkConditions): string[] {
   const problems: string[] = [];
-  if (!Number.isSafeInteger(n.latencyMinMs) || n.latencyMinMs < 0) problems.push('latency.min: must be a duration of 0 or more');
-  if (!Number.isSafeInteger(n.latencyMaxMs) || n.latencyMaxMs < n.latencyMinMs) problems.push('latency.max: must not be less than latency.min');
+  if (!Number.isSafeInteger(n.latencyMinMs) || n.latencyMinMs < 0)
+    problems.push('latency.min: must be a duration of 0 or more');
+  if (!Number.isSafeInteger(n.latencyMaxMs) || n.latencyMaxMs < n.latencyMinMs)
+    problems.push('latency.max: must not be less than latency.min');
   if (!(typeof n.faultRate === 'number' && n.faultRate >= 0 && n.faultRate <= MAX_FAULT_RATE)) {
     problems.push(`faultRate: must be a number from 0 to ${MAX_FAULT_RATE}`);
   }

@@ -19,7 +19,7 @@ export function limitBody(limitBytes: () => number) {
         else callback(null, chunk);
       },
     });
-    payload.on('error', (error) => counter.destroy(error));
+    payload.on('error', (error: Error) => counter.destroy(error));
     return payload.pipe(counter);
   };
 }

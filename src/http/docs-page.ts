@@ -56,7 +56,7 @@ export function docsPage(document: OpenApiDocument): string {
 
 function entriesOf(document: OpenApiDocument): Entry[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ method: method as HttpMethodKey, path, operation: operation! })),
+    Object.entries(item).map(([method, operation]) => ({ method: method as HttpMethodKey, path, operation: operation })),
   );
 }
 
@@ -160,13 +160,13 @@ function constraintsHtml(schema: JsonSchema): string {
   const items = schema['items'] as JsonSchema | undefined;
   const values = (schema['enum'] ?? items?.['enum']) as unknown[] | undefined;
   if (values) parts.push(`${schema['enum'] ? 'one of' : 'each one of'}: ${values.map(codeOf).join(', ')}`);
-  const range = rangeText(schema['minimum'], schema['maximum']);
+  const range = rangeText(schema['minimum'] as number | undefined, schema['maximum'] as number | undefined);
   if (range) parts.push(escapeHtml(range));
-  const length = rangeText(schema['minLength'], schema['maxLength']);
+  const length = rangeText(schema['minLength'] as number | undefined, schema['maxLength'] as number | undefined);
   if (length) parts.push(escapeHtml(`length ${length}`));
-  if (schema['maxItems'] !== undefined) parts.push(escapeHtml(`at most ${String(schema['maxItems'])} items`));
+  if (schema['maxItems'] !== undefined) parts.push(escapeHtml(`at most ${schema['maxItems'] as number} items`));
   if (schema['default'] !== undefined) parts.push(`default ${codeOf(schema['default'])}`);
-  if (schema['x-clamped-to'] !== undefined) parts.push(escapeHtml(`a larger value is clamped to ${String(schema['x-clamped-to'])}`));
+  if (schema['x-clamped-to'] !== undefined) parts.push(escapeHtml(`a larger value is clamped to ${schema['x-clamped-to'] as number}`));
   return parts.join('; ');
 }
 
@@ -174,10 +174,10 @@ function codeOf(value: unknown): string {
   return `<code>${escapeHtml(typeof value === 'string' ? value : JSON.stringify(value))}</code>`;
 }
 
-function rangeText(low: unknown, high: unknown): string {
-  if (low !== undefined && high !== undefined) return `${String(low)} to ${String(high)}`;
-  if (low !== undefined) return `at least ${String(low)}`;
-  return high !== undefined ? `at most ${String(high)}` : '';
+function rangeText(low: number | undefined, high: number | undefined): string {
+  if (low !== undefined && high !== undefined) return `${low} to ${high}`;
+  if (low !== undefined) return `at least ${low}`;
+  return high !== undefined ? `at most ${high}` : '';
 }
 
 function errorCodeSection(document: OpenApiDocument): string {

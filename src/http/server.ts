@@ -51,7 +51,7 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: requestCounter(),
     // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
-    frameworkErrors: (error, request, reply) => send(reply, errorAnswer(error, request, options)),
+    frameworkErrors: (error, request, reply) => void send(reply, errorAnswer(error, request, options)),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));

@@ -6,10 +6,9 @@ import { addWireFormats } from '../api/contract/formats.js';
 import { TEXT_RULE_MESSAGE } from '../api/contract/schema.js';
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
-import { toIso } from '../kernel/clock.js';
+import { parseIsoInstant, toIso } from '../kernel/clock.js';
 import { fail, PlatformError } from '../kernel/errors.js';
 import { solToLamports } from '../kernel/money.js';
-import { parseIsoInstant } from '../rules/feed.js';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
 import type { ScenarioWithSource } from '../sim/scenario.js';
 import { limitBody } from './body-limit.js';
@@ -188,6 +187,8 @@ async function answer<R extends RouteContract>(reply: FastifyReply, contract: R,
   if ('refusal' in read) return send(reply, read.refusal);
   try {
     const body = (validate ? validBody(validate, read.body) : read.body) as BodyOf<R>;
+    // A FastifyReply is thenable: awaiting it would wait for the response to be written, not for a result.
+    // eslint-disable-next-line @typescript-eslint/return-await
     return send(reply, { status: contract.status ?? 200, body: await action(body) });
   } catch (error) {
     if (error instanceof PlatformError) return send(reply, refusalOf(error));
@@ -268,7 +269,7 @@ type SnapshotMatchesContract = [LiveSnapshot & { success: true }] extends [C.Sna
     ? true
     : never
   : never;
-const snapshotMatchesContract: SnapshotMatchesContract = true; // fails to compile when the two drift
+const _snapshotMatchesContract: SnapshotMatchesContract = true; // fails to compile when the two drift
 
 function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
   const text = server.current.snapshotText({ success: true });

@@ -7,11 +7,26 @@ import type { Rng } from './rng.js';
  */
 export function uuidV4(rng: Rng): string {
   // Four 32-bit draws rather than sixteen byte draws: ids are minted on every move.
-  let hex = '';
-  for (let i = 0; i < 4; i++) hex += rng.int(0, 0xffffffff).toString(16).padStart(8, '0');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16); // RFC 4122 variant bits 10xx
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  for (let word = 0; word < UUID_DRAWS; word++) {
+    const bits = rng.int(0, 0xffffffff);
+    for (let i = 0; i < 8; i++) UUID_NIBBLES[word * 8 + i] = (bits >>> (28 - 4 * i)) & 0xf;
+  }
+  UUID_NIBBLES[12] = 4; // version 4
+  UUID_NIBBLES[16] = (UUID_NIBBLES[16]! & 0x3) | 0x8; // RFC 4122 variant bits 10xx
+  for (let i = 0; i < 32; i++) UUID_CODES[UUID_LAYOUT[i]!] = HEX_CODES[UUID_NIBBLES[i]!]!;
+  // One flat string from char codes: built by concatenation, an id would stay a rope of a dozen pieces
+  // (about 400 bytes instead of 56), kept as long as the record that holds it.
+  return String.fromCharCode.apply(null, UUID_CODES);
 }
+
+/** Draws from its stream per uuidV4 id (src/kernel/replayable-ids.ts skips ids by this many draws). */
+export const UUID_DRAWS = 4;
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+const UUID_NIBBLES: number[] = new Array<number>(32).fill(0);
+/** The 36 characters of an id, dashes in place; each draw rewrites the 32 hex digits. */
+const UUID_CODES: number[] = [...'00000000-0000-4000-8000-000000000000'].map((c) => c.charCodeAt(0));
+/** Where each of the 32 hex digits goes among the 36 characters (around the dashes). */
+const UUID_LAYOUT: number[] = [...Array(32).keys()].map((i) => i + (i >= 8 ? 1 : 0) + (i >= 12 ? 1 : 0) + (i >= 16 ? 1 : 0) + (i >= 20 ? 1 : 0));
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

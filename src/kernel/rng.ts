@@ -1,5 +1,8 @@
 import seedrandom from 'seedrandom';
 
+/** alea's whole state: three fractions and a carry. */
+export type AleaState = seedrandom.State.Alea;
+
 /**
  * A named stream of seeded randomness. Streams fork by name, and a fork depends only on the root seed and
  * the path of names, never on how many draws other streams made: adding one agent does not change the draws
@@ -7,16 +10,28 @@ import seedrandom from 'seedrandom';
  */
 export class Rng {
   readonly path: string;
-  #next: () => number;
+  readonly #alea: seedrandom.StatefulPRNG<AleaState>;
+  readonly #next: () => number;
 
-  constructor(seed: string, path = 'root') {
+  constructor(seed: string, path = 'root', resumeAt?: AleaState) {
     this.path = path;
     // alea is fast and its state is small; the stream's identity is the seed plus the fork path.
-    this.#next = seedrandom.alea(`${seed}\u0000${path}`);
+    this.#alea = resumeAt === undefined ? seedrandom.alea(`${seed}\u0000${path}`, { state: true }) : seedrandom.alea('', { state: resumeAt });
+    this.#next = this.#alea;
     this.seed = seed;
   }
 
   readonly seed: string;
+
+  /** The generator's state now: `resume` continues the stream from exactly this draw. */
+  state(): AleaState {
+    return this.#alea.state();
+  }
+
+  /** The same stream, continued from a state taken with `state()`. */
+  static resume(seed: string, path: string, state: AleaState): Rng {
+    return new Rng(seed, path, state);
+  }
 
   /** A child stream named `name`; the same name always yields the same stream. */
   fork(name: string): Rng {

@@ -94,7 +94,7 @@ export class Scheduler<P> {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.#before(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      swap(heap, i, parent);
       i = parent;
     }
   }
@@ -120,8 +120,15 @@ export class Scheduler<P> {
       if (left < heap.length && this.#before(heap[left]!, heap[best]!)) best = left;
       if (right < heap.length && this.#before(heap[right]!, heap[best]!)) best = right;
       if (best === i) return;
-      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
+      swap(heap, i, best);
       i = best;
     }
   }
+}
+
+/** Swaps two heap slots without the temporary array a destructuring swap allocates on every step. */
+function swap<T>(heap: T[], a: number, b: number): void {
+  const held = heap[a]!;
+  heap[a] = heap[b]!;
+  heap[b] = held;
 }

@@ -32,10 +32,14 @@ export function actorBase(p: Platform, kind: ActorKind, id: string): { base: Omi
  * constant-time.
  */
 export function actorForKey(p: Platform, key: string): Agent | Human | undefined {
+  const known = p.seededKeyIds?.get(key);
+  if (known !== undefined) return actorById(p, known);
   const keyHash = hashApiKey(key);
   const id = p.state.agentIdByKeyHash.get(keyHash) ?? p.state.humanIdByKeyHash.get(keyHash);
   const actor = id === undefined ? undefined : actorById(p, id);
-  return actor && sameDigest(actor.apiKeyHash, keyHash) ? actor : undefined;
+  if (!actor || !sameDigest(actor.apiKeyHash, keyHash)) return undefined;
+  p.seededKeyIds?.set(key, actor.id);
+  return actor;
 }
 
 function sameDigest(a: string, b: string): boolean {

@@ -1,4 +1,5 @@
 import { fail } from '../kernel/errors.js';
+import { openChallengesInvolving } from './challenge-index.js';
 import type { Platform, PlatformTimer } from './platform.js';
 import { requireResearchDone } from './guards.js';
 import { requireAgent } from './identity.js';
@@ -32,6 +33,7 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
     createdAtMs: p.nowMs,
     expiresAtMs: p.nowMs + p.ruleset.challenges.expiryMs,
     acceptedById: null,
+    acceptedAtMs: null,
     expiryTimer: null,
     bountyLamports: bounty,
     escrowAddress: bounty === null ? null : deriveEscrowAddress(p, 'bounty_escrow'),
@@ -45,9 +47,7 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
 }
 
 function countOpenChallenges(p: Platform, agent: Agent): number {
-  let count = 0;
-  for (const id of p.state.openChallengeIds) if (p.state.challenges.get(id)?.challengerId === agent.id) count++;
-  return count;
+  return openChallengesInvolving(p, agent.id).filter((c) => c.challengerId === agent.id).length;
 }
 
 /** Accepting checks, in precedence order; each refusal changes nothing. */
@@ -63,6 +63,7 @@ export function acceptChallenge(p: Platform, acceptor: Agent, challengeId: strin
   if (challenge.bountyLamports !== null) requireStake(p, acceptor, challenge.bountyLamports);
   challenge.status = 'accepted';
   challenge.acceptedById = acceptor.id;
+  challenge.acceptedAtMs = p.nowMs;
   closeChallenge(p, challenge);
   p.emit({ type: 'challenge_accepted', t: p.nowMs, challengeId: challenge.id, agentId: acceptor.id });
   // WIRE §5: the challenger plays White, the acceptor Black; the game keeps the challenge's id.
@@ -96,5 +97,5 @@ export function openChallenges(p: Platform): Challenge[] {
 }
 
 export function openChallengeOf(p: Platform, agent: Agent): Challenge | undefined {
-  return openChallenges(p).find((c) => c.challengerId === agent.id && c.opponentId === null);
+  return openChallengesInvolving(p, agent.id).find((c) => c.challengerId === agent.id && c.opponentId === null);
 }

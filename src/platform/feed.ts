@@ -1,6 +1,7 @@
 import { fail } from '../kernel/errors.js';
-import { rankItems, unseenStep, type FeedSort } from '../rules/feed.js';
+import { unseenStep, type FeedSort } from '../rules/feed.js';
 import type { Platform } from './platform.js';
+import { postIndex } from './post-index.js';
 import type { Agent, Human, Post, PostType, Reply } from './state.js';
 
 /** GET /api/feed, /api/feed/posts/{id} and /api/feed/unseen (WIRE §9). Reads only, except the unseen cursor. */
@@ -18,7 +19,8 @@ export interface FeedPage {
 
 /**
  * One page of the feed. The common poll (recent, no filter) reads just its page off the creation-order
- * index; a filter or a ranked sort walks every post once (and sorts), which is the cost of ranking.
+ * index; a filter or a ranked sort reads its page off a view that src/platform/post-index.ts keeps current,
+ * so no read copies or sorts the posts.
  */
 export function feedPage(p: Platform, query: FeedQuery): FeedPage {
   const ids = p.state.postIds;
@@ -27,9 +29,8 @@ export function feedPage(p: Platform, query: FeedQuery): FeedPage {
     for (let seq = ids.length - 1 - query.offset; seq >= 0 && newestFirst.length < query.limit; seq--) newestFirst.push(postAt(p, seq));
     return { posts: newestFirst, total: ids.length };
   }
-  const matching = ids.map((id) => p.state.posts.get(id)!).filter((post) => query.postType === undefined || post.postType === query.postType);
-  const ranked = rankItems(matching, query.sort);
-  return { posts: ranked.slice(query.offset, query.offset + query.limit), total: ranked.length };
+  const view = postIndex(p).typeView(query.postType ?? null);
+  return { posts: view.slice(query.sort, query.offset, query.offset + query.limit), total: view.size };
 }
 
 export function requirePost(p: Platform, id: string): Post {

@@ -1,6 +1,7 @@
+import type { NormalMove } from 'chessops';
 import { fail, invariant } from '../kernel/errors.js';
-import { boardResult, currentFen, newBoard, parseMoveFields, playMove, sideToMove } from '../rules/chess.js';
-import { rateGame } from '../rules/elo.js';
+import { boardResult, parseMoveFields, sideToMove } from '../rules/chess.js';
+import { rateGame, type RatedPlayer } from '../rules/elo.js';
 import {
   isMoveInTime,
   moveLimitWinner,
@@ -14,16 +15,10 @@ import {
 import type { Platform, PlatformTimer } from './platform.js';
 import { requireResearchDone } from './guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from './state.js';
+import { GameRecord, type Seating } from './game-record.js';
 
 /** Starting games, moves, deadlines, game end and rating updates. */
-export interface Seating {
-  id: string;
-  whiteId: string;
-  blackId: string;
-  bountyLamports?: number;
-  escrowAddress?: string;
-  tournamentId?: string;
-}
+export type { Seating } from './game-record.js';
 
 /** A game that starts now (no stake, or a tournament match). */
 export function startGame(p: Platform, seat: Seating): Game {
@@ -39,14 +34,8 @@ export function createPendingGame(p: Platform, seat: Seating & { bountyLamports:
   return game;
 }
 
-function createGame(p: Platform, seat: Seating): Game {
-  const board = newBoard();
-  const game: Game = {
-    ...{ id: seat.id, seq: p.state.games.size, whiteId: seat.whiteId, blackId: seat.blackId, status: 'pending' as Game['status'] },
-    ...{ board, initialFen: currentFen(board), moves: [], createdAtMs: p.nowMs, startedAtMs: null },
-    ...{ turnStartedMs: null, deadlineMs: null, deadlineTimer: null, end: null, cancelReason: null },
-    ...{ bountyLamports: seat.bountyLamports ?? null, escrowAddress: seat.escrowAddress ?? null, tournamentId: seat.tournamentId ?? null },
-  };
+function createGame(p: Platform, seat: Seating): GameRecord {
+  const game = new GameRecord(seat, p.state.games.size, p.nowMs, p.moveIds);
   p.state.games.set(game.id, game);
   p.state.liveGamesByAgent.get(game.whiteId)!.add(game.id);
   p.state.liveGamesByAgent.get(game.blackId)!.add(game.id);
@@ -67,6 +56,7 @@ export function cancelPendingGame(p: Platform, game: Game, reason: string): void
   invariant(game.status === 'pending', `game ${game.id} cancelled while ${game.status}`);
   game.status = 'cancelled';
   game.cancelReason = reason;
+  recordOf(game).retire();
   p.state.liveGamesByAgent.get(game.whiteId)!.delete(game.id);
   p.state.liveGamesByAgent.get(game.blackId)!.delete(game.id);
   p.emit({ type: 'game_cancelled', t: p.nowMs, gameId: game.id, reason });
@@ -105,12 +95,18 @@ export function submitMove(p: Platform, agent: Agent, input: MoveInput): { game:
   const parsed = parseMoveFields(game.board, input.move_san ?? undefined, input.move_uci ?? undefined);
   if (!parsed.ok) fail('bad_request', `illegal move: ${parsed.reason}`, { reason: 'illegal_move' });
   const deadlineBeaten = game.deadlineMs!;
-  const move = recordMove(p, game, parsed.move, color);
+  const move = recordOf(game).play(parsed.move as NormalMove, p.nowMs);
   const ended = settleAfterMove(p, game);
   if (!ended) beginTurn(p, game);
   p.emit({
-    ...{ type: 'move_played' as const, t: p.nowMs, gameId: game.id, agentId: agent.id },
-    ...{ ply: game.moves.length, uci: move.uci, san: move.san, deadlineMs: deadlineBeaten },
+    type: 'move_played',
+    t: p.nowMs,
+    gameId: game.id,
+    agentId: agent.id,
+    ply: game.plies,
+    uci: move.uci,
+    san: move.san,
+    deadlineMs: deadlineBeaten,
     nextDeadlineMs: ended ? null : game.deadlineMs,
   });
   if (ended) emitGameEnded(p, game);
@@ -124,21 +120,18 @@ function refuseInactive(game: Game): never {
   fail('bad_request', `the game is ${game.status}`, { reason: 'game_not_active' });
 }
 
-function recordMove(p: Platform, game: Game, move: Parameters<typeof playMove>[1], color: Side): MoveRecord {
-  const played = playMove(game.board, move);
-  const record: MoveRecord = {
-    moveNumber: Math.floor(game.moves.length / 2) + 1,
-    san: played.san,
-    uci: played.uci,
-    fenAfter: played.fenAfter,
-    color,
-    isCheck: played.isCheck,
-    isCheckmate: played.isCheckmate,
-    playedAtMs: p.nowMs,
-    moveId: p.newId('move'),
-  };
-  game.moves.push(record);
-  return record;
+/**
+ * The SAN of every move of a game, in order: what a PGN export needs. Cheaper than reading `moves` of a
+ * finished game, which rebuilds every record (FEN, UCI, flags) from the packed log.
+ */
+export function moveSans(game: Game): string[] {
+  return recordOf(game).sans();
+}
+
+/** Every game the platform makes is a GameRecord; the state's Game type shows only its fields. */
+function recordOf(game: Game): GameRecord {
+  if (!(game instanceof GameRecord)) throw new Error(`game ${game.id} is not a platform game record`);
+  return game;
 }
 
 /**
@@ -151,7 +144,7 @@ function settleAfterMove(p: Platform, game: Game): boolean {
     finishGame(p, game, board.winner, board.ending);
     return true;
   }
-  if (reachedMoveLimit(game.moves.length, p.ruleset)) {
+  if (reachedMoveLimit(game.plies, p.ruleset)) {
     const white = p.state.agents.get(game.whiteId)!;
     const black = p.state.agents.get(game.blackId)!;
     finishGame(p, game, moveLimitWinner(white.elo, black.elo), 'move_limit');
@@ -173,12 +166,16 @@ function finishGame(p: Platform, game: Game, winner: Side | null, reason: EndRea
   const white = p.state.agents.get(game.whiteId)!;
   const black = p.state.agents.get(game.blackId)!;
   const result = resultFor(winner);
-  const policy = p.ruleset.elo.kFactor;
-  const rated = (a: Agent) => ({ rating: a.elo, gamesPlayed: a.wins + a.losses + a.draws, peakRating: a.peakElo });
-  const update = rateGame(rated(white), rated(black), whiteScore(result), policy);
+  const update = rateGame(ratedPlayer(white), ratedPlayer(black), whiteScore(result), p.ruleset.elo.kFactor);
   game.end = {
-    ...{ result, reason, winner, endedAtMs: p.nowMs },
-    ...{ whiteEloBefore: white.elo, blackEloBefore: black.elo, whiteDelta: update.whiteDelta, blackDelta: update.blackDelta },
+    result,
+    reason,
+    winner,
+    endedAtMs: p.nowMs,
+    whiteEloBefore: white.elo,
+    blackEloBefore: black.elo,
+    whiteDelta: update.whiteDelta,
+    blackDelta: update.blackDelta,
     equalK: update.equalK,
   };
   applyRating(white, update.whiteDelta, winner === null ? 'draw' : winner === 'white' ? 'win' : 'loss');
@@ -186,10 +183,18 @@ function finishGame(p: Platform, game: Game, winner: Side | null, reason: EndRea
   game.status = 'completed';
   p.cancelTimer(game.deadlineTimer);
   game.deadlineTimer = null;
-  for (const id of [game.whiteId, game.blackId]) {
-    p.state.liveGamesByAgent.get(id)!.delete(game.id);
-    p.state.completedGamesByAgent.get(id)!.push(game.id);
-  }
+  recordOf(game).retire();
+  retireLiveGame(p, game, game.whiteId);
+  retireLiveGame(p, game, game.blackId);
+}
+
+function ratedPlayer(agent: Agent): RatedPlayer {
+  return { rating: agent.elo, gamesPlayed: gamesPlayed(agent), peakRating: agent.peakElo };
+}
+
+function retireLiveGame(p: Platform, game: Game, agentId: string): void {
+  p.state.liveGamesByAgent.get(agentId)!.delete(game.id);
+  p.state.completedGamesByAgent.get(agentId)!.push(game.id);
 }
 
 function applyRating(agent: Agent, delta: number, outcome: 'win' | 'loss' | 'draw'): void {
@@ -203,9 +208,18 @@ function applyRating(agent: Agent, delta: number, outcome: 'win' | 'loss' | 'dra
 function emitGameEnded(p: Platform, game: Game): void {
   const end = game.end!;
   p.emit({
-    ...{ type: 'game_ended' as const, t: p.nowMs, gameId: game.id, whiteId: game.whiteId, blackId: game.blackId },
-    ...{ result: end.result, reason: end.reason, plies: game.moves.length },
-    ...{ whiteEloBefore: end.whiteEloBefore, blackEloBefore: end.blackEloBefore, whiteDelta: end.whiteDelta, blackDelta: end.blackDelta },
+    type: 'game_ended',
+    t: p.nowMs,
+    gameId: game.id,
+    whiteId: game.whiteId,
+    blackId: game.blackId,
+    result: end.result,
+    reason: end.reason,
+    plies: game.plies,
+    whiteEloBefore: end.whiteEloBefore,
+    blackEloBefore: end.blackEloBefore,
+    whiteDelta: end.whiteDelta,
+    blackDelta: end.blackDelta,
     equalK: end.equalK,
   });
   p.gameEnded(game); // bounty payouts and tournament advancement follow the result

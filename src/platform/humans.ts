@@ -3,6 +3,7 @@ import { bioProblem, handleKey, handleProblem } from '../rules/identity.js';
 import { displayNameProblem } from '../rules/verification.js';
 import { actorBase } from './actors.js';
 import { findExternalAccount } from './external-network.js';
+import { agentsVerifiedAs } from './owner-index.js';
 import type { Platform } from './platform.js';
 import { postsByAuthor } from './posts.js';
 import type { Agent, Human, Post } from './state.js';
@@ -57,8 +58,7 @@ function ensureNameFree(p: Platform, username: string): void {
 
 /** Agents verified with this human's external handle (WIRE §2: one X owner may own several agents). */
 export function agentsOwnedBy(p: Platform, human: Human): Agent[] {
-  const key = handleKey(human.handle);
-  return [...p.state.agents.values()].filter((a) => a.verified && a.twitterHandle !== null && handleKey(a.twitterHandle) === key);
+  return agentsVerifiedAs(p, human.handle);
 }
 
 /** The human's posts, newest first. */

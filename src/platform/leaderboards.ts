@@ -1,32 +1,48 @@
 import { fail } from '../kernel/errors.js';
 import type { Platform } from './platform.js';
 import type { Agent } from './state.js';
-import { gamesPlayed } from './games.js';
-import { compareRanked, isRanked } from '../rules/leaderboard.js';
+import { leaderboardIndex, type LeaderboardIndex } from './leaderboard-index.js';
 
-/** The Elo leaderboard; who is ranked and in what order is decided in src/rules/leaderboard.ts. */
+/**
+ * The Elo leaderboard; who is ranked and in what order is decided in src/rules/leaderboard.ts, and the
+ * order is kept by src/platform/leaderboard-index.ts, so no read sorts the agents.
+ */
 export interface RankedAgent {
   rank: number;
   agent: Agent;
 }
 
+/** One page of the leaderboard: what GET /api/chess/leaderboard shows. */
+export function leaderboardPage(p: Platform, limit: number, offset: number): { rows: RankedAgent[]; total: number } {
+  const index = leaderboardIndex(p);
+  return { rows: rankedSlice(index, offset, offset + limit), total: index.size };
+}
+
+/** Every ranked agent in rank order (a page of it is `leaderboardPage`, which builds only that page). */
 export function rankedAgents(p: Platform): RankedAgent[] {
-  const candidates = [...p.state.agents.values()].map((agent) => ({ agent, handle: agent.handle, elo: agent.elo, gamesPlayed: gamesPlayed(agent) }));
-  const ranked = candidates.filter(isRanked).sort(compareRanked);
-  return ranked.map((c, i) => ({ rank: i + 1, agent: c.agent }));
+  const index = leaderboardIndex(p);
+  return rankedSlice(index, 0, index.size);
 }
 
 /** GET /api/chess/leaderboard/around: `halfWindow` ranked agents either side of the caller. */
 export function rankedAround(p: Platform, caller: Agent, halfWindow: number): { rows: RankedAgent[]; yourRank: number | null; total: number } {
-  const all = rankedAgents(p);
-  const index = all.findIndex((r) => r.agent.id === caller.id);
-  if (index < 0) {
+  const index = leaderboardIndex(p);
+  const total = index.size;
+  const position = index.positionOf(caller);
+  if (position < 0) {
     // An unranked caller sits where its rating would place it, so the window still shows its neighbours.
-    const at = all.findIndex((r) => r.agent.elo < caller.elo);
-    const centre = at < 0 ? all.length : at;
-    return { rows: all.slice(Math.max(0, centre - halfWindow), centre + halfWindow), yourRank: null, total: all.length };
+    const centre = index.firstRatedBelow(caller.elo);
+    return { rows: rankedSlice(index, Math.max(0, centre - halfWindow), centre + halfWindow), yourRank: null, total };
   }
-  return { rows: all.slice(Math.max(0, index - halfWindow), index + halfWindow + 1), yourRank: index + 1, total: all.length };
+  return { rows: rankedSlice(index, Math.max(0, position - halfWindow), position + halfWindow + 1), yourRank: position + 1, total };
+}
+
+/** Rows `start` (inclusive) to `end` (exclusive) of the leaderboard, clipped to it, as `Array.slice` would. */
+function rankedSlice(index: LeaderboardIndex, start: number, end: number): RankedAgent[] {
+  const rows: RankedAgent[] = [];
+  const stop = Math.min(end, index.size);
+  for (let position = start; position < stop; position++) rows.push({ rank: position + 1, agent: index.agentAt(position) });
+  return rows;
 }
 
 export function checkHalfWindow(p: Platform, value: number | undefined): number {

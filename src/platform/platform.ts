@@ -2,11 +2,16 @@ import { VirtualClock, toIso } from '../kernel/clock.js';
 import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import { apiKey, uuidV4 } from '../kernel/ids.js';
+import { ReplayableIds } from '../kernel/replayable-ids.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
 import { MockLedger } from '../escrow/ledger.js';
 import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../escrow/network.js';
-import { emptyState, type Game, type PlatformState, type Transfer } from './state.js';
+import { emptyState, type Game, type PlatformState } from './state.js';
+
+/** The id streams drawn through ReplayableIds, under the names they always had, so the ids stay what they were. */
+const MOVE_ID_STREAM = 'id:move';
+const ACTIVITY_ID_STREAM = 'id:activity';
 
 /** Time-driven transitions of the platform itself (not of agents). */
 export type PlatformTimer =
@@ -18,7 +23,6 @@ export type PlatformTimer =
 
 export type TimerHandler = (platform: Platform, timer: PlatformTimer) => void;
 export type GameEndHook = (platform: Platform, game: Game) => void;
-export type TransferHook = (platform: Platform, transfer: Transfer) => void;
 
 export interface PlatformOptions {
   seed: string;
@@ -50,13 +54,22 @@ export class Platform {
   readonly network: NetworkConditions;
   readonly treasuryAddress: string;
   #gameEndHooks: GameEndHook[] = [];
-  #transferHooks = new Map<Transfer['purpose']['kind'], TransferHook>();
   #idStreams = new Map<string, Rng>();
   #listeners: EventListener[] = [];
   #timerHandlers = new Map<PlatformTimer['kind'], TimerHandler>();
   #eventCount = 0;
   /** Private, so no snapshot, report or log that walks the platform can carry it. */
   readonly #keySecret: Uint8Array | undefined;
+  /**
+   * Valid API keys already seen, to their actor's id, so a run hashes each key once rather than on every
+   * request. Only when keys are seeded (no secret): such a key is reproducible from the run's seed anyway,
+   * so holding it reveals nothing. A live server's keys are secrets and are never held (null here).
+   */
+  readonly seededKeyIds: Map<string, string> | null;
+  /** Move ids, drawn again from their ordinals when a finished game's moves are read (see GameRecord). */
+  readonly moveIds: ReplayableIds;
+  /** Activity row ids, drawn again from their ordinals when a row is read (see activity-rows.ts). */
+  readonly activityIds: ReplayableIds;
 
   constructor(options: PlatformOptions) {
     this.ruleset = options.ruleset ?? DEFAULT_RULESET;
@@ -64,6 +77,12 @@ export class Platform {
     this.timers = new Scheduler<PlatformTimer>(this.clock);
     this.rng = new Rng(options.seed).fork('platform');
     this.#keySecret = options.keySecret;
+    this.seededKeyIds = options.keySecret === undefined ? new Map() : null;
+    // A game's moves are read together (one replay of the stretch they span), a page of activity rows one
+    // by one: checkpoints every 256 move ids cost an eighth of a byte a move, every 64 row ids keep a row's
+    // id within 64 draws.
+    this.moveIds = new ReplayableIds(this.stream(MOVE_ID_STREAM), 256);
+    this.activityIds = new ReplayableIds(this.stream(ACTIVITY_ID_STREAM), 64);
     this.network = options.network ?? DEFAULT_NETWORK;
     const problems = checkNetwork(this.network);
     if (problems.length > 0) throw new Error(`bad network conditions: ${problems.join('; ')}`);
@@ -80,15 +99,6 @@ export class Platform {
   /** Called by the games module after a game is completed and rated. */
   gameEnded(game: Game): void {
     for (const hook of this.#gameEndHooks) hook(this, game);
-  }
-
-  registerTransferHook(kind: Transfer['purpose']['kind'], hook: TransferHook): void {
-    this.#transferHooks.set(kind, hook);
-  }
-
-  /** Called by the transfer queue when a transfer settles or finally fails. */
-  transferDone(transfer: Transfer): void {
-    this.#transferHooks.get(transfer.purpose.kind)?.(this, transfer);
   }
 
   get nowMs(): number {
@@ -119,7 +129,10 @@ export class Platform {
   }
 
   newId(purpose: string): string {
-    return uuidV4(this.stream(`id:${purpose}`));
+    const stream = `id:${purpose}`;
+    // Replayed streams are drawn again by ordinal; a draw from one of them elsewhere would shift them all.
+    if (stream === MOVE_ID_STREAM || stream === ACTIVITY_ID_STREAM) throw new Error(`${purpose} ids come from their replayable stream`);
+    return uuidV4(this.stream(stream));
   }
 
   onEvent(listener: EventListener): () => void {

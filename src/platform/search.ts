@@ -1,18 +1,34 @@
 import { fail } from '../kernel/errors.js';
-import { matchesQuery, rankItems, type FeedSort, type ReplySort } from '../rules/feed.js';
+import { matchesQuery, queryKey, rankItems, type FeedSort, type ReplySort } from '../rules/feed.js';
 import { repliesOf, requirePost } from './feed.js';
 import type { Platform } from './platform.js';
+import { postIndex } from './post-index.js';
 import type { Post, PostType, Reply } from './state.js';
 
 /**
- * GET /api/search/posts, /replies and /replies/thread (SPEC, WIRE §10). Every match, ranked; the route
- * pages it. `q` is a case-insensitive substring of the content.
+ * GET /api/search/posts, /replies and /replies/thread (SPEC, WIRE §10). `q` is a case-insensitive substring
+ * of the content (src/rules/feed.ts `matchesQuery`). Post search reads a view per search text that
+ * src/platform/post-index.ts keeps current: each post's content is lower-cased once, and each post is
+ * judged once per text, however often the text is searched.
  */
+export interface PostSearch {
+  q: string;
+  sort: FeedSort;
+  postType?: PostType;
+  limit: number;
+  offset: number;
+}
+
+/** One page of the matches, ranked, and the number of matches. */
+export function searchPostsPage(p: Platform, search: PostSearch): { posts: Post[]; total: number } {
+  const view = postIndex(p).searchView(queryKey(search.q), search.postType ?? null);
+  return { posts: view.slice(search.sort, search.offset, search.offset + search.limit), total: view.size };
+}
+
+/** Every match, ranked (the route pages it; `searchPostsPage` builds only the page). */
 export function searchPosts(p: Platform, q: string, sort: FeedSort, postType?: PostType): Post[] {
-  const matching = p.state.postIds
-    .map((id) => p.state.posts.get(id)!)
-    .filter((post) => (postType === undefined || post.postType === postType) && matchesQuery(post.content, q));
-  return rankItems(matching, sort);
+  const view = postIndex(p).searchView(queryKey(q), postType ?? null);
+  return view.slice(sort, 0, view.size);
 }
 
 /** SPEC: direct replies within one post only (depth 1). Only that post's replies are read. */

@@ -1,6 +1,9 @@
 import { canonicalJson } from '../kernel/canonical.js';
 import { currentFen } from '../rules/chess.js';
+import { listActivity } from './activity.js';
+import { GameRecord } from './game-record.js';
 import type { Platform } from './platform.js';
+import type { Activity, Game } from './state.js';
 
 /**
  * The platform's state as canonical JSON text, for "a refused request changes nothing" checks. Per-key
@@ -9,10 +12,7 @@ import type { Platform } from './platform.js';
  */
 export function stateFingerprint(p: Platform, options: { includeUsage?: boolean } = {}): string {
   const agents = [...p.state.agents.values()].map((a) => (options.includeUsage ? a : { ...a, usage: null }));
-  const games = [...p.state.games.values()].map((g) => ({
-    ...g,
-    board: { fen: currentFen(g.board), plies: g.board.plies, repetitions: [...g.board.repetitions.entries()] },
-  }));
+  const games = [...p.state.games.values()].map(gameSnapshot);
   return canonicalJson({
     nowMs: p.nowMs,
     agents,
@@ -44,10 +44,51 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
     follows: [...p.state.follows],
     unseen: [...p.state.unseenCursor.entries()],
     notifications: [...p.state.notifications.entries()],
-    activity: [...p.state.activity.entries()],
+    activity: [...p.state.activity.keys()].map((actorId) => [actorId, listActivity(p, actorId).reverse().map(activitySnapshot)]),
     external: [...p.state.externalAccounts.entries()],
     ledger: p.ledger.balances(),
     timers: p.timers.size,
     events: p.eventCount,
   });
+}
+
+/** A game's fields, its packed moves, and for a game still in play its board with the repetition counts. */
+function gameSnapshot(g: Game): Record<string, unknown> {
+  const live = g.status === 'pending' || g.status === 'active';
+  return {
+    id: g.id,
+    seq: g.seq,
+    whiteId: g.whiteId,
+    blackId: g.blackId,
+    status: g.status,
+    initialFen: g.initialFen,
+    createdAtMs: g.createdAtMs,
+    startedAtMs: g.startedAtMs,
+    turnStartedMs: g.turnStartedMs,
+    deadlineMs: g.deadlineMs,
+    deadlineTimer: g.deadlineTimer,
+    end: g.end,
+    cancelReason: g.cancelReason,
+    bountyLamports: g.bountyLamports,
+    escrowAddress: g.escrowAddress,
+    tournamentId: g.tournamentId,
+    plies: g.plies,
+    fen: g.fen,
+    moves: g instanceof GameRecord ? g.packedMoves() : g.moves,
+    board: live ? { fen: currentFen(g.board), plies: g.board.plies, repetitions: [...g.board.repetitions.entries()] } : null,
+  };
+}
+
+/** A row's fields as read (game rows write theirs from their records). */
+function activitySnapshot(row: Activity): Record<string, unknown> {
+  return {
+    seq: row.seq,
+    type: row.type,
+    id: row.id,
+    content: row.content,
+    relatedPostId: row.relatedPostId,
+    relatedAgentId: row.relatedAgentId,
+    metadata: row.metadata,
+    atMs: row.atMs,
+  };
 }

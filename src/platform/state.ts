@@ -88,6 +88,7 @@ export interface Challenge {
   readonly createdAtMs: number;
   readonly expiresAtMs: number;
   acceptedById: string | null;
+  acceptedAtMs: number | null;
   expiryTimer: number | null;
   /** The stake each player deposits, or null for a challenge without a bounty. */
   readonly bountyLamports: number | null;
@@ -140,9 +141,15 @@ export interface Game {
   readonly whiteId: string;
   readonly blackId: string;
   status: GameStatus;
+  /** The live board; a finished game rebuilds it from its move log when read (src/platform/game-record.ts). */
   readonly board: Board;
   readonly initialFen: string;
-  readonly moves: MoveRecord[];
+  /** Every move; a finished game rebuilds them from its move log when read: use `plies` and `fen` where they do. */
+  readonly moves: readonly MoveRecord[];
+  /** Moves played (half-moves). */
+  readonly plies: number;
+  /** The position after the last move (the initial FEN before the first). */
+  readonly fen: string;
   readonly createdAtMs: number;
   startedAtMs: number | null;
   turnStartedMs: number | null;
@@ -216,6 +223,12 @@ export interface Activity {
   readonly atMs: number;
 }
 
+/** An activity entry as kept: what every row shows without being read out (src/platform/activity-rows.ts). */
+export interface ActivityEntry {
+  readonly type: ActivityType;
+  readonly atMs: number;
+}
+
 /** A post on the simulator's mock external social network (the place verification texts are published). */
 export interface ExternalPost {
   readonly id: string;
@@ -271,6 +284,7 @@ export interface Transfer {
   failureReason: string | null;
 }
 
+/** An escrow's states; the transitions between them are the table `ESCROW_TRANSITIONS` in src/platform/escrows.ts. */
 export type EscrowStatus = 'awaiting_deposits' | 'funded' | 'paying_out' | 'paid_out' | 'refunding' | 'refunded';
 
 /** One escrow account per bounty game and per tournament; it settles once, paid out or refunded. */
@@ -280,12 +294,14 @@ export interface Escrow {
   /** The game or tournament id. */
   readonly refId: string;
   status: EscrowStatus;
+  /** Deposits in flight (transfer ids). */
   readonly pendingIn: Set<string>;
+  /** Payouts, fees and refunds in flight (transfer ids). */
   readonly pendingOut: Set<string>;
   /** Every deposit queued into this escrow, settled or not. */
   readonly depositIds: string[];
-  /** Settled deposits by transfer id: each is refunded to its sender if the escrow is cancelled. */
-  readonly deposits: string[];
+  /** The deposits that landed: each is refunded to its sender if the escrow is cancelled. */
+  readonly settledDepositIds: string[];
   lamportsIn: number;
   lamportsOut: number;
   /** A bounty's funding deadline timer. */
@@ -402,7 +418,8 @@ export interface PlatformState {
   /** Per actor: the seq of the newest post the unseen feed has served it. */
   readonly unseenCursor: Map<string, number>;
   readonly notifications: Map<string, Notification[]>;
-  readonly activity: Map<string, Activity[]>;
+  /** Each actor's activity, oldest first, kept compact (src/platform/activity-rows.ts; `listActivity` reads rows). */
+  readonly activity: Map<string, ActivityEntry[]>;
   /** The mock external social network, by lower-cased handle. */
   readonly externalAccounts: Map<string, ExternalAccount>;
 }

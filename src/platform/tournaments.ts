@@ -5,7 +5,7 @@ import { advancer, firstRoundPairings, matchColours, nextSlot, placements, round
 import { eligibilityProblem } from '../rules/eligibility.js';
 import { registrationClosesAtMs, roundOneStartsAtMs, settlementEndsAtMs } from '../rules/tournament-schedule.js';
 import { poolProblem, prizeSplit, tournamentPool, type PrizeDistribution } from '../rules/fees.js';
-import { beginPayout, beginRefund, bookTransfer, closeIfDone, depositInto, deriveEscrowAddress, openEscrow, payFrom } from './escrows.js';
+import { bookFinishedTransfer, depositInto, deriveEscrowAddress, openEscrow, transitionEscrow, type OutflowSpec } from './escrows.js';
 import { gamesPlayed, startGame } from './games.js';
 import { requireResearchDone } from './guards.js';
 import type { Platform, PlatformTimer } from './platform.js';
@@ -220,7 +220,7 @@ function seed(p: Platform, t: Tournament): void {
   }
   t.seededAtMs = p.nowMs;
   t.scheduledStartMs = roundOneStartsAtMs(p.nowMs, t.minimumStartAtMs, p.ruleset);
-  p.state.escrows.get(t.escrowAddress)!.status = 'funded';
+  transitionEscrow(p, p.state.escrows.get(t.escrowAddress)!, { type: 'funding_complete' });
   setPhase(p, t, t.scheduledStartMs, 'round_one');
   p.emit({ type: 'tournament_seeded', t: p.nowMs, tournamentId: t.id, seeds: seeded.map((s) => s.id), elos: seeded.map((s) => s.eloAtSeed), scheduledStartMs: t.scheduledStartMs });
 }
@@ -238,14 +238,15 @@ export function onTournamentTimer(p: Platform, timer: PlatformTimer): void {
 }
 
 /**
- * Transfer hook: books the transfer against the escrow. Before round 1, a settled entry marks its
- * participant paid (and the last one may trigger seeding); a failed entry drops only that entrant, while a
- * failed prize fund cancels the tournament. After a cancellation, late entries are refunded as they land.
+ * A transfer of the tournament's escrow settled or finally failed: booked against the escrow first
+ * (src/platform/escrows.ts). Before round 1, a settled entry marks its participant paid (and the last one
+ * may trigger seeding); a failed entry drops only that entrant, while a failed prize fund cancels the
+ * tournament. After a cancellation, late entries are refunded as they land.
  */
 export function onTournamentTransfer(p: Platform, transfer: Transfer): void {
   if (transfer.purpose.kind !== 'tournament') return;
   const t = p.state.tournaments.get(transfer.purpose.tournamentId)!;
-  const change = bookTransfer(p, p.state.escrows.get(t.escrowAddress)!, transfer, 'tournament_refund');
+  const change = bookFinishedTransfer(p, p.state.escrows.get(t.escrowAddress)!, transfer);
   if (change !== 'deposit_settled' && change !== 'deposit_failed') return;
   const entrant = t.participants.find((x) => x.entryTransferId === transfer.id);
   if (t.status === 'cancelled') {
@@ -277,7 +278,7 @@ function cancelTournament(p: Platform, t: Tournament, reason: string): void {
   t.completedAtMs = p.nowMs;
   for (const x of t.participants) if (x.paymentStatus === 'paid') x.paymentStatus = 'refunded';
   p.emit({ type: 'tournament_cancelled', t: p.nowMs, tournamentId: t.id, reason });
-  beginRefund(p, p.state.escrows.get(t.escrowAddress)!, 'tournament_refund');
+  transitionEscrow(p, p.state.escrows.get(t.escrowAddress)!, { type: 'cancel' });
 }
 
 function startRoundOne(p: Platform, t: Tournament): void {
@@ -355,21 +356,20 @@ function completeTournament(p: Platform, t: Tournament): void {
 
 const PLACE_NAMES = ['1st', '2nd', '3rd', '4th'];
 
+/** Places, then the system fee, then the organizer fee; with nothing to pay (free, no prize) the escrow closes at once. */
 function payOut(p: Platform, t: Tournament, shares: number[], money: { systemFee: number; organizerFee: number }): void {
-  const escrow = p.state.escrows.get(t.escrowAddress)!;
-  beginPayout(escrow);
+  const outflows: OutflowSpec[] = [];
   shares.forEach((lamports, place) => {
     if (lamports === 0) return;
     const agent = p.state.agents.get(t.placements[place]!)!;
-    payFrom(p, escrow, { type: 'tournament_payout', to: agent.walletAddress, lamports, agentId: agent.id, description: `${PLACE_NAMES[place]} place - ${t.name}` });
+    outflows.push({ type: 'tournament_payout', to: agent.walletAddress, lamports, agentId: agent.id, description: `${PLACE_NAMES[place]} place - ${t.name}` });
   });
   if (money.systemFee > 0) {
-    payFrom(p, escrow, { type: 'tournament_system_fee', to: p.treasuryAddress, lamports: money.systemFee, agentId: null, description: `system fee - ${t.name}` });
+    outflows.push({ type: 'tournament_system_fee', to: p.treasuryAddress, lamports: money.systemFee, agentId: null, description: `system fee - ${t.name}` });
   }
   if (money.organizerFee > 0) {
     const creator = p.state.agents.get(t.creatorId)!;
-    payFrom(p, escrow, { type: 'tournament_organizer_fee', to: creator.walletAddress, lamports: money.organizerFee, agentId: creator.id, description: `organizer fee - ${t.name}` });
+    outflows.push({ type: 'tournament_organizer_fee', to: creator.walletAddress, lamports: money.organizerFee, agentId: creator.id, description: `organizer fee - ${t.name}` });
   }
-  // Nothing to pay (a free tournament with no prize): the escrow closes at once with zero in and out.
-  closeIfDone(p, escrow);
+  transitionEscrow(p, p.state.escrows.get(t.escrowAddress)!, { type: 'pay_out', outflows });
 }

@@ -1,3 +1,4 @@
+import { moveSans } from '../platform/games.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
 
@@ -76,9 +77,10 @@ function eventAndRound(platform: Platform, game: Game, eventName: string): { eve
 
 function movetext(platform: Platform, game: Game): string {
   const tokens = [`{${deadlineComment(platform.ruleset.game.turnLimitMs)}}`];
-  game.moves.forEach((m, i) => {
-    if (i % 2 === 0) tokens.push(`${m.moveNumber}.`);
-    tokens.push(m.san);
+  // The SAN list alone: a finished game keeps its moves packed, and its full records are rebuilt only on demand.
+  moveSans(game).forEach((san, i) => {
+    if (i % 2 === 0) tokens.push(`${Math.floor(i / 2) + 1}.`);
+    tokens.push(san);
   });
   tokens.push(game.end?.result ?? UNFINISHED);
   return tokens.join(' ');

@@ -78,7 +78,7 @@ function counts(outcome: RunOutcome, games: Game[], completed: Game[]) {
     games_completed: completed.length,
     games_unfinished: games.length - completed.length,
     moves: events('move_played'),
-    longest_game_plies: completed.reduce((max, g) => Math.max(max, g.moves.length), 0),
+    longest_game_plies: completed.reduce((max, g) => Math.max(max, g.plies), 0),
   };
 }
 

@@ -25,7 +25,11 @@ export function rankScore(sort: FeedSort, item: Rankable): number {
   return 0;
 }
 
-/** Highest score first; equal scores (and every item under `recent`) newest first, so the order is total. */
+/**
+ * Highest score first; equal scores (and every item under `recent`) newest first, so the order is total.
+ * src/platform/post-index.ts keeps this order incrementally (a bucket per score, newest first within);
+ * test/property/read-indexes.test.ts holds the two equal.
+ */
 export function compareRanked(sort: FeedSort): (a: Rankable, b: Rankable) => number {
   return (a, b) => rankScore(sort, b) - rankScore(sort, a) || b.seq - a.seq;
 }
@@ -37,7 +41,17 @@ export function rankItems<T extends Rankable>(items: readonly T[], sort: FeedSor
 
 /** Case-insensitive substring match (WIRE §10 `q`). `toLowerCase` is locale-free, so every machine agrees. */
 export function matchesQuery(content: string, query: string): boolean {
-  return content.toLowerCase().includes(query.toLowerCase());
+  return matchesQueryKey(content.toLowerCase(), queryKey(query));
+}
+
+/** The form of a search text that matching compares: indexes key their cached matches by it. */
+export function queryKey(query: string): string {
+  return query.toLowerCase();
+}
+
+/** `matchesQuery` for content and query already lower-cased (an index lower-cases each post once). */
+export function matchesQueryKey(lowerContent: string, key: string): boolean {
+  return lowerContent.includes(key);
 }
 
 export interface UnseenStep {
@@ -59,45 +73,4 @@ export function unseenStep(cursor: number | null, postCount: number, limit: numb
     if (!isOwn(seq)) served.push(seq);
   }
   return { served, cursor: served.length > 0 ? served[served.length - 1]! : cursor };
-}
-
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
-
-/**
- * Parses an ISO 8601 instant: a date (UTC midnight) or a date-time with `Z` or an offset. A time without a
- * zone is refused (OURS): it would be read in the machine's local zone, and two machines would disagree.
- * Impossible dates (02-30) are refused too, where `Date.parse` would roll them over.
- */
-export function parseIsoInstant(text: string): number | undefined {
-  const m = ISO_INSTANT.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const offsetMs = zoneOffsetMs(m[8]);
-  if (offsetMs === undefined) return undefined;
-  // Sub-millisecond digits are dropped: virtual time counts whole milliseconds.
-  const fractionMs = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
-  return utcMs(year, month, day, hour, minute, second, fractionMs) - offsetMs;
-}
-
-/** `Date.UTC` reads years 0-99 as 1900-1999; shifting by one 400-year Gregorian cycle avoids that. */
-function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number {
-  const cycleMs = 146_097 * 86_400_000;
-  const shift = year < 100 ? 1 : 0;
-  return Date.UTC(year + 400 * shift, month - 1, day, hour, minute, second, ms) - shift * cycleMs;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-function zoneOffsetMs(zone: string | undefined): number | undefined {
-  if (zone === undefined || zone.toUpperCase() === 'Z') return 0;
-  const digits = zone.replace(':', '');
-  const hours = Number(digits.slice(1, 3));
-  const minutes = Number(digits.slice(3, 5));
-  if (hours > 23 || minutes > 59) return undefined;
-  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * 60_000;
 }

@@ -2,7 +2,7 @@
  * The Elo difference a match result implies, with its 95% interval, the way engine match runners
  * (cutechess-cli, fastchess) report it (ISSUE 6): the score s = (W + D/2) / N, Elo = -400·log10(1/s - 1),
  * and the interval from the per-game score variance: se = sqrt(var / N), bounds s ± 1.96·se converted to
- * Elo. Used by the engine calibration (agents/engine/calibration.ts); never by the platform's ratings.
+ * Elo. Used by the engine calibration (src/sim/calibration.ts); never by the platform's ratings.
  *
  * Decisions (docs/rules.md):
  * - A perfect score (s = 0 or 1) implies an infinite difference; its variance is zero, so the normal

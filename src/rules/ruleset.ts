@@ -168,10 +168,16 @@ export const DEFAULT_RULESET: Ruleset = {
   },
   bounty: { systemFeeBps: 1000, fundingWindowMs: 10 * 60_000 }, // fee SPEC (10%); window OURS
   tournaments: {
-    ...{ creatorMinGames: 100, sizes: [8, 16, 32, 64], nameMax: 100, descriptionMax: 1000 }, // SPEC, WIRE; lengths OURS
-    ...{ prizeMaxLamports: 100_000_000_000, entryFeeMaxLamports: 10_000_000_000 }, // WIRE (100 SOL, 10 SOL)
-    ...{ systemFeeBps: 500, organizerFeeBps: 500 }, // OURS: WIRE names both fees without percentages
-    ...{ settlementWindowMs: 2 * 60_000, startDelayMs: 5 * 60_000 }, // SPEC
+    creatorMinGames: 100, // SPEC
+    sizes: [8, 16, 32, 64], // WIRE
+    nameMax: 100, // OURS
+    descriptionMax: 1000, // OURS
+    prizeMaxLamports: 100_000_000_000, // WIRE (100 SOL)
+    entryFeeMaxLamports: 10_000_000_000, // WIRE (10 SOL)
+    systemFeeBps: 500, // OURS: WIRE names the fee without a percentage
+    organizerFeeBps: 500, // OURS: WIRE names the fee without a percentage
+    settlementWindowMs: 2 * 60_000, // SPEC
+    startDelayMs: 5 * 60_000, // SPEC
     registrationWindowMs: 24 * 60 * 60_000, // OURS
   },
   api: { requestsPerDay: 5000, defaultPageLimit: 50, searchPageLimit: 20, maxPageLimit: 100, quota: 'enforce' }, // WIRE; quota OURS (`serve` warns instead, docs/rules.md)
@@ -275,9 +281,10 @@ function checkSocial(r: Ruleset): string[] {
       problems.push(`ruleset.social.limits.${action}: agent, human and cooldownMs must be integers >= 0`);
     }
   }
-  for (const [name, points] of Object.entries(r.social.score)) if (!count(points)) problems.push(`ruleset.social.score.${name}: must be an integer >= 0`);
+  for (const [name, points] of Object.entries(r.social.score) as [string, number][]) if (!count(points)) problems.push(`ruleset.social.score.${name}: must be an integer >= 0`);
   const tiers = r.social.tiers;
-  const ascending = Array.isArray(tiers) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
+  const given: unknown = tiers; // an override may hold anything; testing `given` leaves `tiers` its type below
+  const ascending = Array.isArray(given) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
   if (!ascending) problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
   const research = r.research;
   if (![research.minPosts, research.minFollows, research.minLikes].every(count)) problems.push('ruleset.research: counts must be integers >= 0');

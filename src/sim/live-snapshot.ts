@@ -61,7 +61,7 @@ export function checkSnapshot(value: unknown, format: string): LiveSnapshot {
   if (keySecret !== null && !(typeof keySecret === 'string' && /^[0-9a-f]{64}$/.test(keySecret))) throw new SnapshotError('keySecret: must be 64 hex digits or null');
   const nowMs = checkTime(value['nowMs'], 'nowMs');
   for (const name of ['stateHash', 'fingerprint'] as const) {
-    if (typeof value[name] !== 'string' || (value[name] as string).length > 100) throw new SnapshotError(`${name}: must be a hash`);
+    if (typeof value[name] !== 'string' || (value[name]).length > 100) throw new SnapshotError(`${name}: must be a hash`);
   }
   if (!Array.isArray(value['inputs'])) throw new SnapshotError('inputs: must be a list');
   const inputs = value['inputs'].map((entry, index) => checkInput(entry, `inputs[${index}]`));
@@ -94,7 +94,7 @@ function checkRequest(value: unknown, where: string): RecordedRequest {
   if (actorId !== undefined && !(typeof actorId === 'string' && ID.test(actorId))) throw new SnapshotError(`${where}.actorId: must be an id`);
   const request: RecordedRequest = { method, path };
   if (body !== undefined) request.body = body; // a JSON value: the route's own schema checks it on replay
-  if (actorId !== undefined) request.actorId = actorId as string;
+  if (actorId !== undefined) request.actorId = actorId;
   if (usage !== undefined) request.usage = checkUsage(usage, `${where}.usage`);
   return request;
 }

@@ -1,5 +1,5 @@
 import type { Rng } from '../kernel/rng.js';
-import { standardNormal } from '../../agents/engine/strength.js';
+import { standardNormal } from '../../agents/engines/strength.js';
 
 /**
  * The pure arithmetic of a population spec: splitting a total among persona shares, and giving each agent

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { solToLamports } from '../kernel/money.js';
 import { RENT_EXEMPT_MINIMUM } from '../escrow/ledger.js';
 import { ACCOUNT_KINDS, HUMAN_PERSONAS, PERSONAS, STRENGTH_PERSONAS, type AccountKind } from '../../agents/registry.js';
-import type { EloSpread } from '../../agents/engine/strength.js';
+import type { EloSpread } from '../../agents/engines/strength.js';
 import { apportion, defaultMedianMs, HEARTBEAT_DISTRIBUTIONS, type HeartbeatDistribution, type HeartbeatPeriodSpec } from './population.js';
 import { checkDuration, checkKnownFields, isRecord } from './scenario-fields.js';
 
@@ -33,7 +33,7 @@ export interface PopulationGroup {
   /** Lamports minted into each agent's wallet when it registers (0 = none). */
   airdropLamports: number;
   options: Record<string, unknown>;
-  /** Engine groups only: each agent's `level` comes from this Elo spread (`levelsFor` in agents/engine/strength.ts). */
+  /** Engine groups only: each agent's `level` comes from this Elo spread (`levelsFor` in agents/engines/strength.ts). */
   strength?: EloSpread;
 }
 
@@ -96,7 +96,7 @@ function checkSource(raw: Record<string, unknown>, path: string, problems: strin
   if (raw['persona'] !== undefined) problems.push(`${path}: give persona or module, not both`);
   const written = raw['module'];
   const module = checkModulePath(written, `${path}.module`, 'an agent module, e.g. ./agents/my-agent.js', problems, baseDir);
-  return module ? { persona: module.path, module } : { persona: String(written) };
+  return module ? { persona: module.path, module } : { persona: typeof written === 'string' ? written : JSON.stringify(written) };
 }
 
 /**

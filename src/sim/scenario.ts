@@ -100,7 +100,8 @@ function checkScenario(raw: unknown, problems: string[], seedOverride: string | 
     return undefined;
   }
   checkKnownFields(raw, TOP_LEVEL, '', problems);
-  const name = typeof raw['name'] === 'string' && raw['name'].length > 0 ? raw['name'] : (problems.push('name: must be a non-empty string'), '');
+  const name = typeof raw['name'] === 'string' ? raw['name'] : '';
+  if (name === '') problems.push('name: must be a non-empty string');
   const seed = seedOverride ?? checkSeed(raw['seed'], problems);
   const startMs = checkStart(raw['start'], problems);
   const durationMs = checkDuration(raw['duration'], 'duration', problems);

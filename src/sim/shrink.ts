@@ -228,7 +228,7 @@ function rebaseModules(source: Source, fromDir: string | undefined, toDir: strin
   if (fromDir === undefined) return source;
   const move = (path: unknown) => (typeof path === 'string' && !isAbsolute(path) ? relativePath(toDir, resolve(fromDir, path)) : path);
   const population = (source['population'] as unknown[]).map((g) => (isRecord(g) && g['module'] !== undefined ? { ...g, module: move(g['module']) } : g));
-  const invariants = Array.isArray(source['invariants']) ? source['invariants'].map((i) => (isRecord(i) ? { ...i, module: move(i['module']) } : i)) : undefined;
+  const invariants = Array.isArray(source['invariants']) ? (source['invariants'] as unknown[]).map((i) => (isRecord(i) ? { ...i, module: move(i['module']) } : i)) : undefined;
   return invariants ? { ...source, population, invariants } : { ...source, population };
 }
 

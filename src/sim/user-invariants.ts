@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path';
-import { importFile } from '../../agents/byo.js';
+import { importFile } from '../../agents/adapters/byo.js';
 import type { PlatformEvent } from '../platform/events.js';
 import type { Platform } from '../platform/platform.js';
 import type { Ruleset } from '../rules/ruleset.js';
@@ -98,7 +98,7 @@ async function loadOne(spec: InvariantModuleSpec, context: UserInvariantContext)
   }
   if (!isRecord(made) || typeof made['check'] !== 'function') fail('create(context) must return an object with check(event, expect)');
   if (isRecord(made) && made['finalCheck'] !== undefined && typeof made['finalCheck'] !== 'function') fail('finalCheck: must be a function (expect) when given');
-  return new UserInvariant(name as string, (description as string | undefined) ?? `user invariant from ${spec.path}`, made as unknown as UserChecker);
+  return new UserInvariant(name as string, (description as string | undefined) ?? `user invariant from ${spec.path}`, made as UserChecker);
 }
 
 /** Adapts a user's checker to the built-in Checker: same counting, same violation records. */

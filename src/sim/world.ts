@@ -1,18 +1,17 @@
-import { Api } from '../api/dispatch.js';
+import type { Api } from '../api/dispatch.js';
 import { ApiError, PlatformClient } from '../client/client.js';
-import { InProcessTransport } from '../client/in-process.js';
-import { WireCheckingTransport, WireContractError } from '../client/wire-check.js';
+import { WireContractError } from '../client/wire-check.js';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
-import { createPlatform, type Platform } from '../platform/index.js';
+import type { Platform } from '../platform/index.js';
 import type { PlatformEvent } from '../platform/events.js';
 import { Fingerprint } from '../kernel/canonical.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 import type { AccountKind } from '../../agents/registry.js';
-import { AgentModuleError, loadAgentModule } from '../../agents/byo.js';
-import { levelsFor } from '../../agents/engine/strength.js';
+import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js';
+import { levelsFor } from '../../agents/engines/strength.js';
 import { InvariantSuite, type InvariantResult } from './invariants.js';
 import { InvariantModuleError, loadUserInvariants } from './user-invariants.js';
 import { ScenarioError, type PopulationGroup, type Scenario } from './scenario.js';
@@ -20,6 +19,7 @@ import { drawPeriodMs, periodRange } from './population.js';
 import { airdrop } from '../platform/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
+import { wirePlatform, type WiredPlatform } from './wiring.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -122,19 +122,23 @@ export class World {
   #steps = 0;
 
   readonly #crossCheck: boolean;
-  readonly #checkWire: boolean;
-  #wireCheck: WireCheckingTransport | null = null;
+  /** The platform behind its route table; the agents' transport is wire-checked when the run asks. */
+  readonly #wired: WiredPlatform;
 
   constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
     this.#crossCheck = options.crossCheck ?? scenario.crossCheck;
-    this.#checkWire = options.checkWire ?? false;
-    this.platform = createPlatform({
-      ...{ seed: scenario.seed, startMs: scenario.startMs, ruleset: scenario.ruleset, network: scenario.network },
+    this.#wired = wirePlatform({
+      seed: scenario.seed,
+      startMs: scenario.startMs,
+      ruleset: scenario.ruleset,
+      network: scenario.network,
       ledgerJournal: this.#crossCheck,
       keySecret: options.keySecret,
+      checkWire: options.checkWire ? 'collect' : 'off',
     });
-    this.api = new Api(this.platform);
+    this.platform = this.#wired.platform;
+    this.api = this.#wired.api;
     this.#scheduler = new Scheduler<WorldEvent>(this.platform.clock);
     this.#rng = new Rng(scenario.seed).fork('world');
     this.invariants = new InvariantSuite(this.platform);
@@ -162,7 +166,7 @@ export class World {
   async populate(): Promise<void> {
     await this.#loadUserInvariants();
     const factories = await this.#loadFactories();
-    const transport = new CountingTransport(this.#platformTransport(), this.requests, () => this.platform.nowMs);
+    const transport = new CountingTransport(this.#wired.transport, this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
     for (const [g, group] of this.scenario.population.entries()) {
       const factory = factories[g]!;
@@ -326,17 +330,9 @@ export class World {
     };
   }
 
-  /** The agents' way in: the route table, checked against the contracts when asked. */
-  #platformTransport(): Transport {
-    const direct = new InProcessTransport(this.api);
-    if (!this.#checkWire) return direct;
-    this.#wireCheck = new WireCheckingTransport(direct, 'collect');
-    return this.#wireCheck;
-  }
-
   /** A run whose answers left the contract stops here, naming the first few faults. */
   #failOnWireFaults(): void {
-    const faults = this.#wireCheck?.faults ?? [];
+    const faults = this.#wired.wireFaults;
     if (faults.length === 0) return;
     throw new WireContractError(`${faults.length} answers left the route contracts; first: ${faults.slice(0, 3).join(' | ')}`);
   }

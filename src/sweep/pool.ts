@@ -26,6 +26,7 @@ export class SeedPool {
       // One task per thread at a time: a seed is CPU-bound, and its timeout must not count a queue wait.
       concurrentTasksPerWorker: 1,
       // The engine pool's size never changes an answer; one stockfish instance per sweep thread, not one per CPU each.
+      // eslint-disable-next-line no-restricted-properties -- the threads inherit the environment, as any child does
       env: { ...process.env, ACS_ENGINE_POOL: process.env['ACS_ENGINE_POOL'] || '1' },
     });
     // A thread that fails while running no task (its code does not load, say) is reported here, not to a

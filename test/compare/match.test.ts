@@ -8,8 +8,7 @@ import { matchElo } from '../../src/rules/match-elo.js';
 import { pairsLlr } from '../../src/rules/sprt.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 
-const FC_SEED = Number(process.env['FC_SEED'] ?? 20261121);
-const runs = { seed: FC_SEED, numRuns: 100 };
+const runs = { numRuns: 100 };
 
 const spec = (word: string) => parsePlayer(word, '--agent', process.cwd()) as PlayerSpec;
 const bounds = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };

@@ -241,7 +241,7 @@ export function nearValid(f: Pick<Fixture, 'ids'>): fc.Arbitrary<FuzzRequest> {
     const req: FuzzRequest = { ...template, query: { ...template.query } };
     for (const m of mutations) {
       if (m.kind === 'set' || m.kind === 'drop') {
-        const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? { ...(req.body as object) } : {};
+        const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? { ...(req.body) } : {};
         if (m.kind === 'set') Object.defineProperty(body, m.field, { value: m.value, enumerable: true, writable: true, configurable: true });
         else delete (body as Record<string, unknown>)[m.field];
         req.body = body;

@@ -120,9 +120,9 @@ export const pair = (a: number, b: number): string => `${a}>${b}`;
 
 export function addAgent(m: Model, handle: string, id: string, key: string, wallet: string): ModelAgent {
   const agent: ModelAgent = {
-    ...{ handle, id, key, wallet, rate: { post: [], like: [], follow: [], vote: [] }, postIds: [] },
-    ...{ following: 0, followers: 0, likesGiven: 0, likesReceived: 0, up: 0, down: 0 },
-    ...{ elo: ELO_INITIAL, peak: ELO_INITIAL, wins: 0, losses: 0, draws: 0 },
+    handle, id, key, wallet, rate: { post: [], like: [], follow: [], vote: [] }, postIds: [],
+    following: 0, followers: 0, likesGiven: 0, likesReceived: 0, up: 0, down: 0,
+    elo: ELO_INITIAL, peak: ELO_INITIAL, wins: 0, losses: 0, draws: 0,
   };
   m.agents.push(agent);
   return agent;
@@ -216,8 +216,8 @@ export function startGame(m: Model, challenge: ModelChallenge, acceptor: number)
   challenge.status = 'accepted';
   const board = new Chess();
   const game: ModelGame = {
-    ...{ id: challenge.id, white: challenge.challenger, black: acceptor, atMs: m.nowMs, board },
-    ...{ seen: new Map([[positionKey(board), 1]]), moves: [], deadlineMs: null, turnSeq: 0, end: null },
+    id: challenge.id, white: challenge.challenger, black: acceptor, atMs: m.nowMs, board,
+    seen: new Map([[positionKey(board), 1]]), moves: [], deadlineMs: null, turnSeq: 0, end: null,
   };
   beginTurn(m, game);
   m.games.push(game);
@@ -248,8 +248,8 @@ export function playMove(m: Model, game: ModelGame, move: Move, moveId: string):
   const key = positionKey(game.board);
   game.seen.set(key, (game.seen.get(key) ?? 0) + 1);
   const record: ModelMove = {
-    ...{ id: moveId, san: move.san, uci: move.lan, fen: game.board.fen(), color },
-    ...{ check: game.board.inCheck(), mate: game.board.isCheckmate(), atMs: m.nowMs },
+    id: moveId, san: move.san, uci: move.lan, fen: game.board.fen(), color,
+    check: game.board.inCheck(), mate: game.board.isCheckmate(), atMs: m.nowMs,
   };
   game.moves.push(record);
   const ending = boardEnding(game, color);
@@ -324,10 +324,10 @@ const RESULT = { white: '1-0', black: '0-1' } as const;
 export function challengeView(m: Model, c: ModelChallenge) {
   const challenger = m.agents[c.challenger]!;
   return {
-    ...{ challenge_id: c.id, game_id: c.id, id: c.id },
+    challenge_id: c.id, game_id: c.id, id: c.id,
     challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses, social_score: socialScore(challenger) },
     opponent: c.opponent === null ? null : agentRef(m.agents[c.opponent]!),
-    ...{ status: c.status, bounty_sol: null, created_at: iso(c.atMs), expires_at: iso(c.atMs + CHALLENGE_EXPIRY_MS) },
+    status: c.status, bounty_sol: null, created_at: iso(c.atMs), expires_at: iso(c.atMs + CHALLENGE_EXPIRY_MS),
   };
 }
 
@@ -341,19 +341,19 @@ export function openChallengesAnswer(m: Model) {
 
 export function gameSummary(m: Model, g: ModelGame) {
   return {
-    ...{ game_id: g.id, id: g.id, status: g.end ? 'completed' : 'active' },
-    ...{ white_player: agentRef(m.agents[g.white]!), black_player: agentRef(m.agents[g.black]!) },
-    ...{ current_fen: g.moves.at(-1)?.fen ?? START_FEN, move_count: g.moves.length },
-    ...{ result: g.end ? (g.end.winner ? RESULT[g.end.winner] : '1/2-1/2') : null, end_reason: g.end?.reason ?? null },
-    ...{ created_at: iso(g.atMs), bounty_sol: null, tournament_id: null, cancel_reason: null },
+    game_id: g.id, id: g.id, status: g.end ? 'completed' : 'active',
+    white_player: agentRef(m.agents[g.white]!), black_player: agentRef(m.agents[g.black]!),
+    current_fen: g.moves.at(-1)?.fen ?? START_FEN, move_count: g.moves.length,
+    result: g.end ? (g.end.winner ? RESULT[g.end.winner] : '1/2-1/2') : null, end_reason: g.end?.reason ?? null,
+    created_at: iso(g.atMs), bounty_sol: null, tournament_id: null, cancel_reason: null,
   };
 }
 
 export function moveView(g: ModelGame, index: number) {
   const mv = g.moves[index]!;
   return {
-    ...{ move_id: mv.id, move_number: Math.floor(index / 2) + 1, move_san: mv.san, move_uci: mv.uci, fen_after: mv.fen },
-    ...{ color: mv.color, is_check: mv.check, is_checkmate: mv.mate, created_at: iso(mv.atMs) },
+    move_id: mv.id, move_number: Math.floor(index / 2) + 1, move_san: mv.san, move_uci: mv.uci, fen_after: mv.fen,
+    color: mv.color, is_check: mv.check, is_checkmate: mv.mate, created_at: iso(mv.atMs),
   };
 }
 
@@ -362,11 +362,11 @@ export function gameDetail(m: Model, g: ModelGame, viewer: number | null) {
   const active = g.end === null;
   return {
     ...gameSummary(m, g),
-    ...{ initial_fen: START_FEN, moves: g.moves.map((_, i) => moveView(g, i)) },
-    ...{ is_my_turn: active && mine !== null && mine === sideToMove(g), my_color: mine },
-    ...{ turn: active ? sideToMove(g) : null, turn_deadline_at: active ? iso(g.deadlineMs!) : null },
+    initial_fen: START_FEN, moves: g.moves.map((_, i) => moveView(g, i)),
+    is_my_turn: active && mine !== null && mine === sideToMove(g), my_color: mine,
+    turn: active ? sideToMove(g) : null, turn_deadline_at: active ? iso(g.deadlineMs!) : null,
     winner_handle: g.end?.winner ? m.agents[playerOf(g, g.end.winner)]!.handle : null,
-    ...{ started_at: iso(g.atMs), ended_at: g.end ? iso(g.end.atMs) : null, ...NO_ESCROW },
+    started_at: iso(g.atMs), ended_at: g.end ? iso(g.end.atMs) : null, ...NO_ESCROW,
   };
 }
 
@@ -374,11 +374,11 @@ export function postView(m: Model, p: ModelPost, viewer: number | null) {
   const author = m.agents[p.author]!;
   const likes = p.likedBy.size;
   return {
-    ...{ id: p.id, post_id: p.id, content: p.content, post_type: 'standard' },
+    id: p.id, post_id: p.id, content: p.content, post_type: 'standard',
     author: { id: author.id, handle: author.handle, author_type: 'agent' },
-    ...{ chess_game_id: null, tournament_id: null, repost_of_post_id: null },
-    ...{ likes_count: likes, like_count: likes, replies_count: 0, reply_count: 0 },
-    ...{ has_liked: viewer !== null && p.likedBy.has(viewer), created_at: iso(p.atMs) },
+    chess_game_id: null, tournament_id: null, repost_of_post_id: null,
+    likes_count: likes, like_count: likes, replies_count: 0, reply_count: 0,
+    has_liked: viewer !== null && p.likedBy.has(viewer), created_at: iso(p.atMs),
   };
 }
 
@@ -390,12 +390,12 @@ export function feedAnswer(m: Model, viewer: number | null) {
 function profileView(a: ModelAgent) {
   const score = socialScore(a);
   return {
-    ...{ id: a.id, handle: a.handle, bio: null, avatar_url: null, banner_url: null, wallet_address: a.wallet, social_score: score },
-    ...{ followers_count: a.followers, following_count: a.following, posts_count: a.postIds.length },
-    ...{ profile_upvotes: a.up, profile_downvotes: a.down, verified: false, verified_at: null, twitter_handle: null },
-    ...{ github_repo_url: null, tags: [], chess_elo: a.elo },
-    ...{ chess_games_played: a.wins + a.losses + a.draws, chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws },
-    ...{ chess_peak_elo: a.peak, social_tier: socialTier(score) },
+    id: a.id, handle: a.handle, bio: null, avatar_url: null, banner_url: null, wallet_address: a.wallet, social_score: score,
+    followers_count: a.followers, following_count: a.following, posts_count: a.postIds.length,
+    profile_upvotes: a.up, profile_downvotes: a.down, verified: false, verified_at: null, twitter_handle: null,
+    github_repo_url: null, tags: [], chess_elo: a.elo,
+    chess_games_played: a.wins + a.losses + a.draws, chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws,
+    chess_peak_elo: a.peak, social_tier: socialTier(score),
   };
 }
 

@@ -1,18 +1,17 @@
 import { expect } from 'vitest';
-import { Api } from '../../src/api/dispatch.js';
+import type { Api } from '../../src/api/dispatch.js';
 import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import type { ApiResponse, QueryValue } from '../../src/api/types.js';
-import { ApiError, PlatformClient } from '../../src/client/client.js';
-import { InProcessTransport } from '../../src/client/in-process.js';
+import { ApiError, type PlatformClient } from '../../src/client/client.js';
 import type { Transport } from '../../src/client/transport.js';
-import { WireCheckingTransport } from '../../src/client/wire-check.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
-import { createPlatform, type Platform } from '../../src/platform/index.js';
+import type { Platform } from '../../src/platform/index.js';
 import { stateFingerprint } from '../../src/platform/snapshot.js';
 import { resolveRuleset } from '../../src/rules/ruleset.js';
 import type { NetworkConditions } from '../../src/escrow/network.js';
 import { solToLamports } from '../../src/kernel/money.js';
 import { airdrop } from '../../src/platform/transfers.js';
+import { wirePlatform, type WiredPlatform } from '../../src/sim/wiring.js';
 
 /**
  * Shared test fixtures: a fresh platform behind the route table, typed clients on the in-process
@@ -53,17 +52,22 @@ export class TestWorld {
   readonly api: Api;
   /** The route table, with every answer checked against its contract (a fault throws in the test). */
   readonly transport: Transport;
+  readonly #wired: WiredPlatform;
 
   constructor(options: WorldOptions = {}) {
     const { ruleset, errors } = resolveRuleset(options.rules ?? {});
     if (errors.length > 0) throw new Error(`bad ruleset override: ${errors.join('; ')}`);
-    this.platform = createPlatform({
-      ...{ seed: options.seed ?? 'test-seed', startMs: options.startMs ?? START_MS, ruleset },
-      ...(options.network ? { network: options.network } : {}),
+    this.#wired = wirePlatform({
+      seed: options.seed ?? 'test-seed',
+      startMs: options.startMs ?? START_MS,
+      ruleset,
+      network: options.network,
       ledgerJournal: options.journal ?? false,
+      checkWire: 'throw',
     });
-    this.api = new Api(this.platform);
-    this.transport = new WireCheckingTransport(new InProcessTransport(this.api));
+    this.platform = this.#wired.platform;
+    this.api = this.#wired.api;
+    this.transport = this.#wired.transport;
   }
 
   get nowMs(): number {
@@ -71,7 +75,7 @@ export class TestWorld {
   }
 
   client(apiKey?: string): PlatformClient {
-    return new PlatformClient(this.transport, apiKey);
+    return this.#wired.client(apiKey);
   }
 
   /** A request straight through the route table, with an optional bearer key. */

@@ -66,7 +66,7 @@ async function call(contract: RouteContract, options: Call = {}): Promise<LightM
 function expectSuccess(contract: RouteContract, answer: LightMyRequestResponse): Json {
   const label = `${contract.method} ${contract.path}`;
   expect(answer.statusCode, `${label}: ${answer.body.slice(0, 300)}`).toBe(contract.status ?? 200);
-  const body = answer.json() as Json;
+  const body = answer.json<Json>();
   let validate = validators.get(contract);
   if (!validate) validators.set(contract, (validate = ajv.compile(contract.response)));
   expect(validate(body), `${label}: ${ajv.errorsText(validate.errors)}`).toBe(true);
@@ -75,7 +75,7 @@ function expectSuccess(contract: RouteContract, answer: LightMyRequestResponse):
 
 /** A refusal the contract declares, with its registered status. */
 function expectRefusal(contract: RouteContract, answer: LightMyRequestResponse, code: ErrorCode): Json {
-  const body = answer.json() as Json;
+  const body = answer.json<Json>();
   const label = `${contract.method} ${contract.path}`;
   expect([answer.statusCode, body['error']], `${label}: ${answer.body}`).toEqual([HTTP_STATUS_BY_CODE[code], code]);
   expect(codesOf(contract), label).toContain(code);

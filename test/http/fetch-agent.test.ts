@@ -129,7 +129,7 @@ describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
       runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_a', SEED: '1' }, advance(origin)),
       runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_b', SEED: '2' }),
     ]);
-    for (const [handle, run] of [['fetch_a', first!], ['fetch_b', second!]] as const) {
+    for (const [handle, run] of [['fetch_a', first], ['fetch_b', second]] as const) {
       expect(run.code, run.stderr).toBe(0);
       const { totals } = summary(run);
       expect(totals['likes'], handle).toBe(10);

@@ -33,7 +33,11 @@ function expectNoInternalText(body: string): void {
 /** A route-table handler that records every request the dispatcher is handed. */
 function spying(api: RequestHandler): RequestHandler & { seen: ApiRequest[] } {
   const seen: ApiRequest[] = [];
-  return { seen, handle: (request) => (seen.push(request), api.handle(request)) };
+  const handle = (request: ApiRequest) => {
+    seen.push(request);
+    return api.handle(request);
+  };
+  return { seen, handle };
 }
 
 /** Serves `handler` on an ephemeral loopback port; returns the base URL. */
@@ -184,7 +188,10 @@ describe('programmer errors', () => {
 
   it('go to stderr as one JSON line with the request id and the stack when no hook or logger is set', async () => {
     const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
     const app = buildServer(throwingHandler);
     servers.push(app);
     const answer = await app.inject({ method: 'GET', url: '/api/whoami' });

@@ -28,7 +28,7 @@ type Json = Record<string, any>;
 async function registered(app: FastifyInstance, handle: string): Promise<string> {
   const response = await app.inject({ method: 'POST', url: '/api/register', payload: { handle } });
   expect(response.statusCode).toBe(200);
-  return (response.json() as Json)['api_key'];
+  return response.json<Json>()['api_key'];
 }
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -48,8 +48,8 @@ describe('the HTTP server', () => {
     const key = await registered(app, 'alice');
     const withPrefix = await app.inject({ method: 'GET', url: '/api/whoami', headers: bearer(key) });
     const without = await app.inject({ method: 'GET', url: '/whoami', headers: bearer(key) });
-    expect((withPrefix.json() as Json)['agent'].handle).toBe('alice');
-    expect((without.json() as Json)['agent'].handle).toBe('alice');
+    expect(withPrefix.json<Json>()['agent'].handle).toBe('alice');
+    expect(without.json<Json>()['agent'].handle).toBe('alice');
   });
 
   it('accepts POST accept with no body and no Content-Type, and DELETE follow with a JSON body', async () => {
@@ -59,10 +59,10 @@ describe('the HTTP server', () => {
     const bob = await registered(app, 'bob');
     for (const key of [alice, bob]) await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'hello' } });
     const created = await app.inject({ method: 'POST', url: '/api/chess/challenge', headers: bearer(alice), payload: {} });
-    const id = (created.json() as Json)['challenge']['challenge_id'];
+    const id = created.json<Json>()['challenge']['challenge_id'];
     const accepted = await app.inject({ method: 'POST', url: `/api/chess/challenges/${id}/accept`, headers: bearer(bob) });
     expect(accepted.statusCode).toBe(200);
-    expect((accepted.json() as Json)['game']['black_player']['handle']).toBe('bob');
+    expect(accepted.json<Json>()['game']['black_player']['handle']).toBe('bob');
     await app.inject({ method: 'POST', url: '/api/social/follow', headers: bearer(bob), payload: { target_handle: 'alice' } });
     const unfollowed = await app.inject({ method: 'DELETE', url: '/api/social/follow', headers: { ...bearer(bob), 'content-type': 'application/json' }, payload: JSON.stringify({ target_handle: 'alice' }) });
     expect(unfollowed.json()).toEqual({ success: true, unfollowed: true, target: 'alice' });
@@ -74,8 +74,8 @@ describe('the HTTP server', () => {
     await app.inject({ method: 'POST', url: '/api/register', payload: { handle: 'alice', tags: ['a', 'b'] } });
     await app.inject({ method: 'POST', url: '/api/register', payload: { handle: 'bob', tags: ['a'] } });
     const both = await app.inject({ method: 'GET', url: '/api/agents?tag=a&tag=b&stats=true' });
-    expect((both.json() as Json)['agents'].map((a: Json) => a['handle'])).toEqual(['alice']);
-    expect((both.json() as Json)['agents'][0]).toHaveProperty('chess_games_played', 0);
+    expect(both.json<Json>()['agents'].map((a: Json) => a['handle'])).toEqual(['alice']);
+    expect(both.json<Json>()['agents'][0]).toHaveProperty('chess_games_played', 0);
   });
 
   it('answers a reply with 201, malformed JSON with 400 and an oversized body with 413, changing nothing', async () => {
@@ -83,13 +83,13 @@ describe('the HTTP server', () => {
     const app = serve(world, { bodyLimit: 4096 });
     const key = await registered(app, 'alice');
     const posted = await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'root' } });
-    const reply = await app.inject({ method: 'POST', url: '/api/social/reply', headers: bearer(key), payload: { post_id: (posted.json() as Json)['post_id'], content: 'hi' } });
+    const reply = await app.inject({ method: 'POST', url: '/api/social/reply', headers: bearer(key), payload: { post_id: posted.json<Json>()['post_id'], content: 'hi' } });
     expect(reply.statusCode).toBe(201);
     const before = world.fingerprint();
     const malformed = await app.inject({ method: 'POST', url: '/api/social/post', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: '{"content": ' });
-    expect([malformed.statusCode, (malformed.json() as Json)['error']]).toEqual([400, 'validation_error']);
+    expect([malformed.statusCode, malformed.json<Json>()['error']]).toEqual([400, 'validation_error']);
     const huge = await app.inject({ method: 'POST', url: '/api/social/post', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: JSON.stringify({ content: 'x'.repeat(5000) }) });
-    expect([huge.statusCode, (huge.json() as Json)['error']]).toEqual([413, 'payload_too_large']);
+    expect([huge.statusCode, huge.json<Json>()['error']]).toEqual([413, 'payload_too_large']);
     expect(HTTP_STATUS_BY_CODE.payload_too_large).toBe(413);
     expect(world.fingerprint()).toBe(before);
   });
@@ -101,7 +101,7 @@ describe('the HTTP server', () => {
     const second = await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'two' } });
     expect(second.statusCode).toBe(429);
     expect(second.headers['retry-after']).toBe('30');
-    expect((second.json() as Json)['retry_after']).toBe(30);
+    expect(second.json<Json>()['retry_after']).toBe(30);
   });
 
   it('never writes an API key to its log', async () => {
@@ -119,7 +119,7 @@ describe('the HTTP server', () => {
   it('serves the simulator control routes under /_sim', async () => {
     const app = serve(newWorld());
     const human = await app.inject({ method: 'POST', url: '/_sim/humans', payload: { username: 'hana' } });
-    expect((human.json() as Json)['author_type']).toBe('human');
+    expect(human.json<Json>()['author_type']).toBe('human');
     expect((await app.inject({ method: 'GET', url: '/api/human/hana' })).statusCode).toBe(200);
   });
 });

@@ -173,7 +173,7 @@ function comparePosition(board: Board, oracle: Oracle, viaPublic: boolean, where
   const moves = legalMoves(board);
   const ours = moves.map((m) => toWireUci(board, m)).sort();
   const theirs = oracle.legalUcis(viaPublic);
-  if (ours.join() !== theirs.join()) expect.fail(`${where()}: legal moves\n ours ${ours}\n js   ${theirs}`);
+  if (ours.join() !== theirs.join()) expect.fail(`${where()}: legal moves\n ours ${ours.join()}\n js   ${theirs.join()}`);
   const fen = currentFen(board);
   if (fen !== oracle.js.fen()) expect.fail(`${where()}: fen vs chess.js ${oracle.js.fen()}`);
   return moves;

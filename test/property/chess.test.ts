@@ -1,5 +1,6 @@
 import type { Move } from 'chessops';
-import { makeSan } from 'chessops/san';
+import { makeFen } from 'chessops/fen';
+import { makeSan, makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeUci, moveEquals } from 'chessops/util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,6 @@ import {
   sideToMove,
   toWireUci,
 } from '../../src/rules/chess.js';
-
-// CI pins the seed; a failure prints the seed and path to replay (FC_SEED=<seed> npx vitest run ...).
-fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 424242), numRuns: 100 });
 
 /**
  * Random legal play: each number picks one legal move (modulo their count); stops at a board ending.
@@ -164,6 +162,57 @@ describe('legalMoves', () => {
           }
         });
       }),
+    );
+  });
+});
+
+/**
+ * The platform writes SAN and FEN itself and parses SAN in its cached position context (one context per
+ * ply instead of four); chessops' own makeSanAndPlay, makeFen and parseSan are the oracle, text for text.
+ */
+describe('own SAN and FEN writers and SAN parser agree with chessops', () => {
+  it('playMove writes the SAN and FEN chessops writes, for every legal move of every position on a walk', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        walk(choices, (board) => {
+          expect(currentFen(board)).toBe(makeFen(board.pos.toSetup()));
+          for (const move of legalMoves(board)) {
+            const fen = currentFen(board);
+            const ours = newBoard(fen);
+            const theirs = ours.pos.clone();
+            const played = playMove(ours, move);
+            const san = makeSanAndPlay(theirs, move);
+            for (const [kind, pattern] of SAN_KINDS) if (pattern.test(san)) seen.add(kind);
+            if (played.san !== san || played.fenAfter !== makeFen(theirs.toSetup())) {
+              expect.fail(`${makeUci(move)} in ${fen}: ${played.san} ${played.fenAfter} != ${san} ${makeFen(theirs.toSetup())}`);
+            }
+          }
+        });
+      }),
+      { numRuns: 30 },
+    );
+    expect([...seen].sort()).toEqual(SAN_KINDS.map(([kind]) => kind).sort());
+  });
+
+  it('parseMove reads SAN-shaped text as chessops parseSan does (same move, or refused by both)', () => {
+    const SAN_SHAPE = /^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$/;
+    const sanShaped = fc.string({ unit: fc.constantFrom(...'abcdefghNBRQK12345678x-=qrbnk'), minLength: 2, maxLength: 7 });
+    fc.assert(
+      fc.property(walkArb, fc.array(sanShaped, { maxLength: 40 }), (choices, texts) => {
+        const board = walk(choices, () => {});
+        const written = legalMoves(board).map((m) => makeSan(board.pos, m).replace(/[+#]$/, ''));
+        const longForms = legalMoves(board).map((m) => makeUci(m).slice(0, 2) + makeSan(board.pos, m).replace(/[+#]$/, '').replace(/^[NBRQK]/, ''));
+        for (const text of [...texts, ...written, ...longForms, 'Kh1', 'Kxh1', 'Ka1', 'Kh8', 'Kxa8']) {
+          // Only what parseMove reads as SAN: UCI-shaped text (b1a3, e7e8q) takes the UCI path first.
+          if (!SAN_SHAPE.test(text) || /^[a-h][1-8][a-h][1-8][qrbnQRBN]?$/.test(text)) continue;
+          const ours = parseMove(board, text);
+          const theirs = parseSan(board.pos, text);
+          const same = ours.ok ? theirs !== undefined && moveEquals(ours.move, theirs) : theirs === undefined;
+          if (!same) expect.fail(`"${text}" in ${currentFen(board)}: ours ${ours.ok ? makeUci(ours.move) : ours.reason}, chessops ${theirs ? makeUci(theirs) : 'undefined'}`);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

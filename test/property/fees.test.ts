@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BPS, PRIZE_DISTRIBUTIONS, PRIZE_SHARES_BPS, bountySettlement, poolProblem, prizeSplit, tournamentPool } from '../../src/rules/fees.js';
 
-const SEED = Number(process.env['FC_SEED'] ?? 20261121);
-const params = { seed: SEED, numRuns: 2000 };
+const params = { numRuns: 2000 };
 const SOL = 1_000_000_000;
 const RENT = 890_880;
 const stake = fc.integer({ min: 1, max: 10 * SOL });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Rng } from '../../src/kernel/rng.js';
 import { apportion, defaultMedianMs, drawPeriodMs, periodRange, type HeartbeatPeriodSpec } from '../../src/sim/population.js';
 
-const FC = { seed: Number(process.env.FC_SEED ?? 20261121), numRuns: 300 };
+const FC = { numRuns: 300 };
 
 /** Positive shares that sum to 1 (within float error), from positive integer weights. */
 const sharesArb = fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }).map((weights) => {

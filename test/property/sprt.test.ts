@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gamesLlr, likelihoodOfSuperiority, pairsLlr, sprtLimits, sprtProblem, sprtState, type SprtBounds } from '../../src/rules/sprt.js';
 
-const FC_SEED = Number(process.env['FC_SEED'] ?? 20261121);
-const runs = { seed: FC_SEED, numRuns: 300 };
+const runs = { numRuns: 300 };
 
 /** Within 1%, as fastchess's own tests compare (doctest Approx epsilon 0.01). */
 function near(actual: number, expected: number): void {

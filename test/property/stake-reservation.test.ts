@@ -6,8 +6,6 @@ import type { Platform } from '../../src/platform/platform.js';
 import { airdrop } from '../../src/platform/transfers.js';
 import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
-const SEED = Number(process.env['FC_SEED'] ?? 20261121);
-
 /**
  * Random sequences of bounty challenges (open and direct), accepts, tournament joins and prize funds, airdrops
  * and steps of virtual time (deposits landing or lost, games timing out and paying out, challenges expiring),
@@ -132,7 +130,7 @@ describe('stake reservation (property)', () => {
           for (const [label, n] of run.refusals) seen.set(label, (seen.get(label) ?? 0) + n);
         },
       ),
-      { seed: SEED, numRuns: 120 },
+      { numRuns: 120 },
     );
     // The runs reach the refusal this rule adds, for a challenge, an accept or a fee alike.
     expect(seen.get('insufficient_balance (reserved)') ?? 0).toBeGreaterThan(0);

@@ -116,7 +116,10 @@ describe('verdict arithmetic, as a property', () => {
         for (const row of [...v.agents, ...v.groups, ...v.agents.flatMap((a) => a.vs), ...v.groups.flatMap((g) => g.vs)]) {
           expect(row.wins + row.draws + row.losses).toBe(row.games);
           if (row.games === 0) expect(row.score).toBeNull();
-          else expect(row.score).toBeGreaterThanOrEqual(0), expect(row.score).toBeLessThanOrEqual(1);
+          else {
+            expect(row.score).toBeGreaterThanOrEqual(0);
+            expect(row.score).toBeLessThanOrEqual(1);
+          }
         }
         for (const a of v.agents) {
           sum += a.games;

@@ -18,8 +18,8 @@ describe('invariant checkers catch violations', () => {
 
   const ended = (extra: Partial<Record<string, unknown>> = {}) =>
     ({
-      ...{ type: 'game_ended', t: t0 + 1000, gameId: 'g', whiteId: 'w', blackId: 'b', result: '1-0', reason: 'checkmate', plies: 3 },
-      ...{ whiteEloBefore: 1200, blackEloBefore: 1200, whiteDelta: 20, blackDelta: -20, equalK: true },
+      type: 'game_ended', t: t0 + 1000, gameId: 'g', whiteId: 'w', blackId: 'b', result: '1-0', reason: 'checkmate', plies: 3,
+      whiteEloBefore: 1200, blackEloBefore: 1200, whiteDelta: 20, blackDelta: -20, equalK: true,
       ...extra,
     }) as never;
 

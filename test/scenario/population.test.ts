@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnginePersona } from '../../agents/engine.js';
-import { nearestLevel } from '../../agents/engine/strength.js';
+import { EnginePersona } from '../../agents/personas/engine.js';
+import { nearestLevel } from '../../agents/engines/strength.js';
 import { loadScenarioFile, parseScenario, ScenarioError } from '../../src/sim/scenario.js';
 import { World } from '../../src/sim/world.js';
 

@@ -6,8 +6,7 @@ import { buildSweep, sweepJson, type SweepIdentity } from '../../src/sweep/sweep
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 import { fakeIdentity, fakeResult, fakeSweeps } from './synthetic.js';
 
-/** Replay a failing property with FC_SEED=<the seed fast-check prints>. */
-const FC = { seed: Number(process.env['FC_SEED'] ?? 20261121), numRuns: 200 };
+const FC = { numRuns: 200 };
 
 /** The shard files N shards of this sweep would write, as `merge` reads them back (JSON round trip). */
 function shardInputs(identity: SweepIdentity, seeds: number[], results: SeedResult[], count: number): ShardInput[] {

@@ -6,8 +6,7 @@ import { sweepJunit } from '../../src/sweep/junit.js';
 import { sweepSummary } from '../../src/sweep/summary.js';
 import { fakeIdentity, fakeResult, fakeSweeps } from './synthetic.js';
 
-/** Replay a failing property with FC_SEED=<the seed fast-check prints>. */
-const FC = { seed: Number(process.env['FC_SEED'] ?? 20261121), numRuns: 200 };
+const FC = { numRuns: 200 };
 
 describe('aggregate statistics', () => {
   it('mean, sample sd and nearest-rank percentiles of known values', () => {

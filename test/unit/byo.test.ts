@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { AgentModuleError, loadAgentModule, ModulePersona } from '../../agents/byo.js';
+import { AgentModuleError, loadAgentModule, ModulePersona } from '../../agents/adapters/byo.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { World, type RunOutcome } from '../../src/sim/world.js';
 
@@ -173,20 +173,20 @@ describe('a bad agent module gets one clear line naming its path and the fault',
 
 describe('TypeScript agent modules under plain Node 20 (no TypeScript support of its own)', () => {
   /**
-   * vitest imports .ts itself, so the fallback that registers agents/byo-typescript.mjs is exercised in a
-   * child `node`: agents/byo.ts is transpiled into a scratch tree laid out like the source one, with this
+   * vitest imports .ts itself, so the fallback that registers agents/adapters/byo-typescript.mjs is exercised in a
+   * child `node`: agents/adapters/byo.ts is transpiled into a scratch tree laid out like the source one, with this
    * project's node_modules linked in, and loads the TypeScript fixture there.
    */
   it('loads a .ts class that imports a sibling .ts by its .js name', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'acs-byo-node-'));
-    mkdirSync(join(scratch, 'agents'));
+    mkdirSync(join(scratch, 'agents/adapters'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'));
-    const source = readFileSync(join(ROOT, 'agents/byo.ts'), 'utf8');
+    const source = readFileSync(join(ROOT, 'agents/adapters/byo.ts'), 'utf8');
     const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(scratch, 'agents/byo.js'), js);
-    writeFileSync(join(scratch, 'agents/byo-typescript.mjs'), readFileSync(join(ROOT, 'agents/byo-typescript.mjs')));
+    writeFileSync(join(scratch, 'agents/adapters/byo.js'), js);
+    writeFileSync(join(scratch, 'agents/adapters/byo-typescript.mjs'), readFileSync(join(ROOT, 'agents/adapters/byo-typescript.mjs')));
     const script = `
-      const { loadAgentModule } = await import(${JSON.stringify(join(scratch, 'agents/byo.js'))});
+      const { loadAgentModule } = await import(${JSON.stringify(join(scratch, 'agents/adapters/byo.js'))});
       const factory = await loadAgentModule('class-agent.ts', ${JSON.stringify(FIXTURES)}, { level: 1 });
       const persona = factory.create({});
       const broken = await loadAgentModule('syntax-error.mjs', ${JSON.stringify(FIXTURES)}).catch((e) => e.message);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { enginePersona, type EnginePersona } from '../../agents/engine.js';
-import { levelByName } from '../../agents/engine/levels.js';
-import { EnginePool } from '../../agents/engine/pool.js';
+import { enginePersona, type EnginePersona } from '../../agents/personas/engine.js';
+import { levelByName } from '../../agents/engines/levels.js';
+import { EnginePool } from '../../agents/engines/pool.js';
 import type { AgentContext, PersonaFactory } from '../../agents/persona.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { Rng } from '../../src/kernel/rng.js';

@@ -2,14 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnswerCache, cacheKey } from '../../agents/engine/cache.js';
-import { chooseMove, levelByName, lineValue, LEVELS, type EngineLevel } from '../../agents/engine/levels.js';
-import { EnginePool, type SearchLine, type SearchResult } from '../../agents/engine/pool.js';
-import { parseBestMove, parseInfoPv, PvCollector } from '../../agents/engine/uci-lines.js';
+import { AnswerCache, cacheKey } from '../../agents/engines/cache.js';
+import { chooseMove, levelByName, lineValue, LEVELS, type EngineLevel } from '../../agents/engines/levels.js';
+import { EnginePool, type SearchLine, type SearchResult } from '../../agents/engines/pool.js';
+import { parseBestMove, parseInfoPv, PvCollector } from '../../agents/engines/uci-lines.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess.js';
-
-const SEED = Number(process.env['FC_SEED'] ?? 20261121);
 
 /** Positions with something to think about: an opening, a middlegame with both castlings legal, an ending. */
 const POSITIONS = [
@@ -132,7 +130,7 @@ describe('answer cache (LRU)', () => {
           expect(cache.size).toBe(model.length);
         }
       }),
-      { seed: SEED, numRuns: 300 },
+      { numRuns: 300 },
     );
   });
 
@@ -233,7 +231,7 @@ describe('the stockfish.wasm pool', () => {
 
   it('lets a plain node script exit once its searches are done, without close()', () => {
     // Runs the built module (npm test builds dist/ first, as the CLI tests rely on).
-    const built = 'dist/agents/engine/pool.js';
+    const built = 'dist/agents/engines/pool.js';
     expect(existsSync(built), `${built} missing: run npm run build`).toBe(true);
     const script = `import { EnginePool } from './${built}';
       const pool = EnginePool.shared(2);
@@ -297,7 +295,7 @@ describe('chooseMove', () => {
         expect(chosen).toBeDefined();
         expect(lineValue(considered[0]!)! - lineValue(chosen!)!).toBeLessThanOrEqual(lvl.spreadCp);
       }),
-      { seed: SEED, numRuns: 1000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -308,7 +306,7 @@ describe('chooseMove', () => {
         expect(chooseMove(result, { ...lvl, spreadCp: 0 }, rng)).toBe(result.lines[0]!.uci);
         expect(rng.float()).toBe(new Rng(seed).float());
       }),
-      { seed: SEED, numRuns: 500 },
+      { numRuns: 500 },
     );
   });
 

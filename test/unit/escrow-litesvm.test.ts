@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/kernel/rng.js';
-import { MockLedger, RENT_EXEMPT_MINIMUM, type AccountKind, type JournalEntry } from '../../src/escrow/ledger.js';
+import { MockLedger, RENT_EXEMPT_MINIMUM, type LedgerAccountKind, type LedgerJournalEntry } from '../../src/escrow/ledger.js';
 import { crossCheck, describeCrossCheck } from '../../src/escrow/litesvm.js';
 
 const RENT = RENT_EXEMPT_MINIMUM;
@@ -42,7 +42,7 @@ describe('litesvm cross-check', () => {
 
   it('fails on an extra entry claiming a refused transfer succeeded', () => {
     const { ledger, accounts } = scriptedLedger();
-    const forged: JournalEntry = { op: 'transfer', from: accounts.w1, to: accounts.w3, lamports: 5_000, outcome: { ok: true } };
+    const forged: LedgerJournalEntry = { op: 'transfer', from: accounts.w1, to: accounts.w3, lamports: 5_000, outcome: { ok: true } };
     const result = crossCheck([...ledger.journal, forged]);
     expect(result.passed).toBe(false);
     expect(result.outcomeMismatches).toEqual([{ index: ledger.journal.length, entry: `transfer ${accounts.w1} -> ${accounts.w3} 5000`, mock: 'ok', svm: 'insufficient_funds_for_rent' }]);
@@ -91,7 +91,7 @@ describe('litesvm cross-check', () => {
   });
 });
 
-const WALK_KINDS: AccountKind[] = ['treasury', ...Array<AccountKind>(7).fill('wallet'), 'bounty_escrow', 'bounty_escrow', 'tournament_escrow', 'tournament_escrow'];
+const WALK_KINDS: LedgerAccountKind[] = ['treasury', ...Array<LedgerAccountKind>(7).fill('wallet'), 'bounty_escrow', 'bounty_escrow', 'tournament_escrow', 'tournament_escrow'];
 
 function randomWalk(seed: string, steps: number): MockLedger {
   const ledger = new MockLedger({ journal: true });

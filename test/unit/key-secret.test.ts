@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Api } from '../../src/api/dispatch.js';
+import type { Api } from '../../src/api/dispatch.js';
 import { newControlToken, newKeySecret } from '../../src/http/secrets.js';
 import { apiKey } from '../../src/kernel/ids.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { loadScenarioFile } from '../../src/sim/scenario.js';
+import { wirePlatform } from '../../src/sim/wiring.js';
 import { World } from '../../src/sim/world.js';
 import { START_MS } from '../helpers/world.js';
 
@@ -47,8 +48,7 @@ function issuedKeys(api: Pick<Api, 'handle'>): string[] {
 }
 
 function platformKeys(keySecret?: Uint8Array): string[] {
-  const platform = createPlatform({ seed: SEED, startMs: START_MS, ...(keySecret ? { keySecret } : {}) });
-  return issuedKeys(new Api(platform));
+  return issuedKeys(wirePlatform({ seed: SEED, startMs: START_MS, keySecret }).api);
 }
 
 const secretOf = (byte: number) => new Uint8Array(32).fill(byte);
@@ -77,7 +77,7 @@ describe('API keys with a per-start secret', () => {
   });
 
   it('keep the format: moltchess_ and 40 lower-case alphanumerics, and authenticate', () => {
-    const api = new Api(createPlatform({ seed: SEED, startMs: START_MS, keySecret: newKeySecret() }));
+    const { api } = wirePlatform({ seed: SEED, startMs: START_MS, keySecret: newKeySecret() });
     const keys = issuedKeys(api);
     for (const key of keys) expect(key).toMatch(KEY_FORMAT);
     for (let i = 0; i < 200; i++) expect(apiKey(new Rng(String(i)), secretOf(i))).toMatch(KEY_FORMAT);

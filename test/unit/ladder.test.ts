@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLadder, calibrationPairings, nameOf, playPairings, RANDOM_ANCHOR } from '../../agents/engine/calibration.js';
-import { LEVELS } from '../../agents/engine/levels.js';
-import { EnginePool } from '../../agents/engine/pool.js';
-import { levelsFor, nearestLevel, SHIPPED_LADDER, standardNormal, type Ladder } from '../../agents/engine/strength.js';
+import { buildLadder, calibrationPairings, nameOf, playPairings, RANDOM_ANCHOR } from '../../src/sim/calibration.js';
+import { LEVELS } from '../../agents/engines/levels.js';
+import { EnginePool } from '../../agents/engines/pool.js';
+import { levelsFor, nearestLevel, SHIPPED_LADDER, standardNormal, type Ladder } from '../../agents/engines/strength.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { matchElo } from '../../src/rules/match-elo.js';
 

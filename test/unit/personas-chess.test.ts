@@ -2,14 +2,14 @@ import { Chess as ChessJs, type Move as JsMove } from 'chess.js';
 import type { Move } from 'chessops';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BountyHunterPersona, bountyHunterPersona, isWorthHunting } from '../../agents/bounty-hunter.js';
-import { cautiousChoice, cautiousPersona } from '../../agents/cautious.js';
-import { boardFromFen, capturedRole, material, materialGain, movesOf, netGain, bestOneMoveWin } from '../../agents/chess-eval.js';
-import { FlakyPersona, flakyPersona } from '../../agents/flaky.js';
-import { greedyChoice, greedyPersona } from '../../agents/greedy.js';
-import { BAD_KINDS, IllegalPersona, illegalPersona, illegalUci, MALFORMED_MOVES } from '../../agents/illegal.js';
+import { BountyHunterPersona, bountyHunterPersona, isWorthHunting } from '../../agents/personas/bounty-hunter.js';
+import { cautiousChoice, cautiousPersona } from '../../agents/personas/cautious.js';
+import { boardFromFen, capturedRole, material, materialGain, movesOf, netGain, bestOneMoveWin } from '../../agents/personas/chess-eval.js';
+import { FlakyPersona, flakyPersona } from '../../agents/personas/flaky.js';
+import { greedyChoice, greedyPersona } from '../../agents/personas/greedy.js';
+import { BAD_KINDS, IllegalPersona, illegalPersona, illegalUci, MALFORMED_MOVES } from '../../agents/personas/illegal.js';
 import type { AgentContext, PersonaFactory } from '../../agents/persona.js';
-import { POLL_READS, PollerPersona, pollerPersona } from '../../agents/poller.js';
+import { POLL_READS, PollerPersona, pollerPersona } from '../../agents/personas/poller.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { PlatformClient } from '../../src/client/client.js';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport.js';
@@ -19,8 +19,6 @@ import { stateFingerprint } from '../../src/platform/snapshot.js';
 import { currentFen, legalMoves, newBoard, parseMove, STANDARD_START_FEN, toWireUci } from '../../src/rules/chess.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { World, type RunOutcome, type SimAgent } from '../../src/sim/world.js';
-
-const FC = { seed: Number(process.env.FC_SEED ?? 20261121) };
 
 // --- hand-built positions -------------------------------------------------------------------------------
 
@@ -163,7 +161,7 @@ describe('greedy and cautious agree with a chess.js oracle on random positions',
         const bestNet = Math.max(...[...scores.values()].map((s) => s.net));
         expect(cautious.net).toBe(bestNet);
       }),
-      { ...FC, numRuns: 20 },
+      { numRuns: 20 },
     );
   });
 });

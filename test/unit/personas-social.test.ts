@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PERSONAS } from '../../agents/registry.js';
-import type { PosterPersona } from '../../agents/poster.js';
-import { SPAM_ACTIONS } from '../../agents/spammer.js';
+import type { PosterPersona } from '../../agents/personas/poster.js';
+import { SPAM_ACTIONS } from '../../agents/personas/spammer.js';
 import { PlatformClient } from '../../src/client/client.js';
 import { InProcessTransport } from '../../src/client/in-process.js';
 import { parseScenario } from '../../src/sim/scenario.js';

@@ -5,7 +5,6 @@ import { nearestRank, scorePopulation, tierRanges } from '../../src/rules/activi
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
 import { expectApiError, expectRejectedUnchanged, FOOLS_MATE, newWorld, START_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
 
-const SEED = Number(process.env['FC_SEED'] ?? 20261121);
 const HOUR_MS = 60 * 60_000;
 const POST_GAP_MS = 31_000; // just over the 30 s post cooldown
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
@@ -51,8 +50,8 @@ describe('GET /api/agents', () => {
     expect(list['agents'].map((r: Json) => r['social_score'])).toEqual([5, 2, 2, 0]);
     expect(list).toMatchObject({ total: 4, limit: 50, offset: 0 });
     expect(list['agents'][1]).toEqual({
-      ...{ id: alice.id, handle: 'alice', bio: 'Plays the Sicilian', tags: ['tactical', 'Endgame'], social_score: 2 },
-      ...{ followers_count: 0, following_count: 0, posts_count: 1, verified: false, chess_elo: 1200 },
+      id: alice.id, handle: 'alice', bio: 'Plays the Sicilian', tags: ['tactical', 'Endgame'], social_score: 2,
+      followers_count: 0, following_count: 0, posts_count: 1, verified: false, chess_elo: 1200,
       created_at: new Date(START_MS).toISOString(),
     });
   });
@@ -142,11 +141,11 @@ describe('GET /api/agents/{handle}', () => {
     const r = await get(world, '/api/agents/alice');
     const agent = world.platform.state.agents.get(alice.id)!;
     expect(r['profile']).toEqual({
-      ...{ id: alice.id, handle: 'alice', bio: 'hello', avatar_url: null, banner_url: null, wallet_address: agent.walletAddress },
+      id: alice.id, handle: 'alice', bio: 'hello', avatar_url: null, banner_url: null, wallet_address: agent.walletAddress,
       social_score: 2 * 2 + 1 + 1 - 2, // two posts, a like and a follow received, one downvote
-      ...{ followers_count: 1, following_count: 0, posts_count: 2, profile_upvotes: 1, profile_downvotes: 1 },
-      ...{ verified: false, verified_at: null, twitter_handle: null, github_repo_url: null, tags: ['positional'] },
-      ...{ chess_elo: 1200, chess_peak_elo: 1200, chess_games_played: 0, chess_wins: 0, chess_losses: 0, chess_draws: 0 },
+      followers_count: 1, following_count: 0, posts_count: 2, profile_upvotes: 1, profile_downvotes: 1,
+      verified: false, verified_at: null, twitter_handle: null, github_repo_url: null, tags: ['positional'],
+      chess_elo: 1200, chess_peak_elo: 1200, chess_games_played: 0, chess_wins: 0, chess_losses: 0, chess_draws: 0,
       social_tier: 'newcomer',
     });
   });
@@ -156,8 +155,8 @@ describe('GET /api/agents/{handle}', () => {
     const asBob = await get(world, '/api/agents/alice', {}, bob.apiKey);
     expect(asBob['recent_posts']).toHaveLength(2);
     expect(asBob['recent_posts'][0]).toEqual({
-      ...{ id: second, content: 'my second post', post_type: 'standard', created_at: new Date(START_MS + POST_GAP_MS).toISOString() },
-      ...{ has_liked: true, likes_count: 1, replies_count: 0 },
+      id: second, content: 'my second post', post_type: 'standard', created_at: new Date(START_MS + POST_GAP_MS).toISOString(),
+      has_liked: true, likes_count: 1, replies_count: 0,
     });
     expect(asBob['recent_posts'][1]).toMatchObject({ content: 'hello from alice', has_liked: false, likes_count: 0 });
     expect((await get(world, '/api/agents/alice', {}, carol.apiKey))['recent_posts'][0]['has_liked']).toBe(false);
@@ -265,8 +264,8 @@ describe('GET /api/agents/leaderboard', () => {
     expect(r['leaderboard'].map((row: Json) => row['rank'])).toEqual([1, 2, 3, 4]);
     expect(r).toMatchObject({ total: 4, limit: 50, offset: 0, sort: 'social_score' });
     expect(r['leaderboard'][1]).toEqual({
-      ...{ rank: 2, agent: { id: bob.id, handle: 'bob' }, handle: 'bob', social_score: 6, content_score: 4 },
-      ...{ likes_received: 4, replies_received: 0, posts_count: 1, followers_count: 0, tournaments_created: 0 },
+      rank: 2, agent: { id: bob.id, handle: 'bob' }, handle: 'bob', social_score: 6, content_score: 4,
+      likes_received: 4, replies_received: 0, posts_count: 1, followers_count: 0, tournaments_created: 0,
     });
   });
 
@@ -364,8 +363,8 @@ describe('GET /api/health', () => {
     const gameId = await world.game(alice, bob);
     world.advanceBy(90_000);
     expect(await get(world, '/api/health')).toEqual({
-      ...{ status: 'ok', time: new Date(START_MS + 90_000).toISOString() },
-      ...{ agents: 2, humans: 1, games_active: 1, posts: 2 },
+      status: 'ok', time: new Date(START_MS + 90_000).toISOString(),
+      agents: 2, humans: 1, games_active: 1, posts: 2,
     });
     await world.play(gameId, alice, bob, FOOLS_MATE);
     expect((await get(world, '/api/health'))['games_active']).toBe(0);
@@ -391,7 +390,7 @@ describe('pure rules: nearest rank and tier ranges', () => {
         const smaller = ascending.filter((s) => s < value);
         if (smaller.length > 0) expect(share(smaller.at(-1)!)).toBeLessThan(pct);
       }),
-      { seed: SEED, numRuns: 300 },
+      { numRuns: 300 },
     );
   });
 
@@ -406,7 +405,7 @@ describe('pure rules: nearest rank and tier ranges', () => {
         expect(pop.p90!).toBeLessThanOrEqual(pop.p99!);
         expect(pop.p99!).toBeLessThanOrEqual(pop.max!);
       }),
-      { seed: SEED, numRuns: 200 },
+      { numRuns: 200 },
     );
   });
 

@@ -50,7 +50,7 @@ function record(world: TestWorld): PlatformEvent[] {
 }
 
 async function view(world: TestWorld, agent: TestAgent, gameId: string): Promise<BountyGameView> {
-  return (await agent.client.game(gameId)) as BountyGameView;
+  return agent.client.game(gameId);
 }
 
 function transfersOf(world: TestWorld, escrow: string): Transfer[] {

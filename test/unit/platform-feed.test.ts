@@ -19,8 +19,6 @@ import {
   type Caller,
 } from '../helpers/feed-fixture.js';
 
-const FC = { seed: Number(process.env.FC_SEED ?? 20261121) };
-
 /** Research posts h0-h2 at START_MS, then pA, pB (a `challenge` post), pC 31 s apart, with likes and replies. */
 async function busyWorld() {
   const { world, a, b, c } = await trioWorld();
@@ -51,10 +49,10 @@ describe('GET /api/feed', () => {
     expect(ids(body['posts'])).toEqual([p.pC, p.pB, p.pA, p.h2, p.h1, p.h0]);
     expect(body).toMatchObject({ total: 6, limit: 50, offset: 0 });
     expect(body['posts'][2]).toEqual({
-      ...{ id: p.pA, post_id: p.pA, content: 'The Sicilian is sharp', post_type: 'standard' },
+      id: p.pA, post_id: p.pA, content: 'The Sicilian is sharp', post_type: 'standard',
       author: { id: world.platform.state.agentIdByHandle.get('alice'), handle: 'alice', author_type: 'agent' },
-      ...{ chess_game_id: null, tournament_id: null, repost_of_post_id: null },
-      ...{ likes_count: 2, like_count: 2, replies_count: 3, reply_count: 3, has_liked: false },
+      chess_game_id: null, tournament_id: null, repost_of_post_id: null,
+      likes_count: 2, like_count: 2, replies_count: 3, reply_count: 3, has_liked: false,
       created_at: iso(START_MS + 31_000),
     });
   });
@@ -64,7 +62,7 @@ describe('GET /api/feed', () => {
     expect(ids(feed(world, { sort: 'trending' })['posts'])).toEqual([p.pA, p.pC, p.pB, p.h1, p.h2, p.h0]);
     expect(ids(feed(world, { sort: 'top' })['posts'])).toEqual([p.pA, p.pC, p.pB, p.h1, p.h2, p.h0]);
     // One more reply lifts pB above pC in trending but not in top.
-    replyAs(world, (await world.agent('dave')) as Caller, p.pB, 'bishops of opposite colour');
+    replyAs(world, (await world.agent('dave')), p.pB, 'bishops of opposite colour');
     expect(ids(feed(world, { sort: 'trending', limit: 3 })['posts'])).toEqual([p.pA, p.pB, p.pC]);
     expect(ids(feed(world, { sort: 'top', limit: 3 })['posts'])).toEqual([p.pA, p.pC, p.pB]);
   });
@@ -93,7 +91,7 @@ describe('GET /api/feed', () => {
         expect(ids(page['posts'])).toEqual(whole[sort]!.slice(offset, offset + limit));
         expect(page['total']).toBe(6);
       }),
-      { ...FC, numRuns: 60 },
+      { numRuns: 60 },
     );
   });
 
@@ -182,7 +180,7 @@ describe('GET /api/feed/unseen', () => {
     expect(body['count']).toBe(3);
     expect(ids(body['posts'])).not.toContain(mine);
     // The typed client sends `limit: undefined` when none is given: the default applies.
-    const other = postAs(world, (await world.agent('erin')) as Caller, 'news');
+    const other = postAs(world, (await world.agent('erin')), 'news');
     expect(ids((await world.client(dave.apiKey).unseen()).posts)).toEqual([world.platform.state.postIds[4], other]);
     refusedUnchanged(world, () => get(world, null, '/api/feed/unseen'), 'authentication_required');
     refusedUnchanged(world, () => get(world, dave, '/api/feed/unseen', { limit: 0 }), 'validation_error');
@@ -213,7 +211,7 @@ describe('GET /api/feed/unseen', () => {
           expect(served[i]).toEqual(others.map((p) => p.seq)); // in order, each once, none skipped, none own
         });
       }),
-      { ...FC, numRuns: 25 },
+      { numRuns: 25 },
     );
   });
 });
@@ -228,7 +226,7 @@ describe('unseenStep (the pure rule)', () => {
         expect(step.served).toEqual(expected);
         expect(step.cursor).toBe(expected.length > 0 ? expected[expected.length - 1] : cursor);
       }),
-      { ...FC, numRuns: 200 },
+      { numRuns: 200 },
     );
   });
 });

@@ -184,8 +184,8 @@ describe('GET /api/human/{username}', () => {
 
     const { human: profile } = await humanProfile(world, 'hugo');
     expect(profile).toMatchObject({
-      ...{ id: h.human_id, username: 'Hugo', display_name: 'Hugo', bio: null, avatar_url: null },
-      ...{ followers_count: 1, following_count: 0, posts_count: 2, created_at: new Date(START_MS).toISOString() },
+      id: h.human_id, username: 'Hugo', display_name: 'Hugo', bio: null, avatar_url: null,
+      followers_count: 1, following_count: 0, posts_count: 2, created_at: new Date(START_MS).toISOString(),
       social_score: 2 * 2 + 1 + 1, // two posts, one follower, one like received
     });
     expect(profile.agents).toEqual([

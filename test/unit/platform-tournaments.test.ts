@@ -105,7 +105,7 @@ describe('creating a tournament', () => {
       { required_tags: [''] },
     ];
     for (const fault of bad) {
-      await expectRejectedUnchanged(world, () => creator.client.createTournament({ ...BASE, ...fault } as CreateTournamentInput), 'validation_error');
+      await expectRejectedUnchanged(world, () => creator.client.createTournament({ ...BASE, ...fault }), 'validation_error');
     }
     await expectRejectedUnchanged(world, () => creator.client.call('POST', '/api/chess/tournaments', { body: { name: 'No size' } }), 'validation_error');
     await expectApiError(world.client().createTournament(BASE), 'authentication_required');
@@ -120,11 +120,11 @@ describe('creating a tournament', () => {
     const t = created.tournament;
     expect(created.success).toBe(true);
     expect(t).toMatchObject({
-      ...{ id: t.tournament_id, name: 'Spring Open', description: 'rapid knockout', status: 'registration', format: 'single_elimination' },
-      ...{ max_participants: 8, current_participants: 0, reserved_participants: null, scheduled_start_at: null, minimum_start_at: null },
-      ...{ prize_sol: 0.00089088, entry_fee_sol: 0.00089088, prize_distribution: 'winner_only', organizer_fee_enabled: false },
-      ...{ created_by: { handle: 'creator' }, creator_handle: 'creator', created_at: toIso(START_MS), escrow_status: 'awaiting_deposits' },
-      ...{ verified_only: false, required_tags: [], elo_min: null, elo_max: null, participants: [], rounds: [], placements: [] },
+      id: t.tournament_id, name: 'Spring Open', description: 'rapid knockout', status: 'registration', format: 'single_elimination',
+      max_participants: 8, current_participants: 0, reserved_participants: null, scheduled_start_at: null, minimum_start_at: null,
+      prize_sol: 0.00089088, entry_fee_sol: 0.00089088, prize_distribution: 'winner_only', organizer_fee_enabled: false,
+      created_by: { handle: 'creator' }, creator_handle: 'creator', created_at: toIso(START_MS), escrow_status: 'awaiting_deposits',
+      verified_only: false, required_tags: [], elo_min: null, elo_max: null, participants: [], rounds: [], placements: [],
     });
     expect(t.escrow_address).toBe(world.platform.state.tournaments.get(t.id)!.escrowAddress);
     expect(await detail(world, t.id)).toEqual(t);

@@ -6,8 +6,6 @@ import { DEFAULT_RULESET, ONBOARDING_PRESETS, type Ruleset } from '../../src/rul
 import { stripAt, verificationPosted } from '../../src/rules/verification.js';
 import { expectApiError, expectErrorResponse, expectRejectedUnchanged, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
-const FC = { seed: Number(process.env.FC_SEED ?? 20261121) };
-
 interface VerifyInfo {
   success: boolean;
   verified: boolean;
@@ -288,7 +286,7 @@ describe('research phase with the strict onboarding preset', () => {
         const byCounts = c.posts >= r.minPosts && c.follows >= r.minFollows && c.likes >= r.minLikes;
         expect(researchComplete(c, ruleset)).toBe(byCounts || (r.verifiedUnlocks && c.verified));
       }),
-      { ...FC, numRuns: 300 },
+      { numRuns: 300 },
     );
     expect(ONBOARDING_PRESETS.strict).toMatchObject({ minPosts: 1, minFollows: 10, minLikes: 10, verifiedUnlocks: true });
   });
@@ -301,7 +299,7 @@ describe('verification text rules', () => {
         expect(verificationPosted([`${before}${expected}${after}`], expected)).toBe(true);
         expect(verificationPosted([before, after], expected)).toBe(before.includes(expected) || after.includes(expected));
       }),
-      { ...FC, numRuns: 300 },
+      { numRuns: 300 },
     );
   });
 

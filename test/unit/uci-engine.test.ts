@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Chess as OracleChess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PERSONAS } from '../../agents/registry.js';
-import { UciPersona, uciPersona } from '../../agents/uci.js';
-import { UciEngine, closeUciEngines, liveUciProcesses, readBestMove, type UciEngineConfig } from '../../agents/uci-engine.js';
+import { UciPersona, uciPersona } from '../../agents/personas/uci.js';
+import { UciEngine, closeUciEngines, liveUciProcesses, readBestMove, type UciEngineConfig } from '../../agents/adapters/uci-engine.js';
 import { parseScenario } from '../../src/sim/scenario.js';
 import { World } from '../../src/sim/world.js';
 

@@ -106,12 +106,11 @@ export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(schema);
 export const Str = (options: Record<string, unknown> = {}) => Type.String(options);
 /** An ISO-8601 UTC instant such as `2026-01-01T00:00:00.000Z`. */
 export const Instant = () => Type.String({ format: 'date-time' });
-export const Literal = Type.Literal;
+// TypeBox's standalone builders: the same functions `Type.Literal` and friends delegate to, without a `this`.
+export { Literal, Union, Unknown } from '@sinclair/typebox';
 export const List = <T extends TSchema>(items: T) => Type.Array(items);
 /** A map from a string key to values of one schema. */
 export const Dict = <T extends TSchema>(values: T) => Type.Record(Type.String(), values);
-export const Union = Type.Union;
-export const Unknown = Type.Unknown;
 
 /** `{ <name>: [...], total, limit, offset }`: the real service's list page. */
 export function PageOf<const N extends string, T extends TSchema>(name: N, row: T) {

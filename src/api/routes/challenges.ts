@@ -1,11 +1,12 @@
-import { acceptChallenge, createChallenge, openChallenges } from '../../platform/challenges.js';
+import { openChallengesInvolving, openPublicChallengesPage } from '../../platform/challenge-index.js';
+import { acceptChallenge, createChallenge } from '../../platform/challenges.js';
 import { requireAgent } from '../../platform/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Agent, Challenge } from '../../platform/state.js';
 import * as C from '../contract/challenges.js';
 import { caller, implement, type Route } from '../types.js';
 import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
-import { pagedList } from './paging.js';
+import { resolved } from './paging.js';
 
 /** Challenges (WIRE §5). */
 export const challengeRoutes: Route[] = [
@@ -22,16 +23,14 @@ export const challengeRoutes: Route[] = [
     };
   }),
   implement(C.openChallenges, ({ platform, query }) => {
-    let rows = openChallenges(platform).filter((c) => c.opponentId === null);
-    if (query.challenger_handle) {
-      const who = requireAgent(platform, query.challenger_handle);
-      rows = rows.filter((c) => c.challengerId === who.id);
-    }
-    return pagedList('challenges', rows, query, (c) => challengeView(platform, c));
+    const challengerId = query.challenger_handle ? requireAgent(platform, query.challenger_handle).id : undefined;
+    const { limit, offset } = resolved(query);
+    const { rows, total } = openPublicChallengesPage(platform, limit, offset, challengerId);
+    return { challenges: rows.map((c) => challengeView(platform, c)), total, limit, offset };
   }),
   implement(C.myChallenges, (ctx) => {
     const me = caller(ctx);
-    const open = openChallenges(ctx.platform);
+    const open = openChallengesInvolving(ctx.platform, me.id);
     const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
     const direct = open.filter((c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id));
     return {

@@ -1,10 +1,9 @@
-import { toIso } from '../../kernel/clock.js';
+import { parseIsoInstant, toIso } from '../../kernel/clock.js';
 import { fail } from '../../kernel/errors.js';
 import { listActivity } from '../../platform/activity.js';
 import { feedPage, repliesOf, requirePost, serveUnseen } from '../../platform/feed.js';
 import { listNotifications } from '../../platform/notifications.js';
 import type { NotificationType } from '../../platform/state.js';
-import { parseIsoInstant } from '../../rules/feed.js';
 import * as C from '../contract/feed.js';
 import { activityView, mentionNoteView, postDetailView, postNoteView, replyNoteView } from '../feed-views.js';
 import { postView } from '../social-views.js';

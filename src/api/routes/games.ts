@@ -1,23 +1,28 @@
 import { fail } from '../../kernel/errors.js';
 import { isAgentsTurn, listGames, submitMove } from '../../platform/games.js';
+import { allGamesPage } from '../../platform/game-index.js';
 import { requireAgent } from '../../platform/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Game } from '../../platform/state.js';
 import * as C from '../contract/games.js';
 import { caller, implement, type Route } from '../types.js';
 import { agentRef, gameDetail, gameFen, gameSummary, historyRow, moveView } from '../views.js';
-import { page, pagedList } from './paging.js';
+import { page, pagedList, resolved } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
 export const gameRoutes: Route[] = [
   implement(C.listGames, ({ platform, agent, query }) => {
     const player = query.player_handle ?? query.player;
     const who = player ? requireAgent(platform, player) : null;
-    let games = listGames(platform, who?.id ?? null, query.status);
-    if (query.my_turn) {
-      if (!agent) fail('authentication_required', 'my_turn needs an API key');
-      games = games.filter((g) => isAgentsTurn(g, agent.id));
+    if (who === null && !query.my_turn) {
+      const { limit, offset } = resolved(query);
+      const { games, total } = allGamesPage(platform, query.status, limit, offset);
+      return { games: games.map((g) => gameSummary(platform, g)), total, limit, offset };
     }
+    if (query.my_turn && !agent) fail('authentication_required', 'my_turn needs an API key');
+    // Games on the caller's turn are among the caller's own games: read those, not every game.
+    let games = listGames(platform, who?.id ?? agent!.id, query.status);
+    if (query.my_turn) games = games.filter((g) => isAgentsTurn(g, agent!.id));
     return pagedList('games', games, query, (g) => gameSummary(platform, g));
   }),
   implement(C.myTurn, (ctx) => {
@@ -51,7 +56,7 @@ function myTurnRow(p: Platform, g: Game, agentId: string): C.MyTurnRow {
     game_id: g.id,
     id: g.id,
     current_fen: gameFen(g),
-    move_count: g.moves.length,
+    move_count: g.plies,
     my_color: agentId === g.whiteId ? 'white' : 'black',
     white_player: agentRef(white),
     black_player: agentRef(black),

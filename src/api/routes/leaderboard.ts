@@ -1,13 +1,17 @@
-import { checkHalfWindow, rankedAgents, rankedAround } from '../../platform/leaderboards.js';
+import { checkHalfWindow, leaderboardPage, rankedAround } from '../../platform/leaderboards.js';
 import * as C from '../contract/leaderboard.js';
 import { tournamentEarningsRanking, tournamentEarningsRow, tournamentWinsRanking, tournamentWinsRow } from '../tournament-views.js';
 import { caller, implement, type Route } from '../types.js';
 import { leaderboardRow } from '../views.js';
-import { pagedList } from './paging.js';
+import { pagedList, resolved } from './paging.js';
 
 /** The Elo leaderboards and the two tournament leaderboards (WIRE §6). */
 export const leaderboardRoutes: Route[] = [
-  implement(C.leaderboard, ({ platform, query }) => pagedList('leaderboard', rankedAgents(platform), query, (r) => leaderboardRow(r.rank, r.agent))),
+  implement(C.leaderboard, ({ platform, query }) => {
+    const { limit, offset } = resolved(query);
+    const { rows, total } = leaderboardPage(platform, limit, offset);
+    return { leaderboard: rows.map((r) => leaderboardRow(r.rank, r.agent)), total, limit, offset };
+  }),
   implement(C.leaderboardAround, (ctx) => {
     const half = checkHalfWindow(ctx.platform, ctx.query.half_window);
     const around = rankedAround(ctx.platform, caller(ctx), half);

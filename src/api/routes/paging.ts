@@ -20,7 +20,8 @@ export function pagedList<const N extends string, T, V>(name: N, rows: readonly 
   return { [name]: items.map(view), total, limit, offset } as { [K in N]: V[] } & { total: number; limit: number; offset: number };
 }
 
-function resolved(query: PageQuery): { limit: number; offset: number } {
+/** `limit` and `offset` as numbers, for a route that asks the platform for just its page. */
+export function resolved(query: PageQuery): { limit: number; offset: number } {
   if (query.limit === undefined || query.offset === undefined) throw new Error('paging read before the dispatcher resolved it');
   return { limit: query.limit, offset: query.offset };
 }

@@ -1,17 +1,17 @@
-import { searchDirectReplies, searchPosts, searchThread } from '../../platform/search.js';
+import { searchDirectReplies, searchPostsPage, searchThread } from '../../platform/search.js';
 import * as C from '../contract/search.js';
 import { DEFAULT_SORT } from '../contract/feed.js';
 import { textRef } from '../feed-views.js';
 import { postView, replyView } from '../social-views.js';
 import { implement, type Route } from '../types.js';
-import { pagedList } from './paging.js';
+import { pagedList, resolved } from './paging.js';
 
 /** Search (WIRE §10): every match, ranked, then paged; each page echoes the query. Rows share their one post (and parent) reference. */
 export const searchRoutes: Route[] = [
   implement(C.searchPosts, ({ platform, actor, query }) => {
-    const found = searchPosts(platform, query.q, query.sort ?? DEFAULT_SORT, query.post_type);
-    const page = pagedList('posts', found, query, (post) => postView(platform, post, actor));
-    return { query: query.q, posts: page.posts, total: page.total, limit: page.limit, offset: page.offset };
+    const { limit, offset } = resolved(query);
+    const found = searchPostsPage(platform, { q: query.q, sort: query.sort ?? DEFAULT_SORT, postType: query.post_type, limit, offset });
+    return { query: query.q, posts: found.posts.map((post) => postView(platform, post, actor)), total: found.total, limit, offset };
   }),
   implement(C.searchReplies, ({ platform, actor, query }) => {
     const { post, replies } = searchDirectReplies(platform, query.q, query.post_id, query.sort ?? DEFAULT_SORT);

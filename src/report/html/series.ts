@@ -1,5 +1,5 @@
 import type { Platform } from '../../platform/platform.js';
-import type { EndReason, Game, TransferType } from '../../platform/state.js';
+import type { Game, TransferType } from '../../platform/state.js';
 import type { RequestStats } from '../../sim/world.js';
 
 /**
@@ -112,7 +112,7 @@ function binRows(axis: TimeAxis, items: Iterable<{ atMs: number; kind: string; v
 
 /** Games finished per bin, by how they ended. */
 export function endingsOverTime(axis: TimeAxis, games: Game[]): BinRow[] {
-  return binRows(axis, games.map((g) => ({ atMs: g.end!.endedAtMs, kind: g.end!.reason as EndReason, value: 1 })));
+  return binRows(axis, games.map((g) => ({ atMs: g.end!.endedAtMs, kind: g.end!.reason, value: 1 })));
 }
 
 /** The money categories a reader asks about; each transfer type belongs to one. */

@@ -1,4 +1,4 @@
-import type { AgentVerdict, GroupVerdict, Performance, Verdicts, VsRow } from '../verdicts.js';
+import type { AgentVerdict, Performance, Verdicts, VsRow } from '../verdicts.js';
 import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
 
 

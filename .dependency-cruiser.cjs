@@ -1,0 +1,153 @@
+// The import layers of the house (docs/architecture.md), checked by `npm run lint` (depcruise src agents bench).
+// An arrow is "may import"; every layer may import the layers below it and nothing above:
+//   cli -> {sim, compare, sweep, report, http} ; http -> {api, sim} ; sim -> {agents, client, api, platform, escrow}
+//   agents -> client -> api/contract ; api -> platform -> {rules, escrow} -> kernel
+// Each rule names the layer it guards; `from` is the importer, `to` the forbidden target.
+
+/** A path under src/ that is not one of the named folders: the allowlist form of a layer rule. */
+const srcOutside = (...folders) => `^src/(?!(${folders.join('|')})/)`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-imports-nothing-above',
+      comment:
+        'kernel/ is the floor (clock, scheduler, rng, ids, money, errors): it imports no other folder.',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: [srcOutside('kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'rules-import-only-kernel',
+      comment: 'rules/ are pure functions of their arguments: the kernel is all they may use.',
+      severity: 'error',
+      from: { path: '^src/rules/' },
+      to: { path: [srcOutside('rules', 'kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'escrow-imports-only-rules-and-kernel',
+      comment:
+        'escrow/ is the ledger under the platform: it knows lamports and addresses, not routes or games.',
+      severity: 'error',
+      from: { path: '^src/escrow/' },
+      to: { path: [srcOutside('escrow', 'rules', 'kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'platform-imports-only-rules-escrow-kernel',
+      comment:
+        'platform/ is the in-memory service: it never sees its transports (api, http), the simulator or the CLI.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: [srcOutside('platform', 'rules', 'escrow', 'kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'api-imports-only-platform-and-below',
+      comment:
+        'api/ is the route table both transports share: it never imports http, the client, the simulator or the CLI.',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: [srcOutside('api', 'platform', 'rules', 'escrow', 'kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'client-imports-only-the-contract',
+      comment:
+        'client/ speaks the wire: it may use the route contracts (api/contract), the error registry (api/errors.ts) ' +
+        'and the dispatcher type its in-process transport calls (api/dispatch.ts, type-only below), never the platform.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: {
+        path: ['^src/', '^(agents|bench|test)/'],
+        pathNot: ['^src/(client|api/contract|rules|kernel)/', '^src/api/(errors|dispatch)\\.ts$'],
+      },
+    },
+    {
+      name: 'client-uses-the-dispatcher-as-a-type',
+      comment:
+        'The in-process transport is handed an Api; it imports only its type, so the client bundles no platform.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/api/dispatch\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'agents-act-only-through-the-client',
+      comment:
+        'A persona does what an external agent can: it calls the client, never the platform, api or simulator.',
+      severity: 'error',
+      from: { path: '^agents/' },
+      to: { path: [srcOutside('client', 'rules', 'kernel'), '^(bench|test)/'] },
+    },
+    {
+      name: 'http-imports-no-platform-or-cli',
+      comment:
+        'http/ serves the route table (api) and the live world (sim); it reaches the platform only through api.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/(platform|client|report|sweep|compare|cli)/', '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'sim-imports-no-cli-http-or-outputs',
+      comment: 'sim/ runs worlds; the CLI, the HTTP server, reports, sweeps and comparisons sit above it.',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { path: ['^src/(cli|http|report|sweep|compare)/', '^(bench|test)/'] },
+    },
+    {
+      name: 'report-imports-no-cli-or-transports',
+      comment: 'report/ renders a finished run: it reads results and their types, and calls no route.',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: ['^src/(cli|http|api|client|sweep|compare)/', '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'sweep-and-compare-import-no-cli-or-http',
+      comment: 'sweep/ and compare/ run many worlds for the CLI; they never import it or the HTTP server.',
+      severity: 'error',
+      from: { path: '^src/(sweep|compare)/' },
+      to: { path: ['^src/(cli|http)/', '^(bench|test)/'] },
+    },
+    {
+      name: 'src-imports-no-bench-or-test',
+      comment:
+        'Only the `bench` command (src/cli/bench.ts) runs the benchmarks; nothing in src/ imports a test.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/bench\\.ts$' },
+      to: { path: '^(bench|test)/' },
+    },
+    {
+      name: 'no-runtime-cycles',
+      comment:
+        'A cycle of value imports makes a module run before the one it needs is initialised. Cycles through ' +
+        'type-only imports are erased by the compiler and are not counted.',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'shipped-code-imports-no-dev-dependency',
+      comment:
+        '`npm ci --omit=dev` must still run what src/, agents/ and bench/ import. The two dynamic imports of dev ' +
+        'dependencies are optional and guarded (typescript for .ts agent modules, chess.js in the example agent).',
+      severity: 'error',
+      from: { path: '^(src|agents|bench)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'imports-resolve',
+      comment: 'An import that resolves to nothing fails at run time.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are cruised too: a layer may not even name the types of a layer above it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // chessops and vega-lite publish subpaths through package.json "exports".
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

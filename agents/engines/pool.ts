@@ -1,0 +1,210 @@
+/**
+ * The process's stockfish.wasm pool: a fixed number of instances, started lazily (one more each time a
+ * search waits and the pool is not full) and never terminated during a run, because each start and stop
+ * leaks. Requests wait in one FIFO queue for the next free instance; answers are cached by position and
+ * settings (cache.ts). Every search is independent of the instance and of its history (wasm-engine.ts),
+ * so the pool size changes only how fast answers come, never what they are.
+ */
+import { availableParallelism } from 'node:os';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { AnswerCache, cacheKey, DEFAULT_CACHE_ENTRIES } from './cache.js';
+import type { SearchResult } from './uci-lines.js';
+import { WasmEngine, type SearchRequest } from './wasm-engine.js';
+
+export type { SearchLine, SearchResult } from './uci-lines.js';
+export type { SearchRequest } from './wasm-engine.js';
+
+export interface PoolStats {
+  /** Searches the engines ran (cache misses). */
+  searches: number;
+  /** Requests answered from the cache, including those that joined a search already running. */
+  cacheHits: number;
+}
+
+export interface PoolOptions {
+  size: number;
+  /** LRU bound of the answer cache; 0 turns caching off (the bench measures bare engine cost that way). */
+  cacheEntries?: number;
+}
+
+interface Job {
+  request: SearchRequest;
+  resolve: (result: SearchResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Above this the pool is surely misconfigured (each instance holds a worker thread and its memory). */
+const MAX_POOL_SIZE = 64;
+/** Stockfish's own MultiPV maximum. */
+const MAX_MULTI_PV = 500;
+
+export class EnginePool {
+  static #shared: EnginePool | undefined;
+
+  /**
+   * The process's pool. The first call fixes its size (`size`, else `ACS_ENGINE_POOL`, else one instance
+   * per CPU but one); a later call naming a different size is an error. After `close()`, the next call
+   * starts a new pool.
+   */
+  static shared(size?: number): EnginePool {
+    const current = EnginePool.#shared;
+    if (current && size !== undefined && size !== current.size) throw new Error(`the engine pool already runs with ${current.size} instances, not ${size}`);
+    EnginePool.#shared = current ?? new EnginePool({ size: size ?? defaultPoolSize() });
+    return EnginePool.#shared;
+  }
+
+  readonly size: number;
+  readonly #cache: AnswerCache<Promise<SearchResult>>;
+  readonly #engines: WasmEngine[] = [];
+  readonly #idle: WasmEngine[] = [];
+  readonly #queue: Job[] = [];
+  #starting = 0;
+  #searches = 0;
+  #closed = false;
+
+  constructor(options: PoolOptions) {
+    checkPoolSize(options.size, 'pool size');
+    this.size = options.size;
+    this.#cache = new AnswerCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+  }
+
+  /** The answer for `request`: from the cache, or from the next free instance. Results are frozen (shared). */
+  search(request: SearchRequest): Promise<SearchResult> {
+    if (this.#closed) throw new Error('engine pool is closed');
+    const key = cacheKey(request);
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    checkRequest(request);
+    const answer = new Promise<SearchResult>((resolve, reject) => {
+      this.#queue.push({ request, resolve, reject });
+      this.#pump();
+    });
+    this.#cache.set(key, answer);
+    // A failed search is not an answer: forget it (the caller still sees the rejection).
+    answer.catch(() => this.#cache.delete(key));
+    return answer;
+  }
+
+  stats(): PoolStats {
+    return { searches: this.#searches, cacheHits: this.#cache.hits };
+  }
+
+  /** Instances started so far (at most `size`). */
+  get started(): number {
+    return this.#engines.length;
+  }
+
+  /**
+   * Stops every instance and refuses further searches. A run need not call it: idle instances do not keep
+   * the process alive. After closing the shared pool, `shared()` starts a new one.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const engine of this.#engines.splice(0)) engine.terminate();
+    this.#idle.length = 0;
+    for (const job of this.#queue.splice(0)) job.reject(new Error('engine pool closed'));
+    if (EnginePool.#shared === this) EnginePool.#shared = undefined;
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      const engine = this.#idle.shift();
+      if (!engine) {
+        this.#grow();
+        return;
+      }
+      this.#run(engine, this.#queue.shift()!);
+    }
+  }
+
+  /** Starts instances for waiting jobs that no instance (running or starting) will take soon, up to `size`. */
+  #grow(): void {
+    const room = this.size - this.#engines.length - this.#starting;
+    const wanted = Math.min(room, this.#queue.length - this.#starting);
+    for (let i = 0; i < wanted; i++) {
+      this.#starting++;
+      WasmEngine.start().then(
+        (engine) => this.#started(engine),
+        (error: unknown) => this.#failedToStart(error),
+      );
+    }
+  }
+
+  #started(engine: WasmEngine): void {
+    this.#starting--;
+    if (this.#closed) {
+      engine.terminate();
+      return;
+    }
+    this.#engines.push(engine);
+    this.#idle.push(engine);
+    this.#pump();
+  }
+
+  /** The engine cannot load (a broken install): every waiting search fails with that error, loudly. */
+  #failedToStart(error: unknown): void {
+    this.#starting--;
+    for (const job of this.#queue.splice(0)) job.reject(error);
+  }
+
+  #run(engine: WasmEngine, job: Job): void {
+    this.#searches++;
+    engine.search(job.request).then(
+      (result) => {
+        job.resolve(freezeResult(result));
+        this.#release(engine);
+      },
+      (error: unknown) => {
+        job.reject(error);
+        this.#release(engine);
+      },
+    );
+  }
+
+  /** A hung instance is dropped (a later search may start a replacement); a healthy one takes the next job. */
+  #release(engine: WasmEngine): void {
+    if (this.#closed) return;
+    if (engine.broken) {
+      this.#engines.splice(this.#engines.indexOf(engine), 1);
+      engine.terminate();
+    } else {
+      this.#idle.push(engine);
+    }
+    this.#pump();
+  }
+}
+
+/**
+ * One instance per CPU but one (the world's own loop needs a core), or `ACS_ENGINE_POOL`. Reading the
+ * environment here is safe for determinism: the pool size never changes an answer, only its speed.
+ */
+export function defaultPoolSize(): number {
+  const fromEnv = process.env['ACS_ENGINE_POOL']; // eslint-disable-line no-restricted-properties -- see above
+  if (fromEnv !== undefined && fromEnv !== '') return checkPoolSize(Number(fromEnv), 'ACS_ENGINE_POOL');
+  return Math.max(1, availableParallelism() - 1);
+}
+
+function checkPoolSize(size: number, what: string): number {
+  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE) throw new Error(`${what} must be an integer from 1 to ${MAX_POOL_SIZE}, got ${size}`);
+  return size;
+}
+
+/**
+ * A malformed request could hang the engine (stockfish.wasm does not survive an invalid position) or smuggle
+ * a second UCI command through a newline, so it is refused before it reaches an instance.
+ */
+function checkRequest(request: SearchRequest): void {
+  if (!Number.isSafeInteger(request.nodes) || request.nodes < 1) throw new Error(`search nodes must be a positive integer, got ${request.nodes}`);
+  if (!Number.isInteger(request.multiPv) || request.multiPv < 1 || request.multiPv > MAX_MULTI_PV) {
+    throw new Error(`search multiPv must be an integer from 1 to ${MAX_MULTI_PV}, got ${request.multiPv}`);
+  }
+  const setup = /^[\x20-\x7e]+$/.test(request.fen) ? parseFen(request.fen) : undefined;
+  if (!setup?.isOk || Chess.fromSetup(setup.value).isErr) throw new Error(`search fen is not a legal standard position: ${JSON.stringify(request.fen)}`);
+}
+
+function freezeResult(result: SearchResult): SearchResult {
+  for (const line of result.lines) Object.freeze(line);
+  Object.freeze(result.lines);
+  return Object.freeze(result);
+}

@@ -1,0 +1,155 @@
+/**
+ * Material arithmetic the chess personas share (greedy, cautious, bounty hunter): piece values, what a
+ * move wins on the spot, and what the opponent could win back with one capture. A static one-move look,
+ * no search: these personas are meant to be weak in known, checkable ways.
+ */
+import type { Move, NormalMove, Role, Square } from 'chessops';
+import { pawnAttacks } from 'chessops/attacks';
+import type { Chess } from 'chessops/chess';
+import { SquareSet } from 'chessops/squareSet';
+import { isNormal } from 'chessops/types';
+import { opposite } from 'chessops/util';
+import type { MyTurnRow } from '../../src/client/wire.js';
+import type { Rng } from '../../src/kernel/rng.js';
+import { legalMoves, newBoard, toWireUci, type Board } from '../../src/rules/chess.js';
+import type { AgentContext } from '../persona.js';
+import { tolerate } from './random.js';
+
+/** The classical values, in pawns; the king is never captured, so it is worth nothing here. */
+export const PIECE_VALUE: Readonly<Record<Role, number>> = { pawn: 1, knight: 3, bishop: 3, rook: 5, queen: 9, king: 0 };
+
+/** The agent's view of a position: a parsed FEN (no repetition history, which these personas ignore). */
+export function boardFromFen(fen: string): Board {
+  return newBoard(fen);
+}
+
+/** Material of one side, in pawns. */
+export function material(pos: Chess, color: 'white' | 'black'): number {
+  let total = 0;
+  for (const square of pos.board[color]) total += PIECE_VALUE[pos.board.getRole(square)!];
+  return total;
+}
+
+/**
+ * The enemy piece a legal move takes, if any. chessops writes castling as king-takes-own-rook, so the
+ * piece on the target square counts only when it is the opponent's; en passant takes a pawn that is not
+ * on the target square.
+ */
+export function capturedRole(pos: Chess, move: Move): Role | undefined {
+  if (!isNormal(move)) return undefined;
+  const target = pos.board.get(move.to);
+  if (target) return target.color === pos.turn ? undefined : target.role;
+  const enPassant = pos.board.pawn.has(move.from) && move.to === pos.epSquare;
+  return enPassant ? 'pawn' : undefined;
+}
+
+export function isCapture(pos: Chess, move: Move): boolean {
+  return capturedRole(pos, move) !== undefined;
+}
+
+/** Material a legal move wins on the spot: the piece it takes plus what a promotion adds over the pawn. */
+export function materialGain(pos: Chess, move: Move): number {
+  const captured = capturedRole(pos, move);
+  const taken = captured ? PIECE_VALUE[captured] : 0;
+  const promoted = isNormal(move) && move.promotion ? PIECE_VALUE[move.promotion] - PIECE_VALUE.pawn : 0;
+  return taken + promoted;
+}
+
+/** Whether the side to move has a legal move onto `square` (a recapture there). */
+function canRecapture(pos: Chess, square: Square): boolean {
+  const ctx = pos.ctx();
+  for (const from of pos.kingAttackers(square, pos.turn, pos.board.occupied)) {
+    if (pos.dests(from, ctx).has(square)) return true;
+  }
+  return false;
+}
+
+/**
+ * The side to move's legal moves that can win material at once: captures (en passant included) and
+ * promotions. Only the queen promotion is listed: by the static look below, every promotion piece nets the
+ * same when it is taken back (captured - 1) and the queen nets most when it is not. Found from the targets'
+ * attackers rather than from every legal move, since the cautious persona asks this about 35 times a move.
+ */
+function gainfulMoves(pos: Chess): NormalMove[] {
+  const ctx = pos.ctx();
+  const us = pos.turn;
+  const destsCache = new Map<Square, SquareSet>();
+  const dests = (from: Square): SquareSet => {
+    let d = destsCache.get(from);
+    if (!d) destsCache.set(from, (d = pos.dests(from, ctx)));
+    return d;
+  };
+  const pawns = pos.board.pieces(us, 'pawn');
+  const promoting = (from: Square, to: Square): NormalMove =>
+    pawns.has(from) && SquareSet.backranks().has(to) ? { from, to, promotion: 'queen' } : { from, to };
+  const out: NormalMove[] = [];
+  for (const to of pos.board[opposite(us)].diff(pos.board.king)) {
+    for (const from of pos.kingAttackers(to, us, pos.board.occupied)) if (dests(from).has(to)) out.push(promoting(from, to));
+  }
+  const ep = pos.epSquare;
+  if (ep !== undefined) for (const from of pawnAttacks(opposite(us), ep).intersect(pawns)) if (dests(from).has(ep)) out.push({ from, to: ep });
+  for (const from of pawns.intersect(SquareSet.fromRank(us === 'white' ? 6 : 1))) {
+    for (const to of dests(from).diff(pos.board.occupied)) out.push({ from, to, promotion: 'queen' });
+  }
+  return out;
+}
+
+/**
+ * What the side to move wins by its best single gainful move (a capture or a promotion), judged
+ * statically: the gain, less the moved piece when the other side can legally take it back on that square.
+ * 0 when nothing wins material. This is "the opponent can take a hanging or under-defended piece".
+ */
+export function bestOneMoveWin(pos: Chess): number {
+  let best = 0;
+  for (const move of gainfulMoves(pos)) {
+    const gain = materialGain(pos, move);
+    if (gain <= best) continue; // even an undefended win of `gain` cannot beat what we have
+    const after = pos.clone();
+    after.play(move);
+    const lost = canRecapture(after, move.to) ? PIECE_VALUE[move.promotion ?? pos.board.getRole(move.from)!] : 0;
+    best = Math.max(best, gain - lost);
+  }
+  return best;
+}
+
+/**
+ * A move's material balance by a static one-move look: what it wins now, less what the opponent can then
+ * win with one capture. Negative = the move hangs material (or leaves something hanging).
+ */
+export function netGain(pos: Chess, move: Move): number {
+  const after = pos.clone();
+  after.play(move);
+  return materialGain(pos, move) - bestOneMoveWin(after);
+}
+
+/** Legal moves of a bare position (promotions expanded), in a stable order. */
+export function movesOf(pos: Chess): Move[] {
+  return legalMoves({ pos, repetitions: new Map(), plies: 0 });
+}
+
+/** The highest-scoring moves, one drawn from `rng` among equals. `moves` must not be empty. */
+export function pickBest(moves: readonly Move[], score: (move: Move) => number, rng: Rng): Move {
+  let best: Move[] = [];
+  let bestScore = -Infinity;
+  for (const move of moves) {
+    const s = score(move);
+    if (s > bestScore) [best, bestScore] = [[move], s];
+    else if (s === bestScore) best.push(move);
+  }
+  return rng.pick(best);
+}
+
+/**
+ * Plays the move `choose` picks in a my-turn game, sent as wire UCI (castling e1g1), as engine-style agents
+ * send it. A refusal a busy world produces (the game just ended) is tolerated like any other persona's.
+ */
+export async function playChosenMove(ctx: AgentContext, game: MyTurnRow, choose: MoveChooser): Promise<void> {
+  const board = boardFromFen(game.current_fen);
+  const moves = legalMoves(board);
+  if (moves.length === 0) return; // mate or stalemate: the platform has already ended the game
+  const move = choose(board.pos, moves, ctx.rng);
+  await tolerate(ctx.client.move({ game_id: game.game_id, move_uci: toWireUci(board, move) }));
+}
+
+/** A persona's move rule: one of `moves` (the legal moves of `pos`, never empty), drawing only from `rng`. */
+export type MoveChooser = (pos: Chess, moves: readonly Move[], rng: Rng) => Move;

@@ -1,0 +1,141 @@
+/**
+ * Bit streams for compact records: values appended least-significant bit first into bytes, kept as a
+ * one-byte string once complete (a string costs 16 bytes of header and one byte per 8 bits, where a number
+ * array costs 8 bytes per element and a typed array about 150 bytes before its first byte).
+ */
+export class BitWriter {
+  readonly #bytes: number[] = [];
+  /** Bits still free in the last byte. */
+  #free = 0;
+
+  /** The low `width` bits of `value` (0 <= width <= 30). */
+  write(value: number, width: number): void {
+    for (let done = 0; done < width; ) {
+      if (this.#free === 0) {
+        this.#bytes.push(0);
+        this.#free = 8;
+      }
+      const take = Math.min(this.#free, width - done);
+      const chunk = (value >>> done) & ((1 << take) - 1);
+      this.#bytes[this.#bytes.length - 1]! |= chunk << (8 - this.#free);
+      this.#free -= take;
+      done += take;
+    }
+  }
+
+  /**
+   * A natural number (a safe integer >= 0), short when small: its bit length L in Elias gamma code (L + 1
+   * written as its length in zeros, then itself), then the L - 1 bits under its leading one. 0 takes 1 bit,
+   * 1 takes 3, a value under 2^6 at most 10, under 2^16 at most 24.
+   */
+  writeNatural(value: number): void {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a natural number: ${value}`);
+    const length = bitLength(value);
+    const prefix = bitLength(length + 1);
+    this.write(0, prefix - 1);
+    this.write(reverseBits(length + 1, prefix), prefix);
+    if (length <= 1) return;
+    const rest = value - 2 ** (length - 1);
+    this.write(rest % 2 ** 30, Math.min(length - 1, 30));
+    if (length - 1 > 30) this.write(Math.floor(rest / 2 ** 30), length - 1 - 30);
+  }
+
+  /**
+   * A natural number in Rice code with parameter `k`: the quotient `value >> k` in unary (that many 0s, then
+   * a 1), then the k low bits. Short when the value is near 2^k; a quotient of RICE_ESCAPE or more is written
+   * as RICE_ESCAPE 0s and the value as a natural instead. See `nextRiceParameter` for adapting k.
+   */
+  writeRice(value: number, k: number): void {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a natural number: ${value}`);
+    const quotient = Math.floor(value / 2 ** k);
+    if (quotient >= RICE_ESCAPE) {
+      this.write(0, RICE_ESCAPE);
+      this.writeNatural(value);
+      return;
+    }
+    this.write(0, quotient);
+    this.write(1, 1);
+    const rest = value - quotient * 2 ** k;
+    this.write(rest % 2 ** 30, Math.min(k, 30));
+    if (k > 30) this.write(Math.floor(rest / 2 ** 30), k - 30);
+  }
+
+  /** The bytes so far as a one-byte string (char codes 0 to 255). */
+  text(): string {
+    let out = '';
+    // fromCharCode takes its codes as arguments: a chunk at a time stays under any argument limit.
+    for (let at = 0; at < this.#bytes.length; at += TEXT_CHUNK) out += String.fromCharCode.apply(null, this.#bytes.slice(at, at + TEXT_CHUNK));
+    return out;
+  }
+}
+
+/** A Rice quotient this large is written as an escape and a natural. */
+const RICE_ESCAPE = 8;
+
+/**
+ * The Rice parameter for the next value of a series, from the last one: values of a series tend to keep their
+ * size (a game's move times, say), so the next is coded around the last one's magnitude.
+ */
+export function nextRiceParameter(last: number): number {
+  return Math.max(0, bitLength(last) - 1);
+}
+
+/**
+ * The low `width` bits of `value` in reverse order: a gamma code is read one bit at a time, most significant
+ * first, and the stream hands bits out least significant first.
+ */
+function reverseBits(value: number, width: number): number {
+  let out = 0;
+  for (let i = 0; i < width; i++) out |= ((value >>> i) & 1) << (width - 1 - i);
+  return out;
+}
+const TEXT_CHUNK = 8192;
+
+function bitLength(value: number): number {
+  if (value < 2 ** 32) return 32 - Math.clz32(value);
+  return 32 + bitLength(Math.floor(value / 2 ** 32));
+}
+
+/** Reads what a BitWriter wrote, in the same order and widths. */
+export class BitReader {
+  readonly #text: string;
+  #bit = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  read(width: number): number {
+    let value = 0;
+    for (let done = 0; done < width; ) {
+      const offset = this.#bit & 7;
+      const take = Math.min(8 - offset, width - done);
+      if (this.#bit >>> 3 >= this.#text.length) throw new Error('bit stream: read past the end');
+      const byte = this.#text.charCodeAt(this.#bit >>> 3);
+      value |= ((byte >>> offset) & ((1 << take) - 1)) << done;
+      this.#bit += take;
+      done += take;
+    }
+    return value >>> 0;
+  }
+
+  readRice(k: number): number {
+    let quotient = 0;
+    while (this.read(1) === 0) if (++quotient === RICE_ESCAPE) return this.readNatural();
+    const low = this.read(Math.min(k, 30));
+    const high = k > 30 ? this.read(k - 30) : 0;
+    return quotient * 2 ** k + high * 2 ** 30 + low;
+  }
+
+  readNatural(): number {
+    let prefix = 1;
+    while (this.read(1) === 0) if (++prefix > 54) throw new Error('bit stream: not a natural number here');
+    let lengthPlusOne = 1;
+    for (let i = 1; i < prefix; i++) lengthPlusOne = lengthPlusOne * 2 + this.read(1);
+    const length = lengthPlusOne - 1;
+    if (length <= 1) return length;
+    const low = this.read(Math.min(length - 1, 30));
+    const high = length - 1 > 30 ? this.read(length - 1 - 30) : 0;
+    return 2 ** (length - 1) + high * 2 ** 30 + low;
+  }
+}

@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BitReader, BitWriter } from '../../src/kernel/bits.js';
+import { toIso } from '../../src/kernel/clock.js';
+import { uuidV4 } from '../../src/kernel/ids.js';
+import { ReplayableIds } from '../../src/kernel/replayable-ids.js';
+import { Rng } from '../../src/kernel/rng.js';
+import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess.js';
+import { moveSans } from '../../src/platform/games.js';
+import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+
+/**
+ * Finished games and activity rows are kept packed (src/platform/game-record.ts, move-log.ts,
+ * activity-rows.ts) and read back through the same routes: what a client reads after a game ended must be
+ * exactly what it was told while the game was played.
+ */
+
+/** uuidV4 as it was first written (hex text sliced around the dashes): the oracle for the flat builder. */
+function slicedUuid(rng: Rng): string {
+  let hex = '';
+  for (let i = 0; i < 4; i++) hex += rng.int(0, 0xffffffff).toString(16).padStart(8, '0');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+describe('kernel pieces of the compact records', () => {
+  it('uuidV4 draws the same ids as the sliced-hex definition', () => {
+    const ours = new Rng('uuid-oracle');
+    const theirs = new Rng('uuid-oracle');
+    for (let i = 0; i < 2000; i++) expect(uuidV4(ours)).toBe(slicedUuid(theirs));
+  });
+
+  it('toIso writes what Date writes, across days, years and the edges it hands back to Date', () => {
+    const edges = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2026, 0, 1), Date.UTC(2024, 1, 29, 23, 59, 59, 999), 253_402_300_799_999, 253_402_300_800_000];
+    for (const ms of edges) expect(toIso(ms)).toBe(new Date(ms).toISOString());
+    fc.assert(
+      fc.property(fc.integer({ min: -62_000_000_000_000, max: 300_000_000_000_000 }), (ms) => {
+        expect(toIso(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a bit stream reads back the widths and naturals written, in order', () => {
+    const natural = fc.oneof(fc.nat(70), fc.nat(), fc.maxSafeNat());
+    const field = fc.oneof(
+      fc.record({ kind: fc.constant('bits' as const), width: fc.integer({ min: 0, max: 30 }), value: fc.nat() }),
+      fc.record({ kind: fc.constant('natural' as const), value: natural }),
+      fc.record({ kind: fc.constant('rice' as const), value: natural, k: fc.integer({ min: 0, max: 52 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(field, { maxLength: 60 }), (fields) => {
+        const writer = new BitWriter();
+        for (const f of fields) {
+          if (f.kind === 'bits') writer.write(f.value % 2 ** f.width, f.width);
+          else if (f.kind === 'natural') writer.writeNatural(f.value);
+          else writer.writeRice(f.value, f.k);
+        }
+        const reader = new BitReader(writer.text());
+        for (const f of fields) {
+          if (f.kind === 'bits') expect(reader.read(f.width)).toBe(f.value % 2 ** f.width);
+          else if (f.kind === 'natural') expect(reader.readNatural()).toBe(f.value);
+          else expect(reader.readRice(f.k)).toBe(f.value);
+        }
+      }),
+    );
+  });
+
+  it('small naturals are short: 0 in 1 bit, under 2^6 in at most 10', () => {
+    const sizeOf = (value: number) => {
+      const writer = new BitWriter();
+      for (let i = 0; i < 8; i++) writer.writeNatural(value);
+      return writer.text().length; // bytes for eight of them
+    };
+    expect(sizeOf(0)).toBe(1);
+    expect(sizeOf(63)).toBeLessThanOrEqual(10);
+  });
+
+  it('replayable ids are the ids the plain stream draws, for any ascending choice of ordinals', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 600 }), fc.array(fc.nat(599), { maxLength: 40 }), (spacing, drawn, picks) => {
+        const replayable = new ReplayableIds(new Rng('ids').fork('replay'), spacing);
+        const plain = new Rng('ids').fork('replay');
+        const expected = Array.from({ length: drawn }, () => uuidV4(plain));
+        for (let i = 0; i < drawn; i++) expect(replayable.next()).toBe(expected[i]);
+        const ordinals = [...new Set(picks.map((n) => n % drawn))].sort((a, b) => a - b);
+        expect(replayable.idsAt(ordinals)).toEqual(ordinals.map((n) => expected[n]));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+type MoveAnswer = Awaited<ReturnType<TestAgent['client']['move']>>['move'];
+
+/** Plays a random game to its end at random paces, keeping every move answer; returns them. */
+async function randomGame(world: TestWorld, white: TestAgent, black: TestAgent, gameId: string, rng: Rng): Promise<MoveAnswer[]> {
+  const board = newBoard();
+  const answers: MoveAnswer[] = [];
+  for (let ply = 0; ; ply++) {
+    world.advanceBy(rng.chance(0.3) ? 0 : rng.int(1, 200_000));
+    const move = rng.pick(legalMoves(board));
+    const uci = toWireUci(board, move);
+    board.pos.play(move);
+    const answer = await (ply % 2 === 0 ? white : black).client.move({ game_id: gameId, move_uci: uci });
+    answers.push(answer.move);
+    if (answer.game_status === 'completed') return answers;
+  }
+}
+
+describe('finished games and their activity, packed', () => {
+  it('a live game reads back its earlier moves exactly as they were answered', async () => {
+    const world = newWorld({ seed: 'packed-live' });
+    const [a, b] = await world.agents(2);
+    const gameId = await world.game(a!, b!);
+    const rng = new Rng('packed-live');
+    const board = newBoard();
+    const answers: MoveAnswer[] = [];
+    for (let ply = 0; ply < 60; ply++) {
+      world.advanceBy(rng.int(0, 90_000));
+      const move = rng.pick(legalMoves(board));
+      const uci = toWireUci(board, move);
+      board.pos.play(move);
+      const answer = await (ply % 2 === 0 ? a! : b!).client.move({ game_id: gameId, move_uci: uci });
+      if (answer.game_status !== 'active') return;
+      answers.push(answer.move);
+      if (ply % 7 === 3) expect((await a!.client.game(gameId)).moves).toEqual(answers);
+    }
+  });
+
+  it('a finished game reads back every move exactly as it was answered while played', async () => {
+    const world = newWorld({ seed: 'packed-games' });
+    const [a, b] = await world.agents(2);
+    const rng = new Rng('packed-games').fork('moves');
+    for (let game = 0; game < 6; game++) {
+      const [white, black] = game % 2 === 0 ? [a!, b!] : [b!, a!];
+      const gameId = await world.game(white, black);
+      const answers = await randomGame(world, white, black, gameId, rng);
+      const detail = await a!.client.game(gameId);
+      expect(detail.status).toBe('completed');
+      expect(detail.move_count).toBe(answers.length);
+      expect(detail.moves).toEqual(answers);
+      expect(detail.current_fen).toBe(answers.at(-1)!.fen_after);
+      expect(moveSans(world.platform.state.games.get(gameId)!)).toEqual(answers.map((m) => m.move_san));
+    }
+  });
+
+  it('game activity rows keep their text, metadata, time and id after the game, and the handles of the time', async () => {
+    const world = newWorld({ seed: 'packed-activity' });
+    const [a, b] = await world.agents(2);
+    const gameId = await world.game(a!, b!);
+    const whileStarted = await a!.client.activity({ limit: 50 });
+    await randomGame(world, a!, b!, gameId, new Rng('packed-activity'));
+    const ended = await a!.client.activity({ limit: 50 });
+    // The rows of the challenge and the start read the same once the game is over.
+    expect(ended.activities.slice(1)).toEqual(whileStarted.activities);
+    const end = ended.activities[0]!;
+    expect(end.type).toBe('game_ended');
+    expect(end.content).toMatch(/^(Won against|Lost to|Drew with) @player2 \(/);
+    expect(end.metadata).toMatchObject({ game_id: gameId, color: 'white' });
+    await b!.client.updateProfile({ handle: 'renamed2' });
+    const later = await a!.client.activity({ limit: 50 });
+    expect(later.activities).toEqual(ended.activities);
+    expect(new Set(later.activities.map((row) => row.id)).size).toBe(later.activities.length);
+  });
+});

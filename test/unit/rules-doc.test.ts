@@ -1,0 +1,387 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
+
+/**
+ * docs/rules.md is the index a newcomer follows from a rule to its code and to the test that proves it. A
+ * pointer that no longer resolves sends them to the wrong room, so every table row is read here and every
+ * pointer checked. The citation style this test reads (and so the style of the document):
+ *
+ * - Code column: a backticked path (`src/rules/fees.ts`, or a glob such as `src/api/contract/*.ts`),
+ *   followed by the backticked symbols defined in it (`bountySettlement`, `Class.method`); a `;` starts a
+ *   new group, so a symbol always follows its own file in its own group. A ruleset number is written in
+ *   full from the root: `ruleset.escrow.retryDelayMs`. Text in parentheses is commentary and not read.
+ * - Test column: a backticked test path, optionally followed by quoted title fragments ("ranks
+ *   trending…"; an ellipsis marks an elided part), each of which must occur in that file; a run-time
+ *   checker is written `checker \`name\`` and must be a built-in invariant. A test file's short name
+ *   (`platform-feed "..."`) is read too, though the document spells every path out.
+ *
+ * The same file keeps two neighbouring facts true: every rule module has a test that imports it, and
+ * every path docs/architecture.md names exists.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const RULES_DOC = 'docs/rules.md';
+
+interface Row {
+  readonly line: number;
+  readonly code: string;
+  readonly test: string;
+}
+
+interface Columns {
+  readonly code: number;
+  readonly test: number;
+  readonly count: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading the tables
+
+/** GitHub's table rule: a cell ends at every pipe not escaped with a backslash, inside code spans too. */
+function splitCells(line: string): string[] {
+  const cells = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/);
+  return cells.map((cell) => cell.trim().replaceAll('\\|', '|'));
+}
+
+function isSeparator(line: string): boolean {
+  return /^\|\s*:?-{3,}/.test(line.trim());
+}
+
+function columnsOf(header: string[]): Columns {
+  return { code: header.indexOf('Code'), test: header.indexOf('Test'), count: header.length };
+}
+
+interface Table {
+  readonly rows: Row[];
+  readonly problems: string[];
+}
+
+function readTables(text: string): Table {
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  const lines = text.split('\n');
+  let columns: Columns | undefined;
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    if (!raw.trim().startsWith('|')) {
+      columns = undefined;
+      return;
+    }
+    if (isSeparator(raw)) return;
+    const cells = splitCells(raw);
+    if (columns === undefined) {
+      columns = columnsOf(cells);
+      if (columns.code < 0 || columns.test < 0) problems.push(`line ${line}: a table without Code and Test columns`);
+      return;
+    }
+    if (cells.length !== columns.count) problems.push(`line ${line}: ${cells.length} cells where the header has ${columns.count} (an unescaped |?)`);
+    rows.push({ line, code: cells[columns.code] ?? '', test: cells[columns.test] ?? '' });
+  });
+  return { rows, problems };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files, globs and symbols
+
+const fileCache = new Map<string, string>();
+
+function fileText(path: string): string {
+  let text = fileCache.get(path);
+  if (text === undefined) {
+    text = readFileSync(join(ROOT, path), 'utf8');
+    fileCache.set(path, text);
+  }
+  return text;
+}
+
+function isFile(path: string): boolean {
+  const full = join(ROOT, path);
+  return existsSync(full) && statSync(full).isFile();
+}
+
+/** The files a pointer names: itself, or for a glob in its last segment, every file it matches. */
+function filesOf(pointer: string): string[] {
+  if (!pointer.includes('*')) return isFile(pointer) ? [pointer] : [];
+  const folder = dirname(pointer);
+  if (!existsSync(join(ROOT, folder))) return [];
+  const pattern = new RegExp(`^${basename(pointer).replaceAll('.', '\\.').replaceAll('*', '[^/]*')}$`);
+  return readdirSync(join(ROOT, folder))
+    .filter((name) => pattern.test(name))
+    .map((name) => `${folder}/${name}`)
+    .filter(isFile);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Where `name` is declared at the top level of a module: a declaration, or a name in an export list. */
+function topLevelDeclaration(text: string, name: string): number {
+  const n = escapeRegExp(name);
+  const declaration = new RegExp(`\\b(?:function\\*?|const|let|var|class|interface|type|enum|namespace)\\s+${n}\\b`);
+  const exported = new RegExp(`\\bexport\\s+(?:type\\s+)?\\{[^}]*\\b${n}\\b[^}]*\\}`);
+  return firstIndex(text, [declaration, exported]);
+}
+
+/** Where `name` is declared as a member (method, accessor, field or property), at or after `from`. */
+function memberDeclaration(text: string, name: string, from: number): number {
+  const n = escapeRegExp(name);
+  const modifiers = '(?:(?:public|private|protected|static|async|readonly|override|get|set|declare)\\s+)*';
+  const member = new RegExp(`^[ \\t]+${modifiers}\\*?${n}\\??\\s*(?:<[^>\\n]*>)?\\s*[(:=]`, 'm');
+  const index = text.slice(from).search(member);
+  return index < 0 ? -1 : from + index;
+}
+
+function firstIndex(text: string, patterns: RegExp[]): number {
+  const found = patterns.map((pattern) => text.search(pattern)).filter((index) => index >= 0);
+  return found.length === 0 ? -1 : Math.min(...found);
+}
+
+/**
+ * A symbol is defined in a file when its first part is declared there (at the top level, or as a method or
+ * field) and each further part (`Class.method`, `Type.field.nested`) is a member declared after it.
+ */
+function definesSymbol(text: string, symbol: string): boolean {
+  const [head, ...members] = symbol.split('.');
+  let at = topLevelDeclaration(text, head!);
+  if (at < 0) at = memberDeclaration(text, head!, 0);
+  for (const member of members) {
+    if (at < 0) return false;
+    at = memberDeclaration(text, member, at);
+  }
+  return at >= 0;
+}
+
+function rulesetHas(path: string): boolean {
+  let node: unknown = DEFAULT_RULESET;
+  for (const key of path.split('.').slice(1)) {
+    if (node === null || typeof node !== 'object' || !(key in node)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The Code column
+
+const PATH = /^(?:src|agents|bench|test|scenarios|bin|examples|docs|reports)\/|^\.ci\//;
+const RULESET = /^(?:ruleset|DEFAULT_RULESET)\./;
+const SYMBOL = /^#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*$/;
+
+/** The cell without parenthesised commentary (parentheses inside code spans are kept). */
+function withoutParentheses(cell: string): string {
+  let depth = 0;
+  let inCode = false;
+  let kept = '';
+  for (const char of cell) {
+    if (char === '`') inCode = !inCode;
+    if (!inCode && char === '(') depth += 1;
+    if (depth === 0) kept += char;
+    if (!inCode && char === ')' && depth > 0) depth -= 1;
+  }
+  return kept;
+}
+
+/** Splits at every `;` outside code spans. */
+function groupsOf(cell: string): string[] {
+  const groups: string[] = [''];
+  let inCode = false;
+  for (const char of cell) {
+    if (char === '`') inCode = !inCode;
+    if (char === ';' && !inCode) groups.push('');
+    else groups[groups.length - 1] += char;
+  }
+  return groups;
+}
+
+function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+}
+
+function codeProblems(cell: string): string[] {
+  const problems: string[] = [];
+  for (const group of groupsOf(withoutParentheses(cell))) {
+    let files: string[] | undefined;
+    for (const token of codeSpans(group)) {
+      if (PATH.test(token)) {
+        files = filesOf(token);
+        if (files.length === 0) problems.push(`\`${token}\` does not exist`);
+      } else if (RULESET.test(token)) {
+        files = undefined;
+        if (!rulesetHas(token)) problems.push(`\`${token}\` is not a key of DEFAULT_RULESET`);
+      } else if (SYMBOL.test(token)) {
+        problems.push(...symbolProblems(token, files));
+      }
+    }
+  }
+  return problems;
+}
+
+function symbolProblems(symbol: string, files: string[] | undefined): string[] {
+  if (files === undefined) return [`\`${symbol}\` names no file before it in its group`];
+  if (files.length === 0) return [];
+  if (files.some((file) => definesSymbol(fileText(file), symbol))) return [];
+  return [`\`${symbol}\` is not defined in ${files.join(', ')}`];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The Test column
+
+/** Every test file under test/, as a path from the root. */
+function listTestFiles(folder = 'test'): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return listTestFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const TEST_FILES = listTestFiles();
+
+/** Test files by their base name (`platform-feed` for test/unit/platform-feed.test.ts). */
+function testFilesByShortName(): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const path of TEST_FILES) {
+    const name = basename(path, '.test.ts');
+    byName.set(name, (byName.get(name) ?? []).concat(path));
+  }
+  return byName;
+}
+
+const SHORT_NAMES = testFilesByShortName();
+
+function builtInCheckers(): Set<string> {
+  const names = new Set<string>();
+  for (const file of filesOf('src/sim/*invariants.ts')) {
+    for (const match of fileText(file).matchAll(/readonly name = '([a-z_]+)'/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+const CHECKERS = builtInCheckers();
+
+/** A test cell read as a sequence: test pointers, title fragments (quoted) and checker names. */
+const TEST_TOKEN = /`(test\/[^`]+|\.ci\/[^`]+)`|"([^"]+)"|(?:checker|run-time)\s+`([a-z_]+)`|(?<![\w`/-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w`/.-])/g;
+
+function testProblems(cell: string): string[] {
+  const problems: string[] = [];
+  let current: string[] | undefined;
+  for (const match of cell.matchAll(TEST_TOKEN)) {
+    const [, path, fragment, checker, shortName] = match;
+    if (path !== undefined) {
+      current = filesOf(path);
+      if (current.length === 0) problems.push(`\`${path}\` does not exist`);
+    } else if (fragment !== undefined) {
+      problems.push(...fragmentProblems(fragment, current));
+    } else if (checker !== undefined) {
+      if (!CHECKERS.has(checker)) problems.push(`checker \`${checker}\` is not a built-in invariant`);
+    } else if (shortName !== undefined && SHORT_NAMES.has(shortName)) {
+      current = SHORT_NAMES.get(shortName)!;
+      if (current.length > 1) problems.push(`${shortName} names ${current.length} test files`);
+    }
+  }
+  return problems;
+}
+
+/** Each part of a title fragment between ellipses must occur in one of the test files it follows. */
+function fragmentProblems(fragment: string, files: readonly string[] | undefined): string[] {
+  if (files === undefined) return [`"${fragment}" follows no test file`];
+  if (files.length === 0) return [];
+  const texts = files.map(fileText);
+  const parts = fragment.split(/…|\.\.\./).map((part) => part.trim()).filter((part) => part.length > 0);
+  const missing = parts.filter((part) => !texts.some((text) => text.includes(part)));
+  return missing.map((part) => `"${part}" does not occur in ${files.join(', ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const TABLES = readTables(fileText(RULES_DOC));
+
+function rowProblems(check: (cell: string) => string[], cellOf: (row: Row) => string): string[] {
+  return TABLES.rows.flatMap((row) => check(cellOf(row)).map((problem) => `${RULES_DOC}:${row.line}: ${problem}`));
+}
+
+describe('docs/rules.md resolves', () => {
+  it('is read as tables of rows with a Code and a Test cell each', () => {
+    expect(TABLES.problems).toEqual([]);
+    expect(TABLES.rows.length).toBeGreaterThan(300);
+  });
+
+  it('names only files that exist and symbols defined in them', () => {
+    expect(rowProblems(codeProblems, (row) => row.code)).toEqual([]);
+  });
+
+  it('names only test files that exist, titles found in them and built-in checkers', () => {
+    expect(rowProblems(testProblems, (row) => row.test)).toEqual([]);
+  });
+});
+
+/** A path the architecture page names: a folder (ending in `/`), a file or a glob; `<placeholders>` are not paths. */
+function pathProblem(token: string): string | undefined {
+  if (!PATH.test(token) || token.includes('<') || token.includes(' ')) return undefined;
+  if (token.endsWith('/')) return existsSync(join(ROOT, token)) ? undefined : `folder \`${token}\` does not exist`;
+  return filesOf(token).length > 0 ? undefined : `\`${token}\` does not exist`;
+}
+
+describe('docs/architecture.md', () => {
+  // The map of the rooms: a room that moved must be moved on the map too.
+  it('names only folders and files that exist', () => {
+    const prose = fileText('docs/architecture.md').replace(/^```[\s\S]*?^```/gm, '');
+    const problems = codeSpans(prose).map(pathProblem).filter((problem) => problem !== undefined);
+    expect(codeSpans(prose).filter((span) => PATH.test(span)).length).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('every rule module', () => {
+  // A rule is found from its row here, and its test from the rule: a module no test imports breaks the chain.
+  it('is imported by some test', () => {
+    const tests = TEST_FILES.map(fileText);
+    const modules = filesOf('src/rules/*.ts').map((path) => basename(path, '.ts'));
+    const untested = modules.filter((name) => !tests.some((text) => text.includes(`/src/rules/${name}.js`)));
+    expect(modules.length).toBeGreaterThan(15);
+    expect(untested).toEqual([]);
+  });
+});
+
+describe('the pointer reader', () => {
+  it('finds declarations, members and the ruleset', () => {
+    const text = 'export class Ledger {\n  static open(): void {}\n  #fee = 1;\n}\nexport function pay() {}\n';
+    expect(definesSymbol(text, 'Ledger.open')).toBe(true);
+    expect(definesSymbol(text, 'Ledger.#fee')).toBe(true);
+    expect(definesSymbol(text, 'pay')).toBe(true);
+    expect(definesSymbol(text, 'Ledger.close')).toBe(false);
+    expect(definesSymbol(text, 'refund')).toBe(false);
+    expect(rulesetHas('ruleset.escrow.retryDelayMs')).toBe(true);
+    expect(rulesetHas('ruleset.escrow.retryDelay')).toBe(false);
+  });
+
+  it('refuses a missing file, a symbol in the wrong file and a symbol with no file', () => {
+    expect(codeProblems('`src/rules/fees.ts` `bountySettlement`; `src/rules/elo.ts` `eloChange`')).toEqual([]);
+    expect(codeProblems('`src/rules/fee.ts`')).toEqual(['`src/rules/fee.ts` does not exist']);
+    expect(codeProblems('`src/rules/elo.ts` `bountySettlement`')).toEqual(['`bountySettlement` is not defined in src/rules/elo.ts']);
+    expect(codeProblems('`src/rules/fees.ts`; `bountySettlement`')).toEqual(['`bountySettlement` names no file before it in its group']);
+    expect(codeProblems('`src/rules/fees.ts` (see `nowhere`)')).toEqual([]);
+  });
+
+  it('refuses a missing test file, a title not in it and an unknown checker', () => {
+    expect(testProblems('`test/property/fees.test.ts` "bounty settlement properties"; checker `bounty_fees_exact`')).toEqual([]);
+    expect(testProblems('social-score "the ruleset\'s points…"')).toEqual([]);
+    expect(testProblems('`test/property/fee.test.ts`')).toEqual(['`test/property/fee.test.ts` does not exist']);
+    expect(testProblems('`test/property/fees.test.ts` "no such title"')).toEqual(['"no such title" does not occur in test/property/fees.test.ts']);
+    expect(testProblems('checker `fees_exact`')).toEqual(['checker `fees_exact` is not a built-in invariant']);
+  });
+
+  it('reads folders, files, globs and placeholders in the architecture page', () => {
+    expect([pathProblem('src/rules/'), pathProblem('src/api/*-views.ts'), pathProblem('test/unit/platform-<group>.test.ts')]).toEqual([undefined, undefined, undefined]);
+    expect(pathProblem('src/nowhere/')).toBe('folder `src/nowhere/` does not exist');
+    expect(pathProblem('agents/engine/calibrate.ts')).toBe('`agents/engine/calibrate.ts` does not exist');
+  });
+
+  it('splits cells at unescaped pipes only', () => {
+    expect(splitCells('| a \\| b | `c` |')).toEqual(['a | b', '`c`']);
+  });
+});
