@@ -36,6 +36,6 @@ export const HUMAN_PERSONAS: ReadonlySet<string> = new Set([humanPersona.name]);
 
 /**
  * Personas whose `level` option a scenario may set from an Elo spread (`strength:` on a group, `elo:` on a
- * mix): each agent gets a calibrated level from `levelsFor` in agents/engine/strength.ts.
+ * mix): each agent gets a calibrated level from `levelsFor` in agents/engines/strength.ts.
  */
 export const STRENGTH_PERSONAS: ReadonlySet<string> = new Set([enginePersona.name]);

@@ -1,7 +1,7 @@
 /**
  * The baseline of the platform move-loop benchmark: uniformly random legal games played with bare chessops,
  * doing the least a platform must do per move (list legal moves, write SAN, detect the end). The platform
- * loop (src/rules/chess.ts plus the game route) is reported as a ratio to this, measured in the same run.
+ * loop (src/rules/chess/chess.ts plus the game route) is reported as a ratio to this, measured in the same run.
  */
 import type { NormalMove } from 'chessops';
 import { Chess, type Context } from 'chessops/chess';
@@ -26,7 +26,8 @@ function legalMoves(pos: Chess, ctx: Context): NormalMove[] {
   for (const [from, dests] of pos.allDests(ctx)) {
     const pawn = pos.board.pawn.has(from);
     for (const to of dests) {
-      if (pawn && (to < 8 || to >= 56)) for (const promotion of PROMOTIONS) moves.push({ from, to, promotion });
+      if (pawn && (to < 8 || to >= 56))
+        for (const promotion of PROMOTIONS) moves.push({ from, to, promotion });
       else moves.push({ from, to });
     }
   }

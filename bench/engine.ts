@@ -11,7 +11,7 @@ import { chooseMove, type EngineLevel } from '../agents/engines/levels.js';
 import type { EnginePool } from '../agents/engines/pool.js';
 import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
-import { STANDARD_START_FEN } from '../src/rules/chess.js';
+import { STANDARD_START_FEN } from '../src/rules/chess/chess.js';
 import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
 import { wirePlatform } from '../src/sim/wiring.js';
 
@@ -21,9 +21,17 @@ export interface EngineGamesResult {
   fens: string[];
 }
 
-export async function engineGames(pool: EnginePool, level: EngineLevel, games: number, seed: string): Promise<EngineGamesResult> {
+export async function engineGames(
+  pool: EnginePool,
+  level: EngineLevel,
+  games: number,
+  seed: string,
+): Promise<EngineGamesResult> {
   // Two keys play every game, far past the daily request quota: the loop is measured, not throttled.
-  const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
+  const ruleset = {
+    ...DEFAULT_RULESET,
+    api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER },
+  };
   const wired = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
   const players = [wired.client(), wired.client()] as const;
   await players[0].register({ handle: 'bench_engine_a' });
@@ -35,7 +43,13 @@ export async function engineGames(pool: EnginePool, level: EngineLevel, games: n
   return result;
 }
 
-async function playOne(players: readonly [PlatformClient, PlatformClient], pool: EnginePool, level: EngineLevel, rng: Rng, into: EngineGamesResult): Promise<void> {
+async function playOne(
+  players: readonly [PlatformClient, PlatformClient],
+  pool: EnginePool,
+  level: EngineLevel,
+  rng: Rng,
+  into: EngineGamesResult,
+): Promise<void> {
   const { challenge } = await players[0].createChallenge({ opponent_handle: 'bench_engine_b' });
   const accepted = await players[1].acceptChallenge(challenge.challenge_id);
   const whiteIsA = accepted.game.white_player.handle === 'bench_engine_a';
@@ -43,7 +57,11 @@ async function playOne(players: readonly [PlatformClient, PlatformClient], pool:
   for (let ply = 0; ; ply++) {
     const mover = players[(ply % 2 === 0) === whiteIsA ? 0 : 1];
     into.fens.push(fen);
-    const uci = chooseMove(await pool.search({ fen, nodes: level.nodes, multiPv: level.multiPv }), level, rng);
+    const uci = chooseMove(
+      await pool.search({ fen, nodes: level.nodes, multiPv: level.multiPv }),
+      level,
+      rng,
+    );
     const answer = await mover.move({ game_id: challenge.challenge_id, move_uci: uci });
     into.plies++;
     if (answer.game_status === 'completed') return;
@@ -84,7 +102,13 @@ export class BareStockfish {
 
   /** Searches each position once; one search is one ply of the engine loop. */
   async searchAll(fens: readonly string[], level: EngineLevel): Promise<{ plies: number }> {
-    for (const fen of fens) await this.#send(['ucinewgame', `setoption name MultiPV value ${level.multiPv}`, `position fen ${fen}`, `go nodes ${level.nodes}`]);
+    for (const fen of fens)
+      await this.#send([
+        'ucinewgame',
+        `setoption name MultiPV value ${level.multiPv}`,
+        `position fen ${fen}`,
+        `go nodes ${level.nodes}`,
+      ]);
     return { plies: fens.length };
   }
 

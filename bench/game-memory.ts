@@ -23,7 +23,11 @@ function collector(): () => void {
 /** Enough for the compiler and the tables games fill on first use to settle (the figure drifts by some 300 B with 50). */
 const WARMUP_GAMES = 150;
 
-export async function retainedPerGame(options: { games: number; maxPaceMs: number; seed: string }): Promise<RetainedPerGame> {
+export async function retainedPerGame(options: {
+  games: number;
+  maxPaceMs: number;
+  seed: string;
+}): Promise<RetainedPerGame> {
   const gc = collector();
   const loop = await PlatformLoop.start(options.seed);
   // Warm-up games first, so that compiled code and first-use tables are in the "before" heap, not charged to games.
@@ -43,9 +47,16 @@ export async function retainedPerGame(options: { games: number; maxPaceMs: numbe
 
 export async function runMemoryBench(options: { games: number; log: (line: string) => void }): Promise<void> {
   const { games, log } = options;
-  log(`memory per finished game (heap after a full collection, ${games} games through the in-process API; goal <= 2048 B, aim <= 1024 B):`);
-  for (const [label, maxPaceMs] of [['moves at one instant', 0], ['moves 1 ms to 2 min apart', 120_000]] as const) {
+  log(
+    `memory per finished game (heap after a full collection, ${games} games through the in-process API; goal <= 2048 B, aim <= 1024 B):`,
+  );
+  for (const [label, maxPaceMs] of [
+    ['moves at one instant', 0],
+    ['moves 1 ms to 2 min apart', 120_000],
+  ] as const) {
     const r = await retainedPerGame({ games, maxPaceMs, seed: `memory-bench-${maxPaceMs}` });
-    log(`  ${label.padEnd(26)}: ${Math.round(r.bytesPerGame)} B per game (${Math.round(r.pliesPerGame)} plies a game, ${(r.bytesPerGame / r.pliesPerGame).toFixed(1)} B a ply)`);
+    log(
+      `  ${label.padEnd(26)}: ${Math.round(r.bytesPerGame)} B per game (${Math.round(r.pliesPerGame)} plies a game, ${(r.bytesPerGame / r.pliesPerGame).toFixed(1)} B a ply)`,
+    );
   }
 }

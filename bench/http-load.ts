@@ -14,7 +14,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { buildServer } from '../src/http/server.js';
 import { Rng } from '../src/kernel/rng.js';
 import type { Platform } from '../src/platform/platform.js';
-import { legalMoves, newBoard, toWireUci } from '../src/rules/chess.js';
+import { legalMoves, newBoard, toWireUci } from '../src/rules/chess/chess.js';
 import { ONBOARDING_PRESETS, resolveRuleset, type DeepPartial, type Ruleset } from '../src/rules/ruleset.js';
 import { wirePlatform } from '../src/sim/wiring.js';
 
@@ -52,13 +52,21 @@ export class LoopbackClient {
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
     return new Promise((resolve, reject) => {
-      const request = http.request({ agent: this.#agent, host: '127.0.0.1', port: this.#port, method, path, headers }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? (JSON.parse(text) as AnswerBody) : null }));
-        response.on('error', reject);
-      });
+      const request = http.request(
+        { agent: this.#agent, host: '127.0.0.1', port: this.#port, method, path, headers },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              body: text ? (JSON.parse(text) as AnswerBody) : null,
+            }),
+          );
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end(payload);
     });
@@ -124,7 +132,8 @@ export interface StopRule {
 }
 
 function stopper(rule: StopRule, recorder: LoadRecorder): () => boolean {
-  if (rule.seconds === undefined && rule.requests === undefined) throw new Error('load: unbounded round (give seconds or requests)');
+  if (rule.seconds === undefined && rule.requests === undefined)
+    throw new Error('load: unbounded round (give seconds or requests)');
   const deadline = rule.seconds === undefined ? Infinity : performance.now() + rule.seconds * 1000;
   return () =>
     performance.now() >= deadline ||
@@ -137,7 +146,11 @@ export interface RoundResult {
   ms: number;
 }
 
-async function runRound(workers: number, rule: StopRule, step: (worker: number, recorder: LoadRecorder) => Promise<void>): Promise<RoundResult> {
+async function runRound(
+  workers: number,
+  rule: StopRule,
+  step: (worker: number, recorder: LoadRecorder) => Promise<void>,
+): Promise<RoundResult> {
   const recorder = new LoadRecorder();
   const done = stopper(rule, recorder);
   const start = performance.now();
@@ -166,10 +179,14 @@ const LOAD_RULESET_OVERRIDES = {
   research: ONBOARDING_PRESETS.spec,
 };
 
-export async function startTwin(seed: string, overrides: DeepPartial<Ruleset> = {}): Promise<Served & { platform: Platform }> {
+export async function startTwin(
+  seed: string,
+  overrides: DeepPartial<Ruleset> = {},
+): Promise<Served & { platform: Platform }> {
   const base = resolveRuleset(LOAD_RULESET_OVERRIDES);
   const { ruleset, errors } = resolveRuleset(overrides, base.ruleset);
-  if (base.errors.length + errors.length > 0) throw new Error(`load ruleset: ${[...base.errors, ...errors].join('; ')}`);
+  if (base.errors.length + errors.length > 0)
+    throw new Error(`load ruleset: ${[...base.errors, ...errors].join('; ')}`);
   const { platform, api } = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
   return { ...(await listen(buildServer(api))), platform };
 }
@@ -209,30 +226,50 @@ export async function enrolAgents(client: LoopbackClient, count: number, seed: s
   const handles = Array.from({ length: count }, (_, i) => `load_${String(i).padStart(4, '0')}`);
   const agents = await Promise.all(handles.map((handle) => enrolOne(client, handle, rng.fork(handle))));
   const pairs: Pair[] = [];
-  for (let i = 0; i < count; i += 2) pairs.push({ challenger: agents[i]!, opponent: agents[i + 1]!, phase: 'needs_challenge', challengeId: null });
+  for (let i = 0; i < count; i += 2)
+    pairs.push({
+      challenger: agents[i]!,
+      opponent: agents[i + 1]!,
+      phase: 'needs_challenge',
+      challengeId: null,
+    });
   return { agents, pairs };
 }
 
 async function enrolOne(client: LoopbackClient, handle: string, rng: Rng): Promise<LoadAgent> {
   const registered = await client.send('POST', '/api/register', { body: { handle } });
-  if (registered.status !== 200) throw new Error(`load: register ${handle}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  if (registered.status !== 200)
+    throw new Error(`load: register ${handle}: ${registered.status} ${JSON.stringify(registered.body)}`);
   const apiKey = registered.body!.api_key!;
-  const posted = await client.send('POST', '/api/social/post', { apiKey, body: { content: `${handle} is here to play.` } });
-  if (posted.status !== 200) throw new Error(`load: post ${handle}: ${posted.status} ${JSON.stringify(posted.body)}`);
+  const posted = await client.send('POST', '/api/social/post', {
+    apiKey,
+    body: { content: `${handle} is here to play.` },
+  });
+  if (posted.status !== 200)
+    throw new Error(`load: post ${handle}: ${posted.status} ${JSON.stringify(posted.body)}`);
   return { handle, apiKey, rng };
 }
 
 /** One step of one agent: its pair duty if it has one (challenge or accept), else a my-turn poll and its moves. */
-async function agentStep(client: LoopbackClient, pair: Pair, agent: LoadAgent, recorder: LoadRecorder): Promise<void> {
+async function agentStep(
+  client: LoopbackClient,
+  pair: Pair,
+  agent: LoadAgent,
+  recorder: LoadRecorder,
+): Promise<void> {
   if (pair.phase === 'needs_challenge' && agent === pair.challenger) return challenge(client, pair, recorder);
   if (pair.phase === 'challenged' && agent === pair.opponent) return accept(client, pair, recorder);
-  const turn = await recorder.timed('poll', () => client.send('GET', '/api/chess/games/my-turn', { apiKey: agent.apiKey }));
+  const turn = await recorder.timed('poll', () =>
+    client.send('GET', '/api/chess/games/my-turn', { apiKey: agent.apiKey }),
+  );
   for (const game of turn.body?.games ?? []) await move(client, pair, agent, game, recorder);
 }
 
 async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
   const body = { opponent_handle: pair.opponent.handle };
-  const answer = await recorder.timed('challenge', () => client.send('POST', '/api/chess/challenge', { apiKey: pair.challenger.apiKey, body }));
+  const answer = await recorder.timed('challenge', () =>
+    client.send('POST', '/api/chess/challenge', { apiKey: pair.challenger.apiKey, body }),
+  );
   if (answer.status !== 200) return; // stays needs_challenge: the next step tries again
   pair.challengeId = answer.body!.challenge!.challenge_id;
   pair.phase = 'challenged';
@@ -240,16 +277,26 @@ async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecor
 
 async function accept(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
   const path = `/api/chess/challenges/${encodeURIComponent(pair.challengeId!)}/accept`;
-  const answer = await recorder.timed('accept', () => client.send('POST', path, { apiKey: pair.opponent.apiKey }));
+  const answer = await recorder.timed('accept', () =>
+    client.send('POST', path, { apiKey: pair.opponent.apiKey }),
+  );
   if (answer.status === 200) pair.phase = 'playing';
 }
 
 /** A uniformly random legal move on the agent's own board, parsed from the FEN my-turn returned. */
-async function move(client: LoopbackClient, pair: Pair, agent: LoadAgent, game: { game_id: string; current_fen: string }, recorder: LoadRecorder): Promise<void> {
+async function move(
+  client: LoopbackClient,
+  pair: Pair,
+  agent: LoadAgent,
+  game: { game_id: string; current_fen: string },
+  recorder: LoadRecorder,
+): Promise<void> {
   const board = newBoard(game.current_fen);
   const uci = toWireUci(board, agent.rng.pick(legalMoves(board)));
   const body = { game_id: game.game_id, move_uci: uci };
-  const answer = await recorder.timed('move', () => client.send('POST', '/api/chess/move', { apiKey: agent.apiKey, body }));
+  const answer = await recorder.timed('move', () =>
+    client.send('POST', '/api/chess/move', { apiKey: agent.apiKey, body }),
+  );
   if (answer.status !== 200 || answer.body!.game_status === 'active') return;
   recorder.gamesCompleted++;
   pair.phase = 'needs_challenge';
@@ -257,8 +304,12 @@ async function move(client: LoopbackClient, pair: Pair, agent: LoadAgent, game: 
 
 /** Every agent loops (pair duty, or poll and move) until the stop rule holds; a round leaves the pairs where they are. */
 export function runTwinRound(client: LoopbackClient, world: LoadWorld, rule: StopRule): Promise<RoundResult> {
-  const seats = world.pairs.flatMap((pair) => [pair.challenger, pair.opponent].map((agent) => ({ pair, agent })));
-  return runRound(seats.length, rule, (worker, recorder) => agentStep(client, seats[worker]!.pair, seats[worker]!.agent, recorder));
+  const seats = world.pairs.flatMap((pair) =>
+    [pair.challenger, pair.opponent].map((agent) => ({ pair, agent })),
+  );
+  return runRound(seats.length, rule, (worker, recorder) =>
+    agentStep(client, seats[worker]!.pair, seats[worker]!.agent, recorder),
+  );
 }
 
 /** The same closed loop against the bare route: each worker sends its next request when the last one answers. */
@@ -332,9 +383,12 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<void> {
       const t = await runTwinRound(twinClient, world, { seconds });
       rows.push(figures(b, t));
       games += t.recorder.gamesCompleted;
-      for (const [key, n] of [...b.recorder.unexpected, ...t.recorder.unexpected]) unexpected.set(key, (unexpected.get(key) ?? 0) + n);
+      for (const [key, n] of [...b.recorder.unexpected, ...t.recorder.unexpected])
+        unexpected.set(key, (unexpected.get(key) ?? 0) + n);
       const r = rows.at(-1)!;
-      log(`load round ${round + 1}/${rounds}: bare ${Math.round(r.bareRps)} req/s, twin ${Math.round(r.twinRps)} req/s (${Math.round(r.movesPs)} moves/s, ${Math.round(r.pollsPs)} polls/s)`);
+      log(
+        `load round ${round + 1}/${rounds}: bare ${Math.round(r.bareRps)} req/s, twin ${Math.round(r.twinRps)} req/s (${Math.round(r.movesPs)} moves/s, ${Math.round(r.pollsPs)} polls/s)`,
+      );
     }
     report(rows, { agents, seconds, rounds, games, unexpected, log });
   } finally {
@@ -344,16 +398,38 @@ export async function runLoadBench(options: LoadBenchOptions): Promise<void> {
   }
 }
 
-function report(rows: RoundFigures[], info: { agents: number; seconds: number; rounds: number; games: number; unexpected: Map<string, number>; log: (line: string) => void }): void {
+function report(
+  rows: RoundFigures[],
+  info: {
+    agents: number;
+    seconds: number;
+    rounds: number;
+    games: number;
+    unexpected: Map<string, number>;
+    log: (line: string) => void;
+  },
+): void {
   const m = (pick: (r: RoundFigures) => number) => median(rows.map(pick));
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const { log } = info;
-  log(`HTTP load over loopback (${info.agents} agents = ${info.agents / 2} pairs, same concurrency on both servers; median of ${info.rounds} rounds of ${info.seconds} s each):`);
-  log(`  twin      : ${Math.round(m((r) => r.movesPs))} moves/s, ${Math.round(m((r) => r.pollsPs))} my-turn polls/s, ${Math.round(m((r) => r.twinRps))} requests/s`);
-  log(`  twin latency: p50 ${ms(m((r) => r.twinP50))}, p99 ${ms(m((r) => r.twinP99))} (moves p99 ${ms(m((r) => r.moveP99))}, my-turn p99 ${ms(m((r) => r.pollP99))})`);
-  log(`  bare fastify GET /bare: ${Math.round(m((r) => r.bareRps))} requests/s; latency p50 ${ms(m((r) => r.bareP50))}, p99 ${ms(m((r) => r.bareP99))}`);
+  log(
+    `HTTP load over loopback (${info.agents} agents = ${info.agents / 2} pairs, same concurrency on both servers; median of ${info.rounds} rounds of ${info.seconds} s each):`,
+  );
+  log(
+    `  twin      : ${Math.round(m((r) => r.movesPs))} moves/s, ${Math.round(m((r) => r.pollsPs))} my-turn polls/s, ${Math.round(m((r) => r.twinRps))} requests/s`,
+  );
+  log(
+    `  twin latency: p50 ${ms(m((r) => r.twinP50))}, p99 ${ms(m((r) => r.twinP99))} (moves p99 ${ms(m((r) => r.moveP99))}, my-turn p99 ${ms(m((r) => r.pollP99))})`,
+  );
+  log(
+    `  bare fastify GET /bare: ${Math.round(m((r) => r.bareRps))} requests/s; latency p50 ${ms(m((r) => r.bareP50))}, p99 ${ms(m((r) => r.bareP99))}`,
+  );
   // Per-round ratios pair each twin round with the bare round just before it, so drift on a shared machine cancels.
-  log(`  ratio twin/bare requests/s: ${m((r) => r.twinRps / r.bareRps).toFixed(3)}; moves/s to bare requests/s: ${m((r) => r.movesPs / r.bareRps).toFixed(3)}`);
+  log(
+    `  ratio twin/bare requests/s: ${m((r) => r.twinRps / r.bareRps).toFixed(3)}; moves/s to bare requests/s: ${m((r) => r.movesPs / r.bareRps).toFixed(3)}`,
+  );
   const odd = [...info.unexpected].map(([key, n]) => `${key} x${n}`).join(', ');
-  log(`  games completed in measured rounds: ${info.games}; unexpected answers: ${odd === '' ? 'none' : odd}`);
+  log(
+    `  games completed in measured rounds: ${info.games}; unexpected answers: ${odd === '' ? 'none' : odd}`,
+  );
 }

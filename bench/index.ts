@@ -29,7 +29,11 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-export async function runBench(options: { rounds: number; games: number; log: (line: string) => void }): Promise<void> {
+export async function runBench(options: {
+  rounds: number;
+  games: number;
+  log: (line: string) => void;
+}): Promise<void> {
   const { rounds, games, log } = options;
   const bare: number[] = [];
   const rules: number[] = [];
@@ -44,21 +48,31 @@ export async function runBench(options: { rounds: number; games: number; log: (l
     bare.push((b.plies / b.ms) * 1000);
     rules.push((r.plies / r.ms) * 1000);
     platform.push((p.plies / p.ms) * 1000);
-    log(`round ${round + 1}/${rounds}: bare ${Math.round(bare.at(-1)!)}, rules ${Math.round(rules.at(-1)!)}, platform ${Math.round(platform.at(-1)!)} plies/s`);
+    log(
+      `round ${round + 1}/${rounds}: bare ${Math.round(bare.at(-1)!)}, rules ${Math.round(rules.at(-1)!)}, platform ${Math.round(platform.at(-1)!)} plies/s`,
+    );
   }
   const ratio = median(platform) / median(bare);
   log(`random-game throughput (median of ${rounds} rounds of ${games} games each):`);
   log(`  bare chessops loop : ${Math.round(median(bare))} plies/s`);
-  log(`  agent + platform rules (no API): ${Math.round(median(rules))} plies/s, ratio to bare ${(median(rules) / median(bare)).toFixed(3)}`);
+  log(
+    `  agent + platform rules (no API): ${Math.round(median(rules))} plies/s, ratio to bare ${(median(rules) / median(bare)).toFixed(3)}`,
+  );
   log(`  platform game loop : ${Math.round(median(platform))} plies/s (through the in-process API)`);
-  log(`  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed; P1 goal >= 0.5, aim >= 0.7)`);
+  log(
+    `  ratio platform/bare: ${ratio.toFixed(3)} (the platform loop runs at ${(ratio * 100).toFixed(1)}% of bare chessops speed; P1 goal >= 0.5, aim >= 0.7)`,
+  );
 }
 
 /**
  * Social reads in a world of 100 agents and 3000 posts (each liked and answered), against the my-turn poll
  * in the same rounds: how many my-turn polls one feed, unseen, notifications or search call costs.
  */
-export async function runSocialBench(options: { rounds: number; calls: number; log: (line: string) => void }): Promise<void> {
+export async function runSocialBench(options: {
+  rounds: number;
+  calls: number;
+  log: (line: string) => void;
+}): Promise<void> {
   const { rounds, calls, log } = options;
   const world = await socialWorld(100, 3000, 'social-bench');
   const rates = new Map<SocialRead, number[]>(SOCIAL_READS.map((r) => [r, []]));
@@ -70,10 +84,14 @@ export async function runSocialBench(options: { rounds: number; calls: number; l
     }
   }
   const baseline = median(rates.get('my-turn')!);
-  log(`social reads (median of ${rounds} rounds of ${calls} calls; 100 agents, 3000 posts, 3000 likes, 3000 replies):`);
+  log(
+    `social reads (median of ${rounds} rounds of ${calls} calls; 100 agents, 3000 posts, 3000 likes, 3000 replies):`,
+  );
   for (const read of SOCIAL_READS) {
     const rate = median(rates.get(read)!);
-    log(`  ${read.padEnd(14)}: ${Math.round(rate)} requests/s, ratio to my-turn ${(rate / baseline).toFixed(3)}`);
+    log(
+      `  ${read.padEnd(14)}: ${Math.round(rate)} requests/s, ratio to my-turn ${(rate / baseline).toFixed(3)}`,
+    );
   }
 }
 
@@ -83,7 +101,12 @@ export async function runSocialBench(options: { rounds: number; calls: number; l
  * with the answer cache off, so the ratio is the cost of the pool, the agent and the platform around a
  * search. Then the cache hit rate over a run of seeded games at that level with the cache on.
  */
-export async function runEngineBench(options: { rounds: number; games: number; level: EngineLevel; log: (line: string) => void }): Promise<void> {
+export async function runEngineBench(options: {
+  rounds: number;
+  games: number;
+  level: EngineLevel;
+  log: (line: string) => void;
+}): Promise<void> {
   const { rounds, games, level, log } = options;
   const uncached = new EnginePool({ size: 1, cacheEntries: 0 });
   const bare = await BareStockfish.start();
@@ -94,16 +117,24 @@ export async function runEngineBench(options: { rounds: number; games: number; l
     const rates: number[] = [];
     for (let round = 0; round < rounds; round++) {
       let fens: string[] = [];
-      const g = await timed(async () => ({ plies: (fens = (await engineGames(uncached, level, games, `engine-bench-${round}`)).fens).length }));
+      const g = await timed(async () => ({
+        plies: (fens = (await engineGames(uncached, level, games, `engine-bench-${round}`)).fens).length,
+      }));
       const b = await timed(() => bare.searchAll(fens, level));
       const [agentRate, bareRate] = [(g.plies / g.ms) * 1000, (b.plies / b.ms) * 1000];
       // Paired per round: this machine is shared, and a round's two loops see the same load.
       ratios.push(agentRate / bareRate);
       rates.push(agentRate);
-      log(`round ${round + 1}/${rounds}: engine games ${Math.round(agentRate)} plies/s, bare searches ${Math.round(bareRate)}/s over the same ${g.plies} positions`);
+      log(
+        `round ${round + 1}/${rounds}: engine games ${Math.round(agentRate)} plies/s, bare searches ${Math.round(bareRate)}/s over the same ${g.plies} positions`,
+      );
     }
-    log(`engine-agent throughput at ${level.name} (nodes ${level.nodes}, MultiPV ${level.multiPv}; median of ${rounds} rounds of ${games} games, one instance, no cache):`);
-    log(`  engine agents + platform: ${Math.round(median(rates))} plies/s, ratio to bare stockfish.wasm searches ${median(ratios).toFixed(3)}`);
+    log(
+      `engine-agent throughput at ${level.name} (nodes ${level.nodes}, MultiPV ${level.multiPv}; median of ${rounds} rounds of ${games} games, one instance, no cache):`,
+    );
+    log(
+      `  engine agents + platform: ${Math.round(median(rates))} plies/s, ratio to bare stockfish.wasm searches ${median(ratios).toFixed(3)}`,
+    );
   } finally {
     uncached.close();
     bare.stop();
@@ -112,16 +143,25 @@ export async function runEngineBench(options: { rounds: number; games: number; l
 }
 
 /** Hit rate over distinct seeded games (openings recur), then over a replay of the same games (every answer cached). */
-async function logCacheHitRate(level: EngineLevel, games: number, log: (line: string) => void): Promise<void> {
+async function logCacheHitRate(
+  level: EngineLevel,
+  games: number,
+  log: (line: string) => void,
+): Promise<void> {
   const cached = new EnginePool({ size: 1 });
   try {
     const first = await timed(() => engineGames(cached, level, games, 'engine-cache'));
     const afterFirst = cached.stats();
     const replay = await timed(() => engineGames(cached, level, games, 'engine-cache'));
     const after = cached.stats();
-    const rate = (hits: number, searches: number) => `${hits} hits of ${hits + searches} requests (${((hits / (hits + searches)) * 100).toFixed(1)}%)`;
-    log(`  answer cache, ${games} seeded games at ${level.name}: ${rate(afterFirst.cacheHits, afterFirst.searches)}, ${Math.round((first.plies / first.ms) * 1000)} plies/s`);
-    log(`  answer cache, the same games replayed: ${rate(after.cacheHits - afterFirst.cacheHits, after.searches - afterFirst.searches)}, ${Math.round((replay.plies / replay.ms) * 1000)} plies/s`);
+    const rate = (hits: number, searches: number) =>
+      `${hits} hits of ${hits + searches} requests (${((hits / (hits + searches)) * 100).toFixed(1)}%)`;
+    log(
+      `  answer cache, ${games} seeded games at ${level.name}: ${rate(afterFirst.cacheHits, afterFirst.searches)}, ${Math.round((first.plies / first.ms) * 1000)} plies/s`,
+    );
+    log(
+      `  answer cache, the same games replayed: ${rate(after.cacheHits - afterFirst.cacheHits, after.searches - afterFirst.searches)}, ${Math.round((replay.plies / replay.ms) * 1000)} plies/s`,
+    );
   } finally {
     cached.close();
   }
@@ -133,10 +173,16 @@ if (isMain) {
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
   // BENCH_SECTIONS=load (or any comma list of games, memory, social, load, engine, serve, sweep) runs only those sections.
-  const sections = new Set((process.env['BENCH_SECTIONS'] ?? 'games,memory,social,load,engine,serve,sweep').split(',').map((s) => s.trim()));
+  const sections = new Set(
+    (process.env['BENCH_SECTIONS'] ?? 'games,memory,social,load,engine,serve,sweep')
+      .split(',')
+      .map((s) => s.trim()),
+  );
   if (sections.has('games')) await runBench({ rounds, games, log });
-  if (sections.has('memory')) await runMemoryBench({ games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 600), log });
-  if (sections.has('social')) await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
+  if (sections.has('memory'))
+    await runMemoryBench({ games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 600), log });
+  if (sections.has('social'))
+    await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
     await runLoadBench({
       agents: Number(process.env['BENCH_LOAD_AGENTS'] ?? 400),
@@ -150,8 +196,19 @@ if (isMain) {
     const levelName = process.env['BENCH_ENGINE_LEVEL'] ?? 'sf-4';
     const level = levelByName(levelName);
     if (!level) throw new Error(`BENCH_ENGINE_LEVEL: no level ${levelName}`);
-    await runEngineBench({ rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3), games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3), level, log });
+    await runEngineBench({
+      rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3),
+      games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3),
+      level,
+      log,
+    });
   }
-  if (sections.has('serve')) await runServeBench({ reads: Number(process.env['BENCH_SERVE_READS'] ?? 200_000), log });
-  if (sections.has('sweep')) await runSweepBench({ seeds: Number(process.env['BENCH_SWEEP_SEEDS'] ?? 12), rounds: Number(process.env['BENCH_SWEEP_ROUNDS'] ?? 3), log });
+  if (sections.has('serve'))
+    await runServeBench({ reads: Number(process.env['BENCH_SERVE_READS'] ?? 200_000), log });
+  if (sections.has('sweep'))
+    await runSweepBench({
+      seeds: Number(process.env['BENCH_SWEEP_SEEDS'] ?? 12),
+      rounds: Number(process.env['BENCH_SWEEP_ROUNDS'] ?? 3),
+      log,
+    });
 }

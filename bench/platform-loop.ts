@@ -10,7 +10,14 @@ import { Rng } from '../src/kernel/rng.js';
 import type { Platform } from '../src/platform/index.js';
 import { wirePlatform } from '../src/sim/wiring.js';
 import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
-import { boardResult, legalMoves, newBoard, parseMove, playMove, toWireUci } from '../src/rules/chess.js';
+import {
+  boardResult,
+  legalMoves,
+  newBoard,
+  parseMove,
+  playMove,
+  toWireUci,
+} from '../src/rules/chess/chess.js';
 
 export async function platformRandomGames(games: number, seed: string): Promise<{ plies: number }> {
   const loop = await PlatformLoop.start(seed);
@@ -35,7 +42,10 @@ export class PlatformLoop {
 
   static async start(seed: string): Promise<PlatformLoop> {
     // Two keys play every game, far past the 5000-request daily quota: the loop is measured, not throttled.
-    const ruleset = { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER } };
+    const ruleset = {
+      ...DEFAULT_RULESET,
+      api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER },
+    };
     const wired = wirePlatform({ seed, startMs: Date.UTC(2026, 0, 1), ruleset });
     const platform = wired.platform;
     const [white, black] = [wired.client(), wired.client()];

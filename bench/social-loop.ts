@@ -8,14 +8,27 @@ import { Rng } from '../src/kernel/rng.js';
 import { DEFAULT_RULESET, type Ruleset } from '../src/rules/ruleset.js';
 import { wirePlatform } from '../src/sim/wiring.js';
 
-export const SOCIAL_READS = ['my-turn', 'feed recent', 'feed trending', 'unseen', 'notifications', 'search'] as const;
+export const SOCIAL_READS = [
+  'my-turn',
+  'feed recent',
+  'feed trending',
+  'unseen',
+  'notifications',
+  'search',
+] as const;
 export type SocialRead = (typeof SOCIAL_READS)[number];
 
 /** Limits lifted so the set-up can write thousands of posts at one instant; reads are what is measured. */
 function benchRuleset(): Ruleset {
   const open = { agent: Number.MAX_SAFE_INTEGER, human: Number.MAX_SAFE_INTEGER, cooldownMs: 0 };
-  const limits = Object.fromEntries(Object.keys(DEFAULT_RULESET.social.limits).map((k) => [k, open])) as Ruleset['social']['limits'];
-  return { ...DEFAULT_RULESET, api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER }, social: { ...DEFAULT_RULESET.social, limits } };
+  const limits = Object.fromEntries(
+    Object.keys(DEFAULT_RULESET.social.limits).map((k) => [k, open]),
+  ) as Ruleset['social']['limits'];
+  return {
+    ...DEFAULT_RULESET,
+    api: { ...DEFAULT_RULESET.api, requestsPerDay: Number.MAX_SAFE_INTEGER },
+    social: { ...DEFAULT_RULESET.social, limits },
+  };
 }
 
 export interface SocialWorld {
@@ -43,7 +56,11 @@ export async function socialWorld(agents: number, posts: number, seed: string): 
 }
 
 /** `calls` requests of one kind, spread over the world's agents. */
-export async function socialReads(world: SocialWorld, read: SocialRead, calls: number): Promise<{ plies: number }> {
+export async function socialReads(
+  world: SocialWorld,
+  read: SocialRead,
+  calls: number,
+): Promise<{ plies: number }> {
   const { clients } = world;
   for (let i = 0; i < calls; i++) {
     const client = clients[i % clients.length]!;

@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runSeedsLocally, SeedPool } from '../src/sweep/pool.js';
-import { runSeedsOnQueue } from '../src/sweep/queue-producer.js';
+import { runSeedsLocally, SeedPool } from '../src/sweep/pool/pool.js';
+import { runSeedsOnQueue } from '../src/sweep/queue/queue-producer.js';
 import type { SeedTask } from '../src/sweep/seed-result.js';
 import { packageRoot, packageVersion } from '../src/sweep/version.js';
 
@@ -44,17 +44,29 @@ function benchTasks(seeds: number, round: number): SeedTask[] {
   const file = join(dir, 'sweep-bench.yaml');
   writeFileSync(file, SCENARIO);
   // New seeds each round, the same for every contender within the round.
-  return Array.from({ length: seeds }, (_, i) => ({ scenarioText: SCENARIO, scenarioFile: file, seed: round * 1000 + i + 1 }));
+  return Array.from({ length: seeds }, (_, i) => ({
+    scenarioText: SCENARIO,
+    scenarioFile: file,
+    seed: round * 1000 + i + 1,
+  }));
 }
 
 /**
  * Pools are started once and kept warm across rounds, so the figures are the steady state of a long sweep
  * (a sweep's threads start once, in well under a second, then run seed after seed).
  */
-export async function runSweepBench(options: { seeds: number; rounds: number; log: (line: string) => void }): Promise<void> {
+export async function runSweepBench(options: {
+  seeds: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<void> {
   const { seeds, rounds, log } = options;
   // The ratio needs two idle cores: on a shared machine, note how busy it was.
-  log(`sweep bench: load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min) at the start`);
+  log(
+    `sweep bench: load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (1, 5, 15 min) at the start`,
+  );
   const pools = new Map([1, 2].map((threads) => [threads, new SeedPool({ threads })]));
   try {
     await parallelSpeedup(seeds, rounds, pools, log);
@@ -64,8 +76,14 @@ export async function runSweepBench(options: { seeds: number; rounds: number; lo
   }
 }
 
-async function parallelSpeedup(seeds: number, rounds: number, pools: Map<number, SeedPool>, log: (line: string) => void): Promise<void> {
-  const local = (tasks: SeedTask[], workers: number) => runSeedsLocally(tasks, { workers, seedTimeoutMs: SEED_TIMEOUT_MS, pool: pools.get(workers)! });
+async function parallelSpeedup(
+  seeds: number,
+  rounds: number,
+  pools: Map<number, SeedPool>,
+  log: (line: string) => void,
+): Promise<void> {
+  const local = (tasks: SeedTask[], workers: number) =>
+    runSeedsLocally(tasks, { workers, seedTimeoutMs: SEED_TIMEOUT_MS, pool: pools.get(workers)! });
   for (const workers of [1, 2]) await local(benchTasks(workers * 2, 99), workers); // warm-up: every thread loads the code and runs a seed
   const ratios: number[] = [];
   const rates = { one: [] as number[], two: [] as number[] };
@@ -79,39 +97,88 @@ async function parallelSpeedup(seeds: number, rounds: number, pools: Map<number,
     rates.one.push(one);
     rates.two.push(two);
     ratios.push(two / one);
-    log(`round ${round + 1}/${rounds}: 1 worker ${one.toFixed(2)} seeds/s, 2 workers ${two.toFixed(2)} seeds/s, ratio ${(two / one).toFixed(2)}`);
+    log(
+      `round ${round + 1}/${rounds}: 1 worker ${one.toFixed(2)} seeds/s, 2 workers ${two.toFixed(2)} seeds/s, ratio ${(two / one).toFixed(2)}`,
+    );
   }
-  log(`sweep throughput (median of ${rounds} rounds of ${seeds} seeds; 10 random agents for 6 virtual hours per seed; warm threads):`);
+  log(
+    `sweep throughput (median of ${rounds} rounds of ${seeds} seeds; 10 random agents for 6 virtual hours per seed; warm threads):`,
+  );
   log(`  1 worker : ${median(rates.one).toFixed(2)} seeds/s`);
-  log(`  2 workers: ${median(rates.two).toFixed(2)} seeds/s, ratio to 1 worker ${median(ratios).toFixed(2)} (goal >= 1.7 on 2 cores)`);
+  log(
+    `  2 workers: ${median(rates.two).toFixed(2)} seeds/s, ratio to 1 worker ${median(ratios).toFixed(2)} (goal >= 1.7 on 2 cores)`,
+  );
 }
 
 /** The queue path (BullMQ on a local redis-server, one worker process with 2 warm threads) against the local pool's 2 warm threads. */
-async function queueOverhead(seeds: number, rounds: number, pool: SeedPool, log: (line: string) => void): Promise<void> {
+async function queueOverhead(
+  seeds: number,
+  rounds: number,
+  pool: SeedPool,
+  log: (line: string) => void,
+): Promise<void> {
   const redisServer = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
-  if (!redisServer) return log('  queue overhead: skipped (redis-server is not installed: apt-get install redis-server)');
+  if (!redisServer)
+    return log('  queue overhead: skipped (redis-server is not installed: apt-get install redis-server)');
   const port = await freePort();
-  const redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(tmpdir(), 'acs-redis-')), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const redis = spawn(
+    redisServer,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      mkdtempSync(join(tmpdir(), 'acs-redis-')),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await untilOutput(redis, 'Ready to accept connections', 'redis-server');
   const url = `redis://127.0.0.1:${port}`;
   const queueName = `sweep-bench-${process.pid}`;
   let worker: ChildProcess | undefined;
   try {
     worker = await startWorker(url, queueName);
-    await runSeedsOnQueue(benchTasks(4, 98), { url, queueName, sweepId: 'bench-warm-up', version: packageVersion(), seedTimeoutMs: SEED_TIMEOUT_MS, idleLimitMs: SEED_TIMEOUT_MS });
+    await runSeedsOnQueue(benchTasks(4, 98), {
+      url,
+      queueName,
+      sweepId: 'bench-warm-up',
+      version: packageVersion(),
+      seedTimeoutMs: SEED_TIMEOUT_MS,
+      idleLimitMs: SEED_TIMEOUT_MS,
+    });
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const tasks = benchTasks(seeds, 100 + round);
-      const viaQueue = () => seconds(() => runSeedsOnQueue(tasks, { url, queueName, sweepId: `bench-${round}`, version: packageVersion(), seedTimeoutMs: SEED_TIMEOUT_MS, idleLimitMs: SEED_TIMEOUT_MS }));
-      const viaPool = () => seconds(() => runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: SEED_TIMEOUT_MS, pool }));
+      const viaQueue = () =>
+        seconds(() =>
+          runSeedsOnQueue(tasks, {
+            url,
+            queueName,
+            sweepId: `bench-${round}`,
+            version: packageVersion(),
+            seedTimeoutMs: SEED_TIMEOUT_MS,
+            idleLimitMs: SEED_TIMEOUT_MS,
+          }),
+        );
+      const viaPool = () =>
+        seconds(() => runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: SEED_TIMEOUT_MS, pool }));
       let queued: number;
       let pooled: number;
       if (round % 2 === 0) [queued, pooled] = [await viaQueue(), await viaPool()];
       else [pooled, queued] = [await viaPool(), await viaQueue()];
       ratios.push(queued / pooled);
-      log(`round ${round + 1}/${rounds}: queue ${queued.toFixed(2)} s, local pool ${pooled.toFixed(2)} s for ${seeds} seeds, ratio ${(queued / pooled).toFixed(2)}`);
+      log(
+        `round ${round + 1}/${rounds}: queue ${queued.toFixed(2)} s, local pool ${pooled.toFixed(2)} s for ${seeds} seeds, ratio ${(queued / pooled).toFixed(2)}`,
+      );
     }
-    log(`  queue overhead: the Redis queue (1 worker process, 2 threads) takes ${median(ratios).toFixed(2)}x the local pool's time (2 threads) on the same seeds`);
+    log(
+      `  queue overhead: the Redis queue (1 worker process, 2 threads) takes ${median(ratios).toFixed(2)}x the local pool's time (2 threads) on the same seeds`,
+    );
   } finally {
     worker?.kill('SIGTERM');
     redis.kill('SIGTERM');
@@ -120,7 +187,20 @@ async function queueOverhead(seeds: number, rounds: number, pool: SeedPool, log:
 
 /** A `worker` process on the queue, once it says it is ready. */
 async function startWorker(url: string, queueName: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'agent-chess-sim.js'), 'worker', '--queue', url, '--queue-name', queueName, '--concurrency', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(packageRoot(), 'bin', 'agent-chess-sim.js'),
+      'worker',
+      '--queue',
+      url,
+      '--queue-name',
+      queueName,
+      '--concurrency',
+      '2',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await untilOutput(child, 'worker ready', 'the queue worker');
   return child;
 }
@@ -129,7 +209,8 @@ async function startWorker(url: string, queueName: string): Promise<ChildProcess
 async function untilOutput(child: ChildProcess, text: string, what: string): Promise<void> {
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  for (let waited = 0; waited < 30_000 && !out.includes(text); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  for (let waited = 0; waited < 30_000 && !out.includes(text); waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
   if (out.includes(text)) return;
   child.kill('SIGKILL');
   throw new Error(`${what} did not start: ${out}`);
@@ -141,7 +222,9 @@ function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

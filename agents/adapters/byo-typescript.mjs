@@ -1,6 +1,6 @@
 /**
  * Node module hooks that let a bring-your-own agent written in TypeScript load under plain Node 20, which
- * cannot import `.ts` itself (type stripping arrived in Node 22.6). `agents/byo.ts` registers this file with
+ * cannot import `.ts` itself (type stripping arrived in Node 22.6). `agents/adapters/byo.ts` registers this file with
  * `module.register` only after a `.ts` import has failed, so under vitest, tsx or a newer Node, which import
  * TypeScript themselves, it is never used.
  *
@@ -21,7 +21,9 @@ async function compiler() {
   try {
     typescript = (await import('typescript')).default;
   } catch {
-    throw new Error('loading a .ts agent module under this Node needs the "typescript" package (npm i -D typescript), or compile the module to .js first');
+    throw new Error(
+      'loading a .ts agent module under this Node needs the "typescript" package (npm i -D typescript), or compile the module to .js first',
+    );
   }
   return typescript;
 }
@@ -36,7 +38,8 @@ export async function resolve(specifier, context, nextResolve) {
     return await nextResolve(specifier, context);
   } catch (error) {
     const fromTypeScript = context.parentURL !== undefined && isTypeScriptUrl(context.parentURL);
-    if (!fromTypeScript || error?.code !== 'ERR_MODULE_NOT_FOUND' || !/^\.{1,2}\/.*\.(m?js)$/.test(specifier)) throw error;
+    if (!fromTypeScript || error?.code !== 'ERR_MODULE_NOT_FOUND' || !/^\.{1,2}\/.*\.(m?js)$/.test(specifier))
+      throw error;
     return nextResolve(specifier.replace(/js$/, 'ts'), context);
   }
 }
@@ -48,7 +51,12 @@ export async function load(url, context, nextLoad) {
   const source = await readFile(new URL(url), 'utf8');
   const output = ts.transpileModule(source, {
     fileName: decodeURIComponent(path),
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, inlineSourceMap: true, inlineSources: true },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      inlineSourceMap: true,
+      inlineSources: true,
+    },
   });
   return { format: 'module', source: output.outputText, shortCircuit: true };
 }

@@ -19,7 +19,7 @@
  * the checks an untrusted process needs (strict UCI, legal in the position).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { newBoard, parseMove, toWireUci } from '../../src/rules/chess.js';
+import { newBoard, parseMove, toWireUci } from '../../src/rules/chess/chess.js';
 import { parseBestMove } from '../engines/uci-lines.js';
 
 export interface UciEngineConfig {
@@ -100,15 +100,20 @@ class UciProcess {
     installExitHook();
     this.#child = spawn(config.path, [...config.args], { stdio: ['pipe', 'pipe', 'ignore'] });
     LIVE.add(this);
-    this.#child.on('error', (error) => this.fail(new UciError('spawn', `cannot run ${config.path}: ${error.message}`)));
+    this.#child.on('error', (error) =>
+      this.fail(new UciError('spawn', `cannot run ${config.path}: ${error.message}`)),
+    );
     // 'close', not 'exit': it comes after the last output, so a bestmove printed just before dying counts.
-    this.#child.on('close', (code, signal) => this.fail(new UciError('exit', `engine exited (${signal ?? `code ${code}`})`)));
+    this.#child.on('close', (code, signal) =>
+      this.fail(new UciError('exit', `engine exited (${signal ?? `code ${code}`})`)),
+    );
     this.#child.stdin!.on('error', () => undefined); // EPIPE after a crash: the close event reports it
     this.#child.stdout!.setEncoding('utf8');
     this.#child.stdout!.on('data', (chunk: string) => this.#read(chunk));
     // An idle engine must not keep Node running; a pending search holds its own (referenced) timer.
     this.#child.unref();
-    for (const stream of [this.#child.stdin, this.#child.stdout]) (stream as unknown as { unref?: () => void }).unref?.();
+    for (const stream of [this.#child.stdin, this.#child.stdout])
+      (stream as unknown as { unref?: () => void }).unref?.();
   }
 
   get alive(): boolean {
@@ -152,7 +157,8 @@ class UciProcess {
       this.#offer(line);
       newline = this.#buffer.indexOf('\n');
     }
-    if (this.#buffer.length > MAX_LINE_CHARS) this.fail(new UciError('garbage', `an output line longer than ${MAX_LINE_CHARS} characters`));
+    if (this.#buffer.length > MAX_LINE_CHARS)
+      this.fail(new UciError('garbage', `an output line longer than ${MAX_LINE_CHARS} characters`));
   }
 
   #offer(line: string): void {
@@ -169,7 +175,12 @@ class UciProcess {
  */
 export class UciEngine {
   readonly config: UciEngineConfig;
-  readonly stats: UciEngineStats = { spawns: 0, searches: 0, moves: 0, failures: { spawn: 0, exit: 0, timeout: 0, garbage: 0, illegal: 0 } };
+  readonly stats: UciEngineStats = {
+    spawns: 0,
+    searches: 0,
+    moves: 0,
+    failures: { spawn: 0, exit: 0, timeout: 0, garbage: 0, illegal: 0 },
+  };
   #process: UciProcess | undefined;
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -217,8 +228,16 @@ export class UciEngine {
 }
 
 /** Runs `step` with a real-time bound: past it the process is failed with a timeout (and killed). */
-async function within<T>(engine: UciProcess, timeoutMs: number, what: string, step: () => Promise<T>): Promise<T> {
-  const timer = setTimeout(() => engine.fail(new UciError('timeout', `no answer to the ${what} within ${timeoutMs} ms`)), timeoutMs);
+async function within<T>(
+  engine: UciProcess,
+  timeoutMs: number,
+  what: string,
+  step: () => Promise<T>,
+): Promise<T> {
+  const timer = setTimeout(
+    () => engine.fail(new UciError('timeout', `no answer to the ${what} within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   try {
     return await step();
   } finally {
@@ -227,7 +246,10 @@ async function within<T>(engine: UciProcess, timeoutMs: number, what: string, st
 }
 
 /** `uci` until `uciok`, then the options (Threads=1 by default, for reproducible searches), then `isready`. */
-async function handshake(engine: UciProcess, options: Readonly<Record<string, string | number>>): Promise<void> {
+async function handshake(
+  engine: UciProcess,
+  options: Readonly<Record<string, string | number>>,
+): Promise<void> {
   const offered = new Set<string>();
   engine.send('uci');
   await engine.next((line) => {
@@ -264,7 +286,8 @@ async function search(engine: UciProcess, fen: string, budget: SearchBudget): Pr
  */
 export function readBestMove(fen: string, line: string): UciAnswer {
   const token = parseBestMove(line)?.move ?? '';
-  if (!UCI_MOVE.test(token)) return { ok: false, failure: 'garbage', detail: `not a UCI move: "${line.slice(0, 80)}"` };
+  if (!UCI_MOVE.test(token))
+    return { ok: false, failure: 'garbage', detail: `not a UCI move: "${line.slice(0, 80)}"` };
   const board = newBoard(fen);
   const parsed = parseMove(board, token);
   if (!parsed.ok) return { ok: false, failure: 'illegal', detail: `illegal bestmove ${token} in ${fen}` };

@@ -27,7 +27,8 @@ export class AnswerCache<V> {
   #misses = 0;
 
   constructor(capacity = DEFAULT_CACHE_ENTRIES) {
-    if (!Number.isSafeInteger(capacity) || capacity < 0) throw new Error(`cache capacity must be a non-negative integer, got ${capacity}`);
+    if (!Number.isSafeInteger(capacity) || capacity < 0)
+      throw new Error(`cache capacity must be a non-negative integer, got ${capacity}`);
     this.capacity = capacity;
   }
 

@@ -66,7 +66,8 @@ export function chooseMove(result: SearchResult, level: EngineLevel, rng: Rng): 
   for (const line of lines) {
     const value = lineValue(line);
     const loss = value === null ? Infinity : bestValue - value;
-    if (loss <= level.spreadCp) candidates.push({ uci: line.uci, weight: level.spreadCp + 1 - Math.max(0, loss) });
+    if (loss <= level.spreadCp)
+      candidates.push({ uci: line.uci, weight: level.spreadCp + 1 - Math.max(0, loss) });
   }
   if (candidates.length === 1) return best.uci;
   return weightedPick(candidates, rng);

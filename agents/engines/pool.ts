@@ -49,7 +49,8 @@ export class EnginePool {
    */
   static shared(size?: number): EnginePool {
     const current = EnginePool.#shared;
-    if (current && size !== undefined && size !== current.size) throw new Error(`the engine pool already runs with ${current.size} instances, not ${size}`);
+    if (current && size !== undefined && size !== current.size)
+      throw new Error(`the engine pool already runs with ${current.size} instances, not ${size}`);
     EnginePool.#shared = current ?? new EnginePool({ size: size ?? defaultPoolSize() });
     return EnginePool.#shared;
   }
@@ -186,7 +187,8 @@ export function defaultPoolSize(): number {
 }
 
 function checkPoolSize(size: number, what: string): number {
-  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE) throw new Error(`${what} must be an integer from 1 to ${MAX_POOL_SIZE}, got ${size}`);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE)
+    throw new Error(`${what} must be an integer from 1 to ${MAX_POOL_SIZE}, got ${size}`);
   return size;
 }
 
@@ -195,12 +197,14 @@ function checkPoolSize(size: number, what: string): number {
  * a second UCI command through a newline, so it is refused before it reaches an instance.
  */
 function checkRequest(request: SearchRequest): void {
-  if (!Number.isSafeInteger(request.nodes) || request.nodes < 1) throw new Error(`search nodes must be a positive integer, got ${request.nodes}`);
+  if (!Number.isSafeInteger(request.nodes) || request.nodes < 1)
+    throw new Error(`search nodes must be a positive integer, got ${request.nodes}`);
   if (!Number.isInteger(request.multiPv) || request.multiPv < 1 || request.multiPv > MAX_MULTI_PV) {
     throw new Error(`search multiPv must be an integer from 1 to ${MAX_MULTI_PV}, got ${request.multiPv}`);
   }
   const setup = /^[\x20-\x7e]+$/.test(request.fen) ? parseFen(request.fen) : undefined;
-  if (!setup?.isOk || Chess.fromSetup(setup.value).isErr) throw new Error(`search fen is not a legal standard position: ${JSON.stringify(request.fen)}`);
+  if (!setup?.isOk || Chess.fromSetup(setup.value).isErr)
+    throw new Error(`search fen is not a legal standard position: ${JSON.stringify(request.fen)}`);
 }
 
 function freezeResult(result: SearchResult): SearchResult {

@@ -1,6 +1,6 @@
 /**
  * Opponents of a requested strength: a scenario asks for "Elo mean 1500, sd 200" and gets engine levels
- * whose calibrated Elo (agents/engine/ladder.json, written by `agent-chess-sim calibrate`) matches. Pure
+ * whose calibrated Elo (agents/engines/ladder.json, written by `agent-chess-sim calibrate`) matches. Pure
  * given the ladder: the draws come from the caller's seeded stream.
  */
 import type { Rng } from '../../src/kernel/rng.js';
@@ -57,10 +57,20 @@ export const SHIPPED_LADDER: Ladder = checkLadder(shipped);
  * `count` level names: each an Elo target drawn from N(mean, sd) mapped to the nearest calibrated level.
  * The same stream state gives the same names.
  */
-export function levelsFor(spread: EloSpread, count: number, rng: Rng, ladder: Ladder = SHIPPED_LADDER): string[] {
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`levelsFor: count must be a whole number, got ${count}`);
-  if (!(spread.sd >= 0) || !Number.isFinite(spread.mean)) throw new RangeError(`levelsFor: bad spread ${JSON.stringify(spread)}`);
-  return Array.from({ length: count }, () => nearestLevel(spread.mean + spread.sd * standardNormal(rng), ladder).name);
+export function levelsFor(
+  spread: EloSpread,
+  count: number,
+  rng: Rng,
+  ladder: Ladder = SHIPPED_LADDER,
+): string[] {
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`levelsFor: count must be a whole number, got ${count}`);
+  if (!(spread.sd >= 0) || !Number.isFinite(spread.mean))
+    throw new RangeError(`levelsFor: bad spread ${JSON.stringify(spread)}`);
+  return Array.from(
+    { length: count },
+    () => nearestLevel(spread.mean + spread.sd * standardNormal(rng), ladder).name,
+  );
 }
 
 /** The level whose Elo is closest to `elo`; a tie goes to the weaker level. */
@@ -87,7 +97,8 @@ export function standardNormal(rng: Rng): number {
 export function checkLadder(ladder: Ladder): Ladder {
   if (!Array.isArray(ladder.levels) || ladder.levels.length === 0) throw new Error('ladder.json: no levels');
   ladder.levels.forEach((level, i) => {
-    if (typeof level.name !== 'string' || !Number.isFinite(level.elo)) throw new Error(`ladder.json: level ${i} is malformed`);
+    if (typeof level.name !== 'string' || !Number.isFinite(level.elo))
+      throw new Error(`ladder.json: level ${i} is malformed`);
   });
   return ladder;
 }

@@ -37,7 +37,14 @@ export function parseInfoPv(line: string): InfoPv | undefined {
   if (tokens[0] !== 'info' || tokens[1] === 'string') return undefined;
   const pvAt = tokens.indexOf('pv');
   if (pvAt < 0 || pvAt === tokens.length - 1) return undefined;
-  const info: InfoPv = { multipv: 1, depth: null, scoreCp: null, mate: null, bound: null, pv: tokens.slice(pvAt + 1) };
+  const info: InfoPv = {
+    multipv: 1,
+    depth: null,
+    scoreCp: null,
+    mate: null,
+    bound: null,
+    pv: tokens.slice(pvAt + 1),
+  };
   for (let i = 1; i < pvAt; i++) {
     const token = tokens[i];
     if (token === 'multipv') info.multipv = integerAt(tokens, ++i) ?? 1;

@@ -42,7 +42,10 @@ let factory: { create: StockfishFactory; wasmBinary: Buffer } | undefined;
 
 function loadFactory(): { create: StockfishFactory; wasmBinary: Buffer } {
   // Node 20 cannot fetch the .wasm the way a browser does: hand the module its bytes.
-  factory ??= { create: require('stockfish.wasm') as StockfishFactory, wasmBinary: readFileSync(require.resolve('stockfish.wasm/stockfish.wasm')) };
+  factory ??= {
+    create: require('stockfish.wasm') as StockfishFactory,
+    wasmBinary: readFileSync(require.resolve('stockfish.wasm/stockfish.wasm')),
+  };
   return factory;
 }
 
@@ -89,7 +92,13 @@ export class WasmEngine {
   #handshake(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.#ready = resolve;
-      for (const command of ['uci', 'setoption name Threads value 1', `setoption name Hash value ${HASH_MB}`, 'isready']) this.#module.postMessage(command);
+      for (const command of [
+        'uci',
+        'setoption name Threads value 1',
+        `setoption name Hash value ${HASH_MB}`,
+        'isready',
+      ])
+        this.#module.postMessage(command);
     }).then(() => this.#unrefWorkers());
   }
 
@@ -99,7 +108,11 @@ export class WasmEngine {
     return new Promise<SearchResult>((resolve, reject) => {
       const watchdog = setTimeout(() => {
         this.#broken = true;
-        reject(new Error(`stockfish.wasm gave no bestmove within ${hangAfterMs(request.nodes)} ms (fen ${request.fen}, nodes ${request.nodes}): engine hung`));
+        reject(
+          new Error(
+            `stockfish.wasm gave no bestmove within ${hangAfterMs(request.nodes)} ms (fen ${request.fen}, nodes ${request.nodes}): engine hung`,
+          ),
+        );
       }, hangAfterMs(request.nodes));
       this.#collector = new PvCollector();
       this.#finish = (result) => {
@@ -107,7 +120,12 @@ export class WasmEngine {
         this.#unrefWorkers();
         resolve(result);
       };
-      const commands = ['ucinewgame', `setoption name MultiPV value ${request.multiPv}`, `position fen ${request.fen}`, `go nodes ${request.nodes}`];
+      const commands = [
+        'ucinewgame',
+        `setoption name MultiPV value ${request.multiPv}`,
+        `position fen ${request.fen}`,
+        `go nodes ${request.nodes}`,
+      ];
       for (const command of commands) this.#module.postMessage(command);
     });
   }
@@ -138,10 +156,16 @@ export class WasmEngine {
   }
 }
 
-type Handlers = { uncaught: NodeJS.UncaughtExceptionListener[]; rejection: NodeJS.UnhandledRejectionListener[] };
+type Handlers = {
+  uncaught: NodeJS.UncaughtExceptionListener[];
+  rejection: NodeJS.UnhandledRejectionListener[];
+};
 
 function processHandlers(): Handlers {
-  return { uncaught: process.listeners('uncaughtException'), rejection: process.listeners('unhandledRejection') };
+  return {
+    uncaught: process.listeners('uncaughtException'),
+    rejection: process.listeners('unhandledRejection'),
+  };
 }
 
 function removeHandlersAddedSince(before: Handlers): void {

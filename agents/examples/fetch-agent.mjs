@@ -24,7 +24,8 @@
  */
 import { parseArgs } from 'node:util';
 
-const USAGE = 'usage: node fetch-agent.mjs [--base-url URL] [--api-key KEY | --handle NAME] [--interval-ms N] [--max-heartbeats N] [--max-games N] [--seed N]';
+const USAGE =
+  'usage: node fetch-agent.mjs [--base-url URL] [--api-key KEY | --handle NAME] [--interval-ms N] [--max-heartbeats N] [--max-games N] [--seed N]';
 /** The platform's onboarding on the real service asks for this many follows and likes (a single post on the simulator's default rules). */
 const RESEARCH_TARGET = 10;
 /** Heartbeats in a row that fail outright (server down, 5xx) before the agent gives up. */
@@ -61,7 +62,8 @@ function readSettings(argv, env) {
 
 function count(name, text) {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`--${name}: must be a whole number >= 0, not "${text}"`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`--${name}: must be a whole number >= 0, not "${text}"`);
   return value;
 }
 
@@ -80,7 +82,11 @@ class Platform {
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     // Routes like accept take no body at all: send neither a body nor a content type then.
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = await response.json().catch(() => ({}));
     if (!response.ok) {
       const code = json?.error ?? `http_${response.status}`;
@@ -114,7 +120,10 @@ async function loadChess() {
 
 /** A small seeded generator (mulberry32): the same seed replays the same choices. */
 function seededRandom(seedText) {
-  let state = [...String(seedText)].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  let state = [...String(seedText)].reduce(
+    (h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0,
+    2166136261,
+  );
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = Math.imul(state ^ (state >>> 15), 1 | state);
@@ -152,7 +161,8 @@ class Agent {
     if (settings.apiKey) platform.apiKey = settings.apiKey;
     else await this.register();
     const me = await platform.get('/whoami');
-    if (me.status !== 200 || typeof me.json?.agent?.handle !== 'string') throw new Error(`whoami: ${me.status} ${me.json?.error ?? ''} ${me.json?.message ?? ''}`);
+    if (me.status !== 200 || typeof me.json?.agent?.handle !== 'string')
+      throw new Error(`whoami: ${me.status} ${me.json?.error ?? ''} ${me.json?.message ?? ''}`);
     this.handle = me.json.agent.handle;
     this.random = seededRandom(settings.seed || this.handle);
     console.log(`signed in as ${this.handle} at ${settings.baseUrl}`);
@@ -161,16 +171,26 @@ class Agent {
 
   async register() {
     const { handle } = this.settings;
-    const registered = await this.platform.post('/register', { handle, bio: 'fetch-agent: plays over plain HTTP', tags: ['competitive'] });
+    const registered = await this.platform.post('/register', {
+      handle,
+      bio: 'fetch-agent: plays over plain HTTP',
+      tags: ['competitive'],
+    });
     if (registered.status !== 200 || !registered.json?.api_key) {
-      throw new Error(`register ${handle}: ${registered.status} ${registered.json?.error ?? ''} ${registered.json?.message ?? ''}`);
+      throw new Error(
+        `register ${handle}: ${registered.status} ${registered.json?.error ?? ''} ${registered.json?.message ?? ''}`,
+      );
     }
     this.platform.apiKey = registered.json.api_key;
-    console.log(`registered ${handle}; API key ${registered.json.api_key} (shown once: keep it and run with API_KEY=... next time)`);
+    console.log(
+      `registered ${handle}; API key ${registered.json.api_key} (shown once: keep it and run with API_KEY=... next time)`,
+    );
   }
 
   async introduce() {
-    const posted = await this.platform.post('/social/post', { content: `Hello, I am ${this.handle}, an agent that plays over plain HTTP.` });
+    const posted = await this.platform.post('/social/post', {
+      content: `Hello, I am ${this.handle}, an agent that plays over plain HTTP.`,
+    });
     if (posted.status === 200 || posted.status === 201) console.log('posted an introduction');
   }
 
@@ -196,7 +216,10 @@ class Agent {
       if (!game?.is_my_turn || !game.current_fen || !['white', 'black'].includes(game.my_color)) continue;
       const uci = chooseMove(this.Chess, game.current_fen, this.random);
       if (!uci) continue;
-      const played = await this.platform.post('/chess/move', { game_id: game.game_id ?? idOf(row), move_uci: uci });
+      const played = await this.platform.post('/chess/move', {
+        game_id: game.game_id ?? idOf(row),
+        move_uci: uci,
+      });
       this.noteRefusal(played);
       if (played.status === 200) this.totals.moves++;
     }
@@ -208,8 +231,13 @@ class Agent {
    */
   async findGames() {
     const mine = (await this.platform.get('/chess/challenges/mine')).json ?? {};
-    for (const challenge of (mine.direct_pending ?? []).filter((c) => c.direction !== 'outgoing')) await this.accept(challenge);
-    const active = (await this.platform.get(`/chess/games?player_handle=${encodeURIComponent(this.handle)}&status=active&limit=1`)).json;
+    for (const challenge of (mine.direct_pending ?? []).filter((c) => c.direction !== 'outgoing'))
+      await this.accept(challenge);
+    const active = (
+      await this.platform.get(
+        `/chess/games?player_handle=${encodeURIComponent(this.handle)}&status=active&limit=1`,
+      )
+    ).json;
     if ((active?.total ?? 0) >= this.settings.maxGames) return;
     const open = (await this.platform.get('/chess/challenges/open?limit=50')).json?.challenges ?? [];
     const theirs = open.filter((c) => c.challenger?.handle !== this.handle && idOf(c));
@@ -224,7 +252,9 @@ class Agent {
   }
 
   async accept(challenge) {
-    const accepted = await this.platform.post(`/chess/challenges/${encodeURIComponent(idOf(challenge))}/accept`);
+    const accepted = await this.platform.post(
+      `/chess/challenges/${encodeURIComponent(idOf(challenge))}/accept`,
+    );
     this.noteRefusal(accepted);
     if (accepted.status === 200) this.totals.accepted++;
   }
@@ -247,7 +277,8 @@ class Agent {
     for (const other of agents) {
       if (this.followed.size >= RESEARCH_TARGET) break;
       if (other.handle === this.handle || this.followed.has(other.handle)) continue;
-      if ((await this.platform.post('/social/follow', { target_handle: other.handle })).status !== 200) continue;
+      if ((await this.platform.post('/social/follow', { target_handle: other.handle })).status !== 200)
+        continue;
       this.followed.add(other.handle);
       this.totals.follows++;
     }
@@ -283,19 +314,32 @@ function pause(ms, signal) {
 async function run(agent, settings) {
   const signal = stopSignal();
   let failedInARow = 0;
-  for (let beat = 1; !signal.stopped && (settings.maxHeartbeats === 0 || beat <= settings.maxHeartbeats); beat++) {
+  for (
+    let beat = 1;
+    !signal.stopped && (settings.maxHeartbeats === 0 || beat <= settings.maxHeartbeats);
+    beat++
+  ) {
     try {
       const done = await agent.heartbeat();
       failedInARow = 0;
-      console.log(`heartbeat ${beat}: ${Object.entries(done).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      console.log(
+        `heartbeat ${beat}: ${Object.entries(done)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
     } catch (error) {
       console.log(`heartbeat ${beat} failed: ${error.message}`);
       if (++failedInARow >= MAX_FAILED_HEARTBEATS) return 1;
     }
-    if (!signal.stopped && (settings.maxHeartbeats === 0 || beat < settings.maxHeartbeats)) await pause(settings.intervalMs, signal);
+    if (!signal.stopped && (settings.maxHeartbeats === 0 || beat < settings.maxHeartbeats))
+      await pause(settings.intervalMs, signal);
   }
   const refusals = [...agent.platform.refusals].map(([code, n]) => `${code} ${n}`).join(', ') || 'none';
-  console.log(`done: ${Object.entries(agent.totals).map(([k, v]) => `${k} ${v}`).join(', ')}; refusals: ${refusals}`);
+  console.log(
+    `done: ${Object.entries(agent.totals)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; refusals: ${refusals}`,
+  );
   return 0;
 }
 

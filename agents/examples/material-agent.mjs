@@ -118,14 +118,19 @@ class MaterialAgent {
       this.posted = true;
     }
     const turn = await ctx.client.myTurn();
-    for (const game of turn.games) await refusable(ctx.client.move({ game_id: game.game_id, move_san: chooseMove(game.current_fen, ctx.rng) }));
+    for (const game of turn.games)
+      await refusable(
+        ctx.client.move({ game_id: game.game_id, move_san: chooseMove(game.current_fen, ctx.rng) }),
+      );
     if (ctx.rng.chance(this.seekChance)) await this.seek(ctx);
   }
 
   async seek(ctx) {
     const live = await ctx.client.games({ player_handle: ctx.handle, status: 'active', limit: 1 });
     if (live.total >= this.maxGames) return;
-    const open = (await ctx.client.openChallenges({ limit: 20 })).challenges.filter((c) => c.challenger.handle !== ctx.handle);
+    const open = (await ctx.client.openChallenges({ limit: 20 })).challenges.filter(
+      (c) => c.challenger.handle !== ctx.handle,
+    );
     if (open.length > 0) await refusable(ctx.client.acceptChallenge(ctx.rng.pick(open).challenge_id));
     else await refusable(ctx.client.createChallenge({}));
   }
@@ -136,10 +141,14 @@ export default {
   description: 'counts material one move ahead: mates in one, wins what it can, keeps what it has',
   create: (options) => new MaterialAgent(options),
   checkOptions: (options) => {
-    const problems = Object.keys(options).filter((k) => !(k in DEFAULTS)).map((k) => `${k}: unknown option (expected seekChance or maxGames)`);
+    const problems = Object.keys(options)
+      .filter((k) => !(k in DEFAULTS))
+      .map((k) => `${k}: unknown option (expected seekChance or maxGames)`);
     const chance = options.seekChance;
-    if (chance !== undefined && !(typeof chance === 'number' && chance >= 0 && chance <= 1)) problems.push('seekChance: must be a number from 0 to 1');
-    if (options.maxGames !== undefined && !(Number.isInteger(options.maxGames) && options.maxGames >= 1)) problems.push('maxGames: must be a positive integer');
+    if (chance !== undefined && !(typeof chance === 'number' && chance >= 0 && chance <= 1))
+      problems.push('seekChance: must be a number from 0 to 1');
+    if (options.maxGames !== undefined && !(Number.isInteger(options.maxGames) && options.maxGames >= 1))
+      problems.push('maxGames: must be a positive integer');
     return problems;
   },
 };

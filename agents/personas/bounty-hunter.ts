@@ -76,7 +76,8 @@ export class BountyHunterPersona implements Persona {
     if (live.total >= this.#o.maxGames) return;
     const richest = Math.max(...prey.map((p) => p.bountySol));
     const target = ctx.rng.pick(prey.filter((p) => p.bountySol === richest));
-    if (await tolerate(ctx.client.acceptChallenge(target.challengeId))) this.accepted.push({ ...target, ownElo });
+    if (await tolerate(ctx.client.acceptChallenge(target.challengeId)))
+      this.accepted.push({ ...target, ownElo });
   }
 
   /** Bounty challenges it could take: open ones by others, and direct ones aimed at it. */
@@ -84,30 +85,52 @@ export class BountyHunterPersona implements Persona {
     const { challenges } = await ctx.client.openChallenges({ limit: 100 });
     const open = challenges
       .filter((c) => c.bounty_sol !== null && c.challenger.handle !== ctx.handle)
-      .map((c) => ({ challengeId: c.challenge_id, challenger: c.challenger.handle, challengerElo: c.challenger.elo, bountySol: c.bounty_sol! }));
+      .map((c) => ({
+        challengeId: c.challenge_id,
+        challenger: c.challenger.handle,
+        challengerElo: c.challenger.elo,
+        bountySol: c.bounty_sol!,
+      }));
     // The simulator's direct_pending rows also carry bounty_sol (WIRE §5 lists it only on outgoing_open, and the
     // client's type not at all); where it is absent, direct challenges are simply not hunted.
     const direct = (await ctx.client.myChallenges()).direct_pending as Array<DirectRow>;
     const aimed = direct
       .filter((c) => c.direction === 'incoming' && typeof c.bounty_sol === 'number')
-      .map((c) => ({ challengeId: c.challenge_id, challenger: c.opponent.handle, challengerElo: c.opponent.elo, bountySol: c.bounty_sol! }));
+      .map((c) => ({
+        challengeId: c.challenge_id,
+        challenger: c.opponent.handle,
+        challengerElo: c.opponent.elo,
+        bountySol: c.bounty_sol!,
+      }));
     return [...open, ...aimed];
   }
 }
 
-type DirectRow = { challenge_id: string; direction: 'incoming' | 'outgoing'; opponent: { handle: string; elo: number }; bounty_sol?: number | null };
+type DirectRow = {
+  challenge_id: string;
+  direction: 'incoming' | 'outgoing';
+  opponent: { handle: string; elo: number };
+  bounty_sol?: number | null;
+};
 
 /** The hunter's one rule: a bounty it can afford to risk, from a challenger at least `minEloGap` below it. */
-export function isWorthHunting(prey: Prey, ownElo: number, o: Pick<BountyHunterOptions, 'minEloGap' | 'maxBountySol'>): boolean {
+export function isWorthHunting(
+  prey: Prey,
+  ownElo: number,
+  o: Pick<BountyHunterOptions, 'minEloGap' | 'maxBountySol'>,
+): boolean {
   return prey.bountySol <= o.maxBountySol && ownElo - prey.challengerElo >= o.minEloGap;
 }
 
 export const bountyHunterPersona: PersonaFactory = {
   name: 'bounty-hunter',
-  description: 'creates no challenges; accepts bounties from challengers rated at least minEloGap below it, plays greedy moves',
+  description:
+    'creates no challenges; accepts bounties from challengers rated at least minEloGap below it, plays greedy moves',
   create: (options) => new BountyHunterPersona(options),
   checkOptions: (options) => [
-    ...Object.keys(options).filter((k) => !(k in HUNTER_DEFAULTS)).map((k) => `${k}: unknown option`),
+    ...Object.keys(options)
+      .filter((k) => !(k in HUNTER_DEFAULTS))
+      .map((k) => `${k}: unknown option`),
     ...checkNumberOption(options, 'minEloGap', 0, 3000),
     ...checkNumberOption(options, 'maxBountySol', 0.01, 10),
     ...checkNumberOption(options, 'maxGames', 1, 1000, true),

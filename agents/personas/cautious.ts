@@ -14,7 +14,8 @@ import { RandomPersona, checkRandomOptions } from './random.js';
  * The cautious rule. A move with a non-negative balance never leaves a piece the opponent wins material
  * by taking (net of what the move itself won), so whenever such a move exists the best score is one of them.
  */
-export const cautiousChoice: MoveChooser = (pos, moves, rng) => pickBest(moves, (move) => netGain(pos, move), rng);
+export const cautiousChoice: MoveChooser = (pos, moves, rng) =>
+  pickBest(moves, (move) => netGain(pos, move), rng);
 
 export class CautiousPersona extends RandomPersona {
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {

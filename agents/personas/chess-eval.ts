@@ -11,12 +11,19 @@ import { isNormal } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import type { Rng } from '../../src/kernel/rng.js';
-import { legalMoves, newBoard, toWireUci, type Board } from '../../src/rules/chess.js';
+import { legalMoves, newBoard, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import type { AgentContext } from '../persona.js';
 import { tolerate } from './random.js';
 
 /** The classical values, in pawns; the king is never captured, so it is worth nothing here. */
-export const PIECE_VALUE: Readonly<Record<Role, number>> = { pawn: 1, knight: 3, bishop: 3, rook: 5, queen: 9, king: 0 };
+export const PIECE_VALUE: Readonly<Record<Role, number>> = {
+  pawn: 1,
+  knight: 3,
+  bishop: 3,
+  rook: 5,
+  queen: 9,
+  king: 0,
+};
 
 /** The agent's view of a position: a parsed FEN (no repetition history, which these personas ignore). */
 export function boardFromFen(fen: string): Board {
@@ -84,10 +91,13 @@ function gainfulMoves(pos: Chess): NormalMove[] {
     pawns.has(from) && SquareSet.backranks().has(to) ? { from, to, promotion: 'queen' } : { from, to };
   const out: NormalMove[] = [];
   for (const to of pos.board[opposite(us)].diff(pos.board.king)) {
-    for (const from of pos.kingAttackers(to, us, pos.board.occupied)) if (dests(from).has(to)) out.push(promoting(from, to));
+    for (const from of pos.kingAttackers(to, us, pos.board.occupied))
+      if (dests(from).has(to)) out.push(promoting(from, to));
   }
   const ep = pos.epSquare;
-  if (ep !== undefined) for (const from of pawnAttacks(opposite(us), ep).intersect(pawns)) if (dests(from).has(ep)) out.push({ from, to: ep });
+  if (ep !== undefined)
+    for (const from of pawnAttacks(opposite(us), ep).intersect(pawns))
+      if (dests(from).has(ep)) out.push({ from, to: ep });
   for (const from of pawns.intersect(SquareSet.fromRank(us === 'white' ? 6 : 1))) {
     for (const to of dests(from).diff(pos.board.occupied)) out.push({ from, to, promotion: 'queen' });
   }
@@ -106,7 +116,9 @@ export function bestOneMoveWin(pos: Chess): number {
     if (gain <= best) continue; // even an undefended win of `gain` cannot beat what we have
     const after = pos.clone();
     after.play(move);
-    const lost = canRecapture(after, move.to) ? PIECE_VALUE[move.promotion ?? pos.board.getRole(move.from)!] : 0;
+    const lost = canRecapture(after, move.to)
+      ? PIECE_VALUE[move.promotion ?? pos.board.getRole(move.from)!]
+      : 0;
     best = Math.max(best, gain - lost);
   }
   return best;

@@ -54,7 +54,11 @@ export class EnginePersona extends RandomPersona {
     if (this.#scheduled.has(key)) return;
     this.#scheduled.add(key);
     const thinkMs = ctx.rng.int(this.#think.min, this.#think.max);
-    const answer = EnginePool.shared().search({ fen: game.current_fen, nodes: this.#level.nodes, multiPv: this.#level.multiPv });
+    const answer = EnginePool.shared().search({
+      fen: game.current_fen,
+      nodes: this.#level.nodes,
+      multiPv: this.#level.multiPv,
+    });
     // The deferred action awaits (and rethrows) a failure; this only keeps an early one from counting as unhandled.
     answer.catch(() => undefined);
     ctx.later(thinkMs, async () => {
@@ -71,7 +75,8 @@ export class EnginePersona extends RandomPersona {
 
 export const enginePersona: PersonaFactory = {
   name: 'engine',
-  description: 'finds games like random, plays stockfish.wasm at a named level with a seeded virtual think time',
+  description:
+    'finds games like random, plays stockfish.wasm at a named level with a seeded virtual think time',
   create: (options) => new EnginePersona(options),
   checkOptions: (options) => checkEngineOptions(options),
 };
@@ -86,6 +91,7 @@ export function checkEngineOptions(options: Record<string, unknown>): string[] {
   problems.push(...checkNumberOption(options, 'thinkMaxMs', 0, MAX_THINK_MS, true));
   const min = options['thinkMinMs'] ?? ENGINE_DEFAULTS.thinkMinMs;
   const max = options['thinkMaxMs'] ?? ENGINE_DEFAULTS.thinkMaxMs;
-  if (typeof min === 'number' && typeof max === 'number' && min > max) problems.push('thinkMinMs: must not exceed thinkMaxMs');
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    problems.push('thinkMinMs: must not exceed thinkMaxMs');
   return problems;
 }

@@ -38,5 +38,8 @@ export const entrantPersona: PersonaFactory = {
   name: 'entrant',
   description: 'plays random games and joins open tournaments it can afford',
   create: (options) => new EntrantPersona(options),
-  checkOptions: (options) => [...checkRandomOptions(options, Object.keys(ENTRANT_DEFAULTS)), ...checkNumberOption(options, 'joinChance', 0, 1)],
+  checkOptions: (options) => [
+    ...checkRandomOptions(options, Object.keys(ENTRANT_DEFAULTS)),
+    ...checkNumberOption(options, 'joinChance', 0, 1),
+  ],
 };

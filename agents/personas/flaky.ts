@@ -18,7 +18,11 @@ export interface FlakyOptions extends RandomOptions {
   thinkMaxMs: number;
 }
 
-const FLAKY_DEFAULTS: Omit<FlakyOptions, keyof RandomOptions> = { missRate: 0.02, skipChance: 0.1, thinkMaxMs: 20_000 };
+const FLAKY_DEFAULTS: Omit<FlakyOptions, keyof RandomOptions> = {
+  missRate: 0.02,
+  skipChance: 0.1,
+  thinkMaxMs: 20_000,
+};
 
 /** The deferred, sometimes-late answer is the slow persona's; flaky sets how often, and adds the skips. */
 export class FlakyPersona extends SlowPersona {

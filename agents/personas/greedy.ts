@@ -10,7 +10,8 @@ import type { AgentContext, PersonaFactory } from '../persona.js';
 import { RandomPersona, checkRandomOptions } from './random.js';
 
 /** The greedy rule: most material now, seeded among equals. */
-export const greedyChoice: MoveChooser = (pos, moves, rng) => pickBest(moves, (move) => materialGain(pos, move), rng);
+export const greedyChoice: MoveChooser = (pos, moves, rng) =>
+  pickBest(moves, (move) => materialGain(pos, move), rng);
 
 export class GreedyPersona extends RandomPersona {
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
@@ -20,7 +21,8 @@ export class GreedyPersona extends RandomPersona {
 
 export const greedyPersona: PersonaFactory = {
   name: 'greedy',
-  description: 'plays random games but always takes the most material it can on the spot (captures by value, promotions)',
+  description:
+    'plays random games but always takes the most material it can on the spot (captures by value, promotions)',
   create: (options) => new GreedyPersona(options),
   checkOptions: (options) => checkRandomOptions(options),
 };

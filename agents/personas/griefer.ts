@@ -21,7 +21,12 @@ export interface GrieferOptions {
   challengeChance: number;
 }
 
-const GRIEFER_DEFAULTS: GrieferOptions = { downvoteChance: 0.6, clearChance: 0.2, redownChance: 0.7, challengeChance: 0.3 };
+const GRIEFER_DEFAULTS: GrieferOptions = {
+  downvoteChance: 0.6,
+  clearChance: 0.2,
+  redownChance: 0.7,
+  challengeChance: 0.3,
+};
 const BOARD_SORTS: readonly AgentsLeaderboardSort[] = ['social_score', 'content', 'tournaments_created'];
 
 export class GrieferPersona implements Persona {
@@ -51,9 +56,12 @@ export class GrieferPersona implements Persona {
   /** By turns: the activity leaderboard in one of its sorts, or the authors on the feed. */
   async #meetAgents(ctx: AgentContext): Promise<void> {
     const handles = ctx.rng.chance(0.5)
-      ? (await ctx.client.agentsLeaderboard({ limit: 20, sort: ctx.rng.pick(BOARD_SORTS) })).leaderboard.map((row) => row.handle)
+      ? (await ctx.client.agentsLeaderboard({ limit: 20, sort: ctx.rng.pick(BOARD_SORTS) })).leaderboard.map(
+          (row) => row.handle,
+        )
       : authorsOf((await ctx.client.feed({ limit: 30 })).posts, ctx.handle, 'agent');
-    for (const handle of handles) if (handle !== ctx.handle && !this.#met.includes(handle)) this.#met.push(handle);
+    for (const handle of handles)
+      if (handle !== ctx.handle && !this.#met.includes(handle)) this.#met.push(handle);
   }
 
   async #downvoteSomeone(ctx: AgentContext): Promise<void> {
@@ -62,7 +70,10 @@ export class GrieferPersona implements Persona {
     const target = ctx.rng.pick(fresh);
     await this.#vote(ctx, target, 'down');
     const { your_vote } = await ctx.client.agentProfile(target);
-    if (your_vote !== 'down') throw new Error(`${ctx.handle}: profile of ${target} shows your_vote ${String(your_vote)} after a downvote`);
+    if (your_vote !== 'down')
+      throw new Error(
+        `${ctx.handle}: profile of ${target} shows your_vote ${String(your_vote)} after a downvote`,
+      );
   }
 
   async #clearAndMaybeAgain(ctx: AgentContext): Promise<void> {
@@ -84,18 +95,28 @@ export class GrieferPersona implements Persona {
     if (this.#downvoted.size === 0) return;
     const target = ctx.rng.pick([...this.#downvoted]);
     // research_phase_incomplete: under the strict onboarding preset a griefer (which neither follows nor likes) never may play.
-    const created = await expectRefusal(ctx.client.createChallenge({ opponent_handle: target }), ['vote_blocked', 'research_phase_incomplete']);
-    if (created) throw new Error(`${ctx.handle}: a direct challenge to ${target}, whom it downvoted, was accepted (${created.challenge.challenge_id})`);
+    const created = await expectRefusal(ctx.client.createChallenge({ opponent_handle: target }), [
+      'vote_blocked',
+      'research_phase_incomplete',
+    ]);
+    if (created)
+      throw new Error(
+        `${ctx.handle}: a direct challenge to ${target}, whom it downvoted, was accepted (${created.challenge.challenge_id})`,
+      );
   }
 }
 
 export const grieferPersona: PersonaFactory = {
   name: 'griefer',
-  description: 'downvotes agents it meets, clears and re-downvotes, and tries direct challenges the downvote must block',
+  description:
+    'downvotes agents it meets, clears and re-downvotes, and tries direct challenges the downvote must block',
   create: (options) => new GrieferPersona(options),
   checkOptions: (options) => {
-    const problems = Object.keys(options).filter((k) => !(k in GRIEFER_DEFAULTS)).map((k) => `${k}: unknown option`);
-    for (const name of Object.keys(GRIEFER_DEFAULTS)) problems.push(...checkNumberOption(options, name, 0, 1));
+    const problems = Object.keys(options)
+      .filter((k) => !(k in GRIEFER_DEFAULTS))
+      .map((k) => `${k}: unknown option`);
+    for (const name of Object.keys(GRIEFER_DEFAULTS))
+      problems.push(...checkNumberOption(options, name, 0, 1));
     return problems;
   },
 };

@@ -16,7 +16,12 @@ export interface HumanOptions {
   replyChance: number;
 }
 
-const HUMAN_DEFAULTS: HumanOptions = { postChance: 0.2, likeChance: 0.3, followChance: 0.3, replyChance: 0.2 };
+const HUMAN_DEFAULTS: HumanOptions = {
+  postChance: 0.2,
+  likeChance: 0.3,
+  followChance: 0.3,
+  replyChance: 0.2,
+};
 const MAX_LIKES_PER_BEAT = 3;
 
 export class HumanPersona implements Persona {
@@ -32,15 +37,25 @@ export class HumanPersona implements Persona {
   async heartbeat(ctx: AgentContext): Promise<void> {
     await this.#backoff.run(ctx, async () => {
       await this.#firstPost.ensure(ctx, `Hi all, ${ctx.handle} here: a human who watches the bots play.`);
-      const { posts } = await ctx.client.feed({ limit: 30, sort: ctx.rng.pick(['recent', 'trending'] as const) });
-      for (const post of sample(ctx, likeable(posts, ctx.handle).filter(() => ctx.rng.chance(this.#o.likeChance)), MAX_LIKES_PER_BEAT)) {
+      const { posts } = await ctx.client.feed({
+        limit: 30,
+        sort: ctx.rng.pick(['recent', 'trending'] as const),
+      });
+      for (const post of sample(
+        ctx,
+        likeable(posts, ctx.handle).filter(() => ctx.rng.chance(this.#o.likeChance)),
+        MAX_LIKES_PER_BEAT,
+      )) {
         await ctx.client.like({ post_id: post.id });
       }
       if (ctx.rng.chance(this.#o.followChance)) await this.#followSomeone(ctx, posts);
       const others = posts.filter((p) => p.author.handle !== ctx.handle);
       if (others.length > 0 && ctx.rng.chance(this.#o.replyChance)) {
         const post = ctx.rng.pick(others);
-        await ctx.client.reply({ post_id: post.id, content: `@${post.author.handle} ${chatter(ctx, 'Nice one.')}` });
+        await ctx.client.reply({
+          post_id: post.id,
+          content: `@${post.author.handle} ${chatter(ctx, 'Nice one.')}`,
+        });
       }
       if (ctx.rng.chance(this.#o.postChance)) await ctx.client.post(chatter(ctx, 'Watching the games.'));
       if (ctx.rng.chance(0.1)) await ctx.client.humanProfile(ctx.handle);
@@ -65,10 +80,13 @@ function targetName(target: FollowTarget): string {
 
 export const humanPersona: PersonaFactory = {
   name: 'human',
-  description: 'a human account (account: human): reads the feed, likes, follows agents and humans, replies, posts now and then; no chess',
+  description:
+    'a human account (account: human): reads the feed, likes, follows agents and humans, replies, posts now and then; no chess',
   create: (options) => new HumanPersona(options),
   checkOptions: (options) => {
-    const problems = Object.keys(options).filter((k) => !(k in HUMAN_DEFAULTS)).map((k) => `${k}: unknown option`);
+    const problems = Object.keys(options)
+      .filter((k) => !(k in HUMAN_DEFAULTS))
+      .map((k) => `${k}: unknown option`);
     for (const name of Object.keys(HUMAN_DEFAULTS)) problems.push(...checkNumberOption(options, name, 0, 1));
     return problems;
   },

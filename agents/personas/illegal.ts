@@ -9,7 +9,7 @@ import { makeSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
-import { legalMoves, toWireUci, type Board } from '../../src/rules/chess.js';
+import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { boardFromFen } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
@@ -20,7 +20,18 @@ export type BadKind = (typeof BAD_KINDS)[number];
 
 /** Text no parser should take for a move: bad squares, bad pieces, too many parts, prose. */
 export const MALFORMED_MOVES: readonly string[] = [
-  'e9e4', 'i2i4', 'Zf3', 'e2e4e5', 'O-O-O-O', 'Nf3x', '1. e4', 'e7e8k', 'move e4 please', 'xx', '♘f3', 'e2e4e6e7e8e1e2e3',
+  'e9e4',
+  'i2i4',
+  'Zf3',
+  'e2e4e5',
+  'O-O-O-O',
+  'Nf3x',
+  '1. e4',
+  'e7e8k',
+  'move e4 please',
+  'xx',
+  '♘f3',
+  'e2e4e6e7e8e1e2e3',
 ];
 
 export interface IllegalOptions extends RandomOptions {
@@ -63,7 +74,10 @@ export class IllegalPersona extends RandomPersona {
     // Out of turn: right after its own move, it answers for the opponent too.
     if (kind === 'out_of_turn' && played?.game_status === 'active') {
       const board = boardFromFen(played.move.fen_after);
-      await this.#submitBad(ctx, kind, { game_id: game.game_id, move_uci: toWireUci(board, ctx.rng.pick(legalMoves(board))) });
+      await this.#submitBad(ctx, kind, {
+        game_id: game.game_id,
+        move_uci: toWireUci(board, ctx.rng.pick(legalMoves(board))),
+      });
     }
   }
 
@@ -74,7 +88,8 @@ export class IllegalPersona extends RandomPersona {
       this.stats.sent[kind]++;
       this.stats.unexpected.push(`${kind}: accepted ${JSON.stringify(body)}`);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'rate_limit_exceeded') throw error;
+      if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'rate_limit_exceeded')
+        throw error;
       this.stats.sent[kind]++;
       if (error.code !== 'bad_request') {
         this.stats.unexpected.push(`${kind}: ${error.code}`);
@@ -92,7 +107,11 @@ function zeroCounts(): Record<BadKind, number> {
 }
 
 /** A bad submission for a game where it is on move (kinds illegal, malformed, mismatch). */
-export function badMoveIn(ctx: AgentContext, game: MyTurnRow, kind: Exclude<BadKind, 'out_of_turn' | 'foreign_game'>): MoveBody {
+export function badMoveIn(
+  ctx: AgentContext,
+  game: MyTurnRow,
+  kind: Exclude<BadKind, 'out_of_turn' | 'foreign_game'>,
+): MoveBody {
   const board = boardFromFen(game.current_fen);
   const legal = legalMoves(board);
   if (kind === 'illegal') return { game_id: game.game_id, move_uci: illegalUci(ctx, board) };
@@ -101,7 +120,9 @@ export function badMoveIn(ctx: AgentContext, game: MyTurnRow, kind: Exclude<BadK
     return { game_id: game.game_id, move_san: makeSan(board.pos, a!), move_uci: toWireUci(board, b!) };
   }
   const text = ctx.rng.pick(MALFORMED_MOVES);
-  return ctx.rng.chance(0.5) ? { game_id: game.game_id, move_san: text } : { game_id: game.game_id, move_uci: text };
+  return ctx.rng.chance(0.5)
+    ? { game_id: game.game_id, move_san: text }
+    : { game_id: game.game_id, move_uci: text };
 }
 
 /**
@@ -111,7 +132,8 @@ export function badMoveIn(ctx: AgentContext, game: MyTurnRow, kind: Exclude<BadK
  */
 export function illegalUci(ctx: AgentContext, board: Board): string {
   const legal = new Set<string>();
-  for (const move of legalMoves(board)) for (const uci of [makeUci(move), toWireUci(board, move)]) legal.add(uci.slice(0, 4));
+  for (const move of legalMoves(board))
+    for (const uci of [makeUci(move), toWireUci(board, move)]) legal.add(uci.slice(0, 4));
   const own = [...board.pos.board[board.pos.turn]];
   for (let attempt = 0; attempt < 64; attempt++) {
     const text = makeSquare(ctx.rng.pick(own)) + makeSquare(ctx.rng.int(0, 63));
@@ -123,20 +145,28 @@ export function illegalUci(ctx: AgentContext, board: Board): string {
 /** A legal-looking move in an active game between two other agents, or undefined when there is none. */
 async function foreignGameMove(ctx: AgentContext): Promise<MoveBody | undefined> {
   const { games } = await ctx.client.games({ status: 'active', limit: 20 });
-  const others = games.filter((g) => g.white_player.handle !== ctx.handle && g.black_player.handle !== ctx.handle);
+  const others = games.filter(
+    (g) => g.white_player.handle !== ctx.handle && g.black_player.handle !== ctx.handle,
+  );
   if (others.length === 0) return undefined;
   const game = ctx.rng.pick(others);
   const board = boardFromFen(game.current_fen);
   const legal = legalMoves(board);
-  return legal.length === 0 ? undefined : { game_id: game.game_id, move_uci: toWireUci(board, ctx.rng.pick(legal)) };
+  return legal.length === 0
+    ? undefined
+    : { game_id: game.game_id, move_uci: toWireUci(board, ctx.rng.pick(legal)) };
 }
 
 export const illegalPersona: PersonaFactory = {
   name: 'illegal',
-  description: 'plays random games but also sends illegal, malformed, mismatched, out-of-turn and foreign-game moves',
+  description:
+    'plays random games but also sends illegal, malformed, mismatched, out-of-turn and foreign-game moves',
   create: (options) => new IllegalPersona(options),
   checkOptions: (options) => {
-    const problems = [...checkRandomOptions(options, Object.keys(ILLEGAL_DEFAULTS)), ...checkNumberOption(options, 'badChance', 0, 1)];
+    const problems = [
+      ...checkRandomOptions(options, Object.keys(ILLEGAL_DEFAULTS)),
+      ...checkNumberOption(options, 'badChance', 0, 1),
+    ];
     const kinds = options['kinds'];
     const known = (k: unknown) => (BAD_KINDS as readonly unknown[]).includes(k);
     if (kinds !== undefined && (!Array.isArray(kinds) || kinds.length === 0 || !kinds.every(known))) {

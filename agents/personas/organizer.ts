@@ -20,7 +20,13 @@ export interface OrganizerOptions extends RandomOptions {
 }
 
 const ORGANIZER_DEFAULTS: Omit<OrganizerOptions, keyof RandomOptions> = {
-  sizes: [8], prizeSol: 1, entryFeeSol: 0.05, topFour: true, organizerFee: true, maxTournaments: 3, minGames: 100,
+  sizes: [8],
+  prizeSol: 1,
+  entryFeeSol: 0.05,
+  topFour: true,
+  organizerFee: true,
+  maxTournaments: 3,
+  minGames: 100,
 };
 
 export class OrganizerPersona extends RandomPersona {
@@ -57,8 +63,11 @@ export class OrganizerPersona extends RandomPersona {
     const size = this.#o.sizes[this.#created % this.#o.sizes.length]!;
     const created = await tolerate(
       ctx.client.createTournament({
-        name: `${ctx.handle} cup ${this.#created + 1}`, max_participants: size, prize_sol: this.#o.prizeSol,
-        entry_fee_sol: this.#o.entryFeeSol, prize_distribution: this.#o.topFour ? 'top_four' : 'winner_only',
+        name: `${ctx.handle} cup ${this.#created + 1}`,
+        max_participants: size,
+        prize_sol: this.#o.prizeSol,
+        entry_fee_sol: this.#o.entryFeeSol,
+        prize_distribution: this.#o.topFour ? 'top_four' : 'winner_only',
         organizer_fee_enabled: this.#o.organizerFee,
       }),
     );
@@ -70,17 +79,31 @@ export class OrganizerPersona extends RandomPersona {
 
 export const organizerPersona: PersonaFactory = {
   name: 'organizer',
-  description: 'plays many random games until it may create tournaments, then funds and runs them one after another',
+  description:
+    'plays many random games until it may create tournaments, then funds and runs them one after another',
   create: (options) => new OrganizerPersona(options),
   checkOptions: (options) => {
     const problems = [...checkRandomOptions(options, Object.keys(ORGANIZER_DEFAULTS))];
     const sizes = options['sizes'];
-    if (sizes !== undefined && (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => [8, 16, 32, 64].includes(n as number)))) {
+    if (
+      sizes !== undefined &&
+      (!Array.isArray(sizes) ||
+        sizes.length === 0 ||
+        !sizes.every((n) => [8, 16, 32, 64].includes(n as number)))
+    ) {
       problems.push('sizes: must be a list of 8, 16, 32 or 64');
     }
-    problems.push(...checkNumberOption(options, 'prizeSol', 0, 100), ...checkNumberOption(options, 'entryFeeSol', 0, 10));
-    problems.push(...checkNumberOption(options, 'maxTournaments', 0, 1000, true), ...checkNumberOption(options, 'minGames', 0, 100_000, true));
-    for (const flag of ['topFour', 'organizerFee']) if (options[flag] !== undefined && typeof options[flag] !== 'boolean') problems.push(`${flag}: must be true or false`);
+    problems.push(
+      ...checkNumberOption(options, 'prizeSol', 0, 100),
+      ...checkNumberOption(options, 'entryFeeSol', 0, 10),
+    );
+    problems.push(
+      ...checkNumberOption(options, 'maxTournaments', 0, 1000, true),
+      ...checkNumberOption(options, 'minGames', 0, 100_000, true),
+    );
+    for (const flag of ['topFour', 'organizerFee'])
+      if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
+        problems.push(`${flag}: must be true or false`);
     return problems;
   },
 };

@@ -11,7 +11,14 @@ import type { AgentContext, PersonaFactory } from '../persona.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
 
 /** The reads after the challenges step, in the order a heartbeat makes them (the skill's order, then extras). */
-export const POLL_READS = ['tournaments', 'feed', 'notifications', 'unseen', 'leaderboard', 'activity'] as const;
+export const POLL_READS = [
+  'tournaments',
+  'feed',
+  'notifications',
+  'unseen',
+  'leaderboard',
+  'activity',
+] as const;
 export type PollRead = (typeof POLL_READS)[number];
 
 const READERS: Readonly<Record<PollRead, (ctx: AgentContext) => Promise<unknown>>> = {
@@ -65,13 +72,15 @@ async function tolerateQuota(read: Promise<unknown>): Promise<boolean> {
 
 export const pollerPersona: PersonaFactory = {
   name: 'poller',
-  description: 'every heartbeat: my-turn, move, challenges, then tournaments and feed (configurable reads), as the skill tells agents',
+  description:
+    'every heartbeat: my-turn, move, challenges, then tournaments and feed (configurable reads), as the skill tells agents',
   create: (options) => new PollerPersona(options),
   checkOptions: (options) => {
     const problems = checkRandomOptions(options, Object.keys(POLLER_DEFAULTS));
     const reads = options['reads'];
     const known = (r: unknown) => (POLL_READS as readonly unknown[]).includes(r);
-    if (reads !== undefined && (!Array.isArray(reads) || !reads.every(known))) problems.push(`reads: must be a list of ${POLL_READS.join(', ')}`);
+    if (reads !== undefined && (!Array.isArray(reads) || !reads.every(known)))
+      problems.push(`reads: must be a list of ${POLL_READS.join(', ')}`);
     return problems;
   },
 };

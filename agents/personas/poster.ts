@@ -22,7 +22,12 @@ export interface PosterOptions extends RandomOptions {
   verify: boolean;
 }
 
-const POSTER_DEFAULTS: Omit<PosterOptions, keyof RandomOptions> = { postChance: 0.3, likeChance: 0.2, repeatRecapChance: 0.2, verify: true };
+const POSTER_DEFAULTS: Omit<PosterOptions, keyof RandomOptions> = {
+  postChance: 0.3,
+  likeChance: 0.2,
+  repeatRecapChance: 0.2,
+  verify: true,
+};
 const SORTS: readonly FeedSort[] = ['recent', 'trending', 'top'];
 /** At most this many likes per heartbeat, well inside the hourly limit at any heartbeat the scenarios use. */
 const MAX_LIKES_PER_BEAT = 3;
@@ -50,9 +55,11 @@ export class PosterPersona extends RandomPersona {
       if (this.#o.verify && !this.#verified) await this.#verify(ctx);
       const recapped = await this.#recapFinishedGame(ctx);
       await this.#maybeRepeatRecap(ctx);
-      if (!recapped && ctx.rng.chance(this.#o.postChance)) await this.#post(ctx, chatter(ctx, `${ctx.handle} here.`));
+      if (!recapped && ctx.rng.chance(this.#o.postChance))
+        await this.#post(ctx, chatter(ctx, `${ctx.handle} here.`));
       await this.#readAndLike(ctx);
-      if (ctx.rng.chance(0.1)) await ctx.client.searchPosts({ q: searchWord(ctx), sort: ctx.rng.pick(SORTS), limit: 10 });
+      if (ctx.rng.chance(0.1))
+        await ctx.client.searchPosts({ q: searchWord(ctx), sort: ctx.rng.pick(SORTS), limit: 10 });
       if (ctx.rng.chance(0.05)) await ctx.client.activity({ limit: 10 });
       if (this.#verified && ctx.rng.chance(0.02)) await ctx.client.refreshSocial(ctx.handle);
     });
@@ -101,9 +108,14 @@ export class PosterPersona extends RandomPersona {
   async #maybeRepeatRecap(ctx: AgentContext): Promise<void> {
     if (this.#recaps.size === 0 || !ctx.rng.chance(this.#o.repeatRecapChance)) return;
     const [gameId, postId] = ctx.rng.pick([...this.#recaps.entries()]);
-    const again = await ctx.client.post(`${ctx.handle}: that game again.`, { post_type: 'game_result', chess_game_id: gameId });
+    const again = await ctx.client.post(`${ctx.handle}: that game again.`, {
+      post_type: 'game_result',
+      chess_game_id: gameId,
+    });
     if (!again.deduplicated || again.post_id !== postId) {
-      throw new Error(`${ctx.handle}: a repeated game_result recap for ${gameId} made a new post ${again.post_id} (expected ${postId}, deduplicated)`);
+      throw new Error(
+        `${ctx.handle}: a repeated game_result recap for ${gameId} made a new post ${again.post_id} (expected ${postId}, deduplicated)`,
+      );
     }
     this.stats.repeatedRecaps++;
   }
@@ -119,12 +131,15 @@ export class PosterPersona extends RandomPersona {
 
 export const posterPersona: PersonaFactory = {
   name: 'poster',
-  description: 'plays random games, posts now and then, recaps its finished games (repeats come back deduplicated), reads the feed and likes',
+  description:
+    'plays random games, posts now and then, recaps its finished games (repeats come back deduplicated), reads the feed and likes',
   create: (options) => new PosterPersona(options),
   checkOptions: (options) => {
     const problems = checkRandomOptions(options, Object.keys(POSTER_DEFAULTS));
-    for (const name of ['postChance', 'likeChance', 'repeatRecapChance']) problems.push(...checkNumberOption(options, name, 0, 1));
-    if (options['verify'] !== undefined && typeof options['verify'] !== 'boolean') problems.push('verify: must be true or false');
+    for (const name of ['postChance', 'likeChance', 'repeatRecapChance'])
+      problems.push(...checkNumberOption(options, name, 0, 1));
+    if (options['verify'] !== undefined && typeof options['verify'] !== 'boolean')
+      problems.push('verify: must be true or false');
     return problems;
   },
 };

@@ -10,7 +10,7 @@ import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { legalMoves, toWireUci, type Board } from '../../src/rules/chess.js';
+import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
@@ -29,7 +29,14 @@ export interface RandomOptions {
   bountyMaxSol: number;
 }
 
-export const RANDOM_DEFAULTS: RandomOptions = { maxGames: 3, seekChance: 0.5, directShare: 0.3, bountyShare: 0, bountyMinSol: 0.01, bountyMaxSol: 0.1 };
+export const RANDOM_DEFAULTS: RandomOptions = {
+  maxGames: 3,
+  seekChance: 0.5,
+  directShare: 0.3,
+  bountyShare: 0,
+  bountyMinSol: 0.01,
+  bountyMaxSol: 0.1,
+};
 
 export class RandomPersona implements Persona {
   protected readonly options: RandomOptions;
@@ -76,14 +83,21 @@ export class RandomPersona implements Persona {
     if (!ctx.rng.chance(this.options.seekChance)) return;
     const live = await ctx.client.games({ player_handle: ctx.handle, status: 'active', limit: 1 });
     if (live.total >= this.options.maxGames) return;
-    const open = (await ctx.client.openChallenges({ limit: 20 })).challenges.filter((c) => c.challenger.handle !== ctx.handle);
+    const open = (await ctx.client.openChallenges({ limit: 20 })).challenges.filter(
+      (c) => c.challenger.handle !== ctx.handle,
+    );
     if (open.length > 0 && ctx.rng.chance(0.6)) {
       await tolerate(ctx.client.acceptChallenge(ctx.rng.pick(open).challenge_id));
       return;
     }
     const opponent = ctx.rng.chance(this.options.directShare) ? await pickOpponent(ctx) : undefined;
     const bounty = this.drawBounty(ctx);
-    await tolerate(ctx.client.createChallenge({ ...(opponent ? { opponent_handle: opponent } : {}), ...(bounty ? { bounty_sol: bounty } : {}) }));
+    await tolerate(
+      ctx.client.createChallenge({
+        ...(opponent ? { opponent_handle: opponent } : {}),
+        ...(bounty ? { bounty_sol: bounty } : {}),
+      }),
+    );
   }
 
   /** A stake in whole milli-SOL (so the decimal is exact), or undefined for a plain challenge. */
@@ -101,7 +115,10 @@ async function pickOpponent(ctx: AgentContext): Promise<string | undefined> {
 }
 
 /** A uniformly random legal move, written in a randomly chosen notation. */
-export function randomMove(ctx: AgentContext, game: MyTurnRow): { game_id: string; move_san?: string; move_uci?: string } {
+export function randomMove(
+  ctx: AgentContext,
+  game: MyTurnRow,
+): { game_id: string; move_san?: string; move_uci?: string } {
   const board = boardFromFen(game.current_fen);
   const move = ctx.rng.pick(legalMoves(board));
   const uci = () => toWireUci(board, move);
@@ -140,14 +157,17 @@ export async function tolerate<T>(request: Promise<T>): Promise<T | undefined> {
 
 export const randomPersona: PersonaFactory = {
   name: 'random',
-  description: 'posts once, creates and accepts open and direct challenges, plays uniformly random legal moves',
+  description:
+    'posts once, creates and accepts open and direct challenges, plays uniformly random legal moves',
   create: (options) => new RandomPersona(options),
   checkOptions: (options) => checkRandomOptions(options),
 };
 
 export function checkRandomOptions(options: Record<string, unknown>, extra: string[] = []): string[] {
   const known = new Set([...Object.keys(RANDOM_DEFAULTS), ...extra]);
-  const problems = Object.keys(options).filter((k) => !known.has(k)).map((k) => `${k}: unknown option`);
+  const problems = Object.keys(options)
+    .filter((k) => !known.has(k))
+    .map((k) => `${k}: unknown option`);
   problems.push(...checkNumberOption(options, 'maxGames', 1, 1000, true));
   problems.push(...checkNumberOption(options, 'seekChance', 0, 1));
   problems.push(...checkNumberOption(options, 'directShare', 0, 1));
@@ -156,6 +176,7 @@ export function checkRandomOptions(options: Record<string, unknown>, extra: stri
   problems.push(...checkNumberOption(options, 'bountyMaxSol', 0.01, 10));
   const min = (options['bountyMinSol'] as number | undefined) ?? RANDOM_DEFAULTS.bountyMinSol;
   const max = (options['bountyMaxSol'] as number | undefined) ?? RANDOM_DEFAULTS.bountyMaxSol;
-  if (typeof min === 'number' && typeof max === 'number' && min > max) problems.push('bountyMinSol: must not exceed bountyMaxSol');
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    problems.push('bountyMinSol: must not exceed bountyMaxSol');
   return problems;
 }

@@ -27,7 +27,14 @@ export interface ReplierOptions {
   maxRepliesPerBeat: number;
 }
 
-const REPLIER_DEFAULTS: ReplierOptions = { replyChance: 0.3, nestChance: 0.5, mentionChance: 0.3, answerChance: 0.6, postChance: 0.1, maxRepliesPerBeat: 2 };
+const REPLIER_DEFAULTS: ReplierOptions = {
+  replyChance: 0.3,
+  nestChance: 0.5,
+  mentionChance: 0.3,
+  answerChance: 0.6,
+  postChance: 0.1,
+  maxRepliesPerBeat: 2,
+};
 /** Replies are sent this far apart: past the platform's 10 s reply cooldown (SPEC), as a careful agent does. */
 const REPLY_SPACING_MS = 12_000;
 /** Accounts it remembers meeting, for mentions; the oldest are forgotten first. */
@@ -51,9 +58,15 @@ export class ReplierPersona implements Persona {
   async heartbeat(ctx: AgentContext): Promise<void> {
     await this.#backoff.run(ctx, async () => {
       await this.#research.ensure(ctx, `Hello, I am ${ctx.handle}. I read everything and answer some of it.`);
-      const plan = [...(await this.#answers(ctx)), ...(await this.#repliesToUnseen(ctx))].slice(0, this.#o.maxRepliesPerBeat);
-      plan.forEach((planned, i) => ctx.later(i * REPLY_SPACING_MS + ctx.rng.int(0, 1_000), () => this.#send(ctx, planned)));
-      if (ctx.rng.chance(this.#o.postChance)) await ctx.client.post(`${ctx.handle} asks: what is your favourite ${searchWord(ctx)}?`);
+      const plan = [...(await this.#answers(ctx)), ...(await this.#repliesToUnseen(ctx))].slice(
+        0,
+        this.#o.maxRepliesPerBeat,
+      );
+      plan.forEach((planned, i) =>
+        ctx.later(i * REPLY_SPACING_MS + ctx.rng.int(0, 1_000), () => this.#send(ctx, planned)),
+      );
+      if (ctx.rng.chance(this.#o.postChance))
+        await ctx.client.post(`${ctx.handle} asks: what is your favourite ${searchWord(ctx)}?`);
     });
   }
 
@@ -64,8 +77,14 @@ export class ReplierPersona implements Persona {
   async #answers(ctx: AgentContext): Promise<PlannedReply[]> {
     const since = this.#notificationsSince;
     this.#notificationsSince = toIso(ctx.nowMs);
-    const notes = await ctx.client.notifications({ types: ['replies', 'mentions'], limit: 20, ...(since ? { since } : {}) });
-    const incoming = [...notes.replies_to_my_posts, ...notes.mentions].filter(carriedByReply).map((n) => ({ postId: n.post_id, reply: n.reply }));
+    const notes = await ctx.client.notifications({
+      types: ['replies', 'mentions'],
+      limit: 20,
+      ...(since ? { since } : {}),
+    });
+    const incoming = [...notes.replies_to_my_posts, ...notes.mentions]
+      .filter(carriedByReply)
+      .map((n) => ({ postId: n.post_id, reply: n.reply }));
     const fresh: typeof incoming = [];
     for (const n of incoming) {
       if (n.reply.author.handle === ctx.handle || this.#answered.has(n.reply.id)) continue; // a reply both to my post and naming me comes twice
@@ -73,13 +92,17 @@ export class ReplierPersona implements Persona {
       this.#meet(n.reply.author.handle, ctx.handle);
       fresh.push(n);
     }
-    return fresh.filter(() => ctx.rng.chance(this.#o.answerChance)).map((n) => ({ postId: n.postId, parentReplyId: n.reply.id, mention: n.reply.author.handle }));
+    return fresh
+      .filter(() => ctx.rng.chance(this.#o.answerChance))
+      .map((n) => ({ postId: n.postId, parentReplyId: n.reply.id, mention: n.reply.author.handle }));
   }
 
   async #repliesToUnseen(ctx: AgentContext): Promise<PlannedReply[]> {
     const { posts } = await ctx.client.unseen(20);
     for (const post of posts) this.#meet(post.author.handle, ctx.handle);
-    return posts.filter(() => ctx.rng.chance(this.#o.replyChance)).map((post: PostView) => ({ postId: post.id, mention: post.author.handle }));
+    return posts
+      .filter(() => ctx.rng.chance(this.#o.replyChance))
+      .map((post: PostView) => ({ postId: post.id, mention: post.author.handle }));
   }
 
   #meet(handle: string, me: string): void {
@@ -93,10 +116,16 @@ export class ReplierPersona implements Persona {
     if (ctx.nowMs < this.#replyBlockedUntilMs) return;
     await this.#backoff.run(ctx, async () => {
       const { post } = await ctx.client.feedPost(planned.postId);
-      const parent = planned.parentReplyId ? post.replies.find((r) => r.id === planned.parentReplyId) : this.#nestUnder(ctx, post.replies);
+      const parent = planned.parentReplyId
+        ? post.replies.find((r) => r.id === planned.parentReplyId)
+        : this.#nestUnder(ctx, post.replies);
       const mention = parent ? parent.author.handle : planned.mention;
       const content = this.#content(ctx, mention);
-      await this.#reply(ctx, { post_id: post.id, content, ...(parent ? { parent_reply_id: parent.id } : {}) });
+      await this.#reply(ctx, {
+        post_id: post.id,
+        content,
+        ...(parent ? { parent_reply_id: parent.id } : {}),
+      });
       await this.#searchThreads(ctx, post.id, post.replies);
     });
   }
@@ -110,11 +139,17 @@ export class ReplierPersona implements Persona {
 
   #content(ctx: AgentContext, to: string): string {
     const others = this.#known.filter((h) => h !== to);
-    const also = others.length > 0 && ctx.rng.chance(this.#o.mentionChance) ? ` What do you think, @${ctx.rng.pick(others)}?` : '';
+    const also =
+      others.length > 0 && ctx.rng.chance(this.#o.mentionChance)
+        ? ` What do you think, @${ctx.rng.pick(others)}?`
+        : '';
     return `@${to} interesting ${searchWord(ctx)}.${also}`;
   }
 
-  async #reply(ctx: AgentContext, input: { post_id: string; content: string; parent_reply_id?: string }): Promise<void> {
+  async #reply(
+    ctx: AgentContext,
+    input: { post_id: string; content: string; parent_reply_id?: string },
+  ): Promise<void> {
     try {
       await ctx.client.reply(input);
     } catch (error) {
@@ -129,17 +164,26 @@ export class ReplierPersona implements Persona {
     if (!ctx.rng.chance(0.2)) return;
     await ctx.client.searchReplies({ q: searchWord(ctx), post_id: postId, limit: 10 });
     const parents = replies.filter((r) => r.replies_count > 0);
-    if (parents.length > 0) await ctx.client.searchThread({ q: 'interesting', parent_reply_id: ctx.rng.pick(parents).id, limit: 10 });
+    if (parents.length > 0)
+      await ctx.client.searchThread({
+        q: 'interesting',
+        parent_reply_id: ctx.rng.pick(parents).id,
+        limit: 10,
+      });
   }
 }
 
 export const replierPersona: PersonaFactory = {
   name: 'replier',
-  description: 'reads unseen posts every heartbeat, replies (some nested) with @mentions, answers replies to its own posts',
+  description:
+    'reads unseen posts every heartbeat, replies (some nested) with @mentions, answers replies to its own posts',
   create: (options) => new ReplierPersona(options),
   checkOptions: (options) => {
-    const problems = Object.keys(options).filter((k) => !(k in REPLIER_DEFAULTS)).map((k) => `${k}: unknown option`);
-    for (const name of ['replyChance', 'nestChance', 'mentionChance', 'answerChance', 'postChance']) problems.push(...checkNumberOption(options, name, 0, 1));
+    const problems = Object.keys(options)
+      .filter((k) => !(k in REPLIER_DEFAULTS))
+      .map((k) => `${k}: unknown option`);
+    for (const name of ['replyChance', 'nestChance', 'mentionChance', 'answerChance', 'postChance'])
+      problems.push(...checkNumberOption(options, name, 0, 1));
     problems.push(...checkNumberOption(options, 'maxRepliesPerBeat', 0, 100, true));
     return problems;
   },

@@ -32,7 +32,9 @@ export class SlowPersona extends RandomPersona {
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
     if (this.#thinking.has(game.game_id)) return;
     const late = ctx.rng.chance(this.#slow.lateChance);
-    const think = late ? ctx.rng.int(LATE_THINK_MIN_MS, LATE_THINK_MAX_MS) : ctx.rng.int(0, this.#slow.maxThinkMs);
+    const think = late
+      ? ctx.rng.int(LATE_THINK_MIN_MS, LATE_THINK_MAX_MS)
+      : ctx.rng.int(0, this.#slow.maxThinkMs);
     const move = randomMove(ctx, game);
     this.#thinking.add(game.game_id);
     ctx.later(think, async () => {
@@ -44,7 +46,8 @@ export class SlowPersona extends RandomPersona {
 
 export const slowPersona: PersonaFactory = {
   name: 'slow',
-  description: 'plays like random but thinks first, and sometimes past the 5-minute deadline, so timeouts happen',
+  description:
+    'plays like random but thinks first, and sometimes past the 5-minute deadline, so timeouts happen',
   create: (options) => new SlowPersona(options),
   checkOptions: (options) => [
     ...checkRandomOptions(options, Object.keys(SLOW_DEFAULTS)),

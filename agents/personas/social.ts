@@ -11,7 +11,10 @@ import type { AgentContext } from '../persona.js';
  * random.ts's `tolerate` (any 4xx), the social personas name what they expect, so a persona that sends
  * a malformed request or calls a route that does not exist fails the run instead of hiding it.
  */
-export async function expectRefusal<T>(request: Promise<T>, codes: readonly string[]): Promise<T | undefined> {
+export async function expectRefusal<T>(
+  request: Promise<T>,
+  codes: readonly string[],
+): Promise<T | undefined> {
   try {
     return await request;
   } catch (error) {
@@ -82,7 +85,8 @@ export function likeable<T extends PostView | ReplyView>(items: readonly T[], me
 /** Distinct authors of a page of posts, of one account kind, other than `me`, in first-seen order. */
 export function authorsOf(posts: readonly PostView[], me: string, kind: 'agent' | 'human'): string[] {
   const seen = new Set<string>();
-  for (const post of posts) if (post.author.author_type === kind && post.author.handle !== me) seen.add(post.author.handle);
+  for (const post of posts)
+    if (post.author.author_type === kind && post.author.handle !== me) seen.add(post.author.handle);
   return [...seen];
 }
 
@@ -92,7 +96,20 @@ export function sample<T>(ctx: AgentContext, items: readonly T[], n: number): T[
 }
 
 /** A short sentence drawn from a small vocabulary: content that differs post to post and can be searched for. */
-const WORDS = ['opening', 'endgame', 'gambit', 'tactic', 'blunder', 'fortress', 'zugzwang', 'sacrifice', 'pin', 'fork', 'tempo', 'outpost'];
+const WORDS = [
+  'opening',
+  'endgame',
+  'gambit',
+  'tactic',
+  'blunder',
+  'fortress',
+  'zugzwang',
+  'sacrifice',
+  'pin',
+  'fork',
+  'tempo',
+  'outpost',
+];
 
 export function chatter(ctx: AgentContext, lead: string): string {
   const a = ctx.rng.pick(WORDS);

@@ -63,7 +63,8 @@ export class SpammerPersona implements Persona {
 
   /** A 429 names its limit (the action, or `requests` for the daily quota); the spammer waits it out only sometimes. */
   #noteRefusal(ctx: AgentContext, refusal: RateRefusal): void {
-    if (ctx.rng.chance(this.#o.honourChance)) this.#waitUntil.set(refusal.action, ctx.nowMs + refusal.retryAfterMs);
+    if (ctx.rng.chance(this.#o.honourChance))
+      this.#waitUntil.set(refusal.action, ctx.nowMs + refusal.retryAfterMs);
   }
 
   async #verify(ctx: AgentContext): Promise<void> {
@@ -95,7 +96,11 @@ export class SpammerPersona implements Persona {
         await ctx.client.post(chatter(ctx, `${ctx.handle} again!`));
         return;
       case 'reply':
-        if (others.length > 0) await ctx.client.reply({ post_id: ctx.rng.pick(others).id, content: chatter(ctx, 'Check my profile!') });
+        if (others.length > 0)
+          await ctx.client.reply({
+            post_id: ctx.rng.pick(others).id,
+            content: chatter(ctx, 'Check my profile!'),
+          });
         return;
       case 'like':
         return this.#like(ctx, posts);
@@ -128,7 +133,8 @@ export class SpammerPersona implements Persona {
   async #followOrUnfollow(ctx: AgentContext, others: PostView[]): Promise<void> {
     if (others.length === 0) return;
     const author = ctx.rng.pick(others).author;
-    const target: FollowTarget = author.author_type === 'human' ? { target_username: author.handle } : { target_handle: author.handle };
+    const target: FollowTarget =
+      author.author_type === 'human' ? { target_username: author.handle } : { target_handle: author.handle };
     const { already_following } = await ctx.client.follow(target);
     if (already_following) await ctx.client.unfollow(target);
   }
@@ -144,13 +150,20 @@ export class SpammerPersona implements Persona {
 
 export const spammerPersona: PersonaFactory = {
   name: 'spammer',
-  description: 'bursts of posts, replies, likes, follows, votes and refreshes past every limit; honours retry_after only sometimes; polls into the daily quota',
+  description:
+    'bursts of posts, replies, likes, follows, votes and refreshes past every limit; honours retry_after only sometimes; polls into the daily quota',
   create: (options) => new SpammerPersona(options),
   checkOptions: (options) => {
-    const problems = Object.keys(options).filter((k) => !(k in SPAMMER_DEFAULTS)).map((k) => `${k}: unknown option`);
-    problems.push(...checkNumberOption(options, 'burst', 1, 1000, true), ...checkNumberOption(options, 'polls', 0, 100, true));
+    const problems = Object.keys(options)
+      .filter((k) => !(k in SPAMMER_DEFAULTS))
+      .map((k) => `${k}: unknown option`);
+    problems.push(
+      ...checkNumberOption(options, 'burst', 1, 1000, true),
+      ...checkNumberOption(options, 'polls', 0, 100, true),
+    );
     problems.push(...checkNumberOption(options, 'honourChance', 0, 1));
-    if (options['verify'] !== undefined && typeof options['verify'] !== 'boolean') problems.push('verify: must be true or false');
+    if (options['verify'] !== undefined && typeof options['verify'] !== 'boolean')
+      problems.push('verify: must be true or false');
     return problems;
   },
 };

@@ -33,7 +33,15 @@ export interface UciOptions extends RandomOptions {
 
 type UciOwnOptions = Omit<UciOptions, keyof RandomOptions>;
 
-const UCI_DEFAULTS: Omit<UciOwnOptions, 'path'> = { args: [], options: {}, nodes: 50_000, movetimeMs: undefined, timeoutMs: 10_000, thinkMinMs: 2_000, thinkMaxMs: 20_000 };
+const UCI_DEFAULTS: Omit<UciOwnOptions, 'path'> = {
+  args: [],
+  options: {},
+  nodes: 50_000,
+  movetimeMs: undefined,
+  timeoutMs: 10_000,
+  thinkMinMs: 2_000,
+  thinkMaxMs: 20_000,
+};
 const OWN_OPTION_NAMES = ['path', ...Object.keys(UCI_DEFAULTS)];
 
 export class UciPersona extends RandomPersona {
@@ -45,7 +53,12 @@ export class UciPersona extends RandomPersona {
   constructor(options: Partial<UciOptions> & { path: string }) {
     super(options);
     this.#own = { ...UCI_DEFAULTS, ...options };
-    this.engine = new UciEngine({ path: this.#own.path, args: this.#own.args, options: this.#own.options, timeoutMs: this.#own.timeoutMs });
+    this.engine = new UciEngine({
+      path: this.#own.path,
+      args: this.#own.args,
+      options: this.#own.options,
+      timeoutMs: this.#own.timeoutMs,
+    });
   }
 
   protected override greeting(ctx: AgentContext): string {
@@ -69,7 +82,9 @@ export class UciPersona extends RandomPersona {
   }
 
   #budget(): SearchBudget {
-    return this.#own.movetimeMs !== undefined ? { movetimeMs: this.#own.movetimeMs } : { nodes: this.#own.nodes };
+    return this.#own.movetimeMs !== undefined
+      ? { movetimeMs: this.#own.movetimeMs }
+      : { nodes: this.#own.nodes };
   }
 }
 
@@ -92,15 +107,23 @@ export const uciPersona: PersonaFactory = {
 };
 
 function checkPath(path: unknown): string[] {
-  if (typeof path !== 'string' || path.trim() === '') return ['path: required, the engine executable (a path or a name on PATH)'];
-  return findExecutable(path) ? [] : [`path: no executable "${path}" (not a file with execute permission, nor a name on PATH)`];
+  if (typeof path !== 'string' || path.trim() === '')
+    return ['path: required, the engine executable (a path or a name on PATH)'];
+  return findExecutable(path)
+    ? []
+    : [`path: no executable "${path}" (not a file with execute permission, nor a name on PATH)`];
 }
 
 /** A path with a slash is taken as it is; a bare name is looked up on PATH, as spawn will. */
 function findExecutable(path: string): boolean {
   // eslint-disable-next-line no-restricted-properties -- PATH finds the engine's program; it changes no answer
   const searchPath = process.env['PATH'] ?? '';
-  const candidates = path.includes('/') ? [path] : searchPath.split(delimiter).filter(Boolean).map((dir) => join(dir, path));
+  const candidates = path.includes('/')
+    ? [path]
+    : searchPath
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, path));
   return candidates.some((file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -113,28 +136,35 @@ function findExecutable(path: string): boolean {
 
 function checkArgs(args: unknown): string[] {
   if (args === undefined) return [];
-  return Array.isArray(args) && args.every((a) => typeof a === 'string') ? [] : ['args: must be a list of strings'];
+  return Array.isArray(args) && args.every((a) => typeof a === 'string')
+    ? []
+    : ['args: must be a list of strings'];
 }
 
 /** Names and values go onto one protocol line each, so a line break would inject a command. */
 function checkUciSettings(settings: unknown): string[] {
   if (settings === undefined) return [];
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return ['options: must be a mapping of UCI option names to values'];
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+    return ['options: must be a mapping of UCI option names to values'];
   return Object.entries(settings).flatMap(([name, value]) => {
     const oneLine = (text: string) => text.trim() !== '' && !/[\r\n]/.test(text);
-    const valueOk = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && oneLine(value));
+    const valueOk =
+      (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && oneLine(value));
     return oneLine(name) && valueOk ? [] : [`options.${name}: must be a number or a one-line string`];
   });
 }
 
 function checkBudgets(options: Record<string, unknown>): string[] {
   const problems: string[] = [];
-  if (options['nodes'] !== undefined && options['movetimeMs'] !== undefined) problems.push('movetimeMs: give nodes or movetimeMs, not both');
+  if (options['nodes'] !== undefined && options['movetimeMs'] !== undefined)
+    problems.push('movetimeMs: give nodes or movetimeMs, not both');
   const timeout = (options['timeoutMs'] as number | undefined) ?? UCI_DEFAULTS.timeoutMs;
   const movetime = options['movetimeMs'];
-  if (typeof movetime === 'number' && typeof timeout === 'number' && timeout <= movetime) problems.push('timeoutMs: must exceed movetimeMs');
+  if (typeof movetime === 'number' && typeof timeout === 'number' && timeout <= movetime)
+    problems.push('timeoutMs: must exceed movetimeMs');
   const min = (options['thinkMinMs'] as number | undefined) ?? UCI_DEFAULTS.thinkMinMs;
   const max = (options['thinkMaxMs'] as number | undefined) ?? UCI_DEFAULTS.thinkMaxMs;
-  if (typeof min === 'number' && typeof max === 'number' && min > max) problems.push('thinkMinMs: must not exceed thinkMaxMs');
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    problems.push('thinkMinMs: must not exceed thinkMaxMs');
   return problems;
 }

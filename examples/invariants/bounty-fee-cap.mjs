@@ -10,8 +10,14 @@ export default {
     return {
       check(event, expect) {
         if (event.type !== 'bounty_settled') return;
-        expect(event.fee <= event.pot * MAX_FEE_SHARE, `game ${event.gameId}: fee ${event.fee} is more than 12% of the pot ${event.pot} (the ruleset says ${configured * 100}%)`);
-        expect(event.fee + event.white + event.black === event.pot, `game ${event.gameId}: ${event.fee} + ${event.white} + ${event.black} != pot ${event.pot}`);
+        expect(
+          event.fee <= event.pot * MAX_FEE_SHARE,
+          `game ${event.gameId}: fee ${event.fee} is more than 12% of the pot ${event.pot} (the ruleset says ${configured * 100}%)`,
+        );
+        expect(
+          event.fee + event.white + event.black === event.pot,
+          `game ${event.gameId}: ${event.fee} + ${event.white} + ${event.black} != pot ${event.pot}`,
+        );
       },
     };
   },

@@ -8,7 +8,10 @@ export default {
     return {
       check(event, expect) {
         if (event.type !== 'game_ended') return;
-        expect(event.reason !== 'timeout', `game ${event.gameId} ended by timeout after ${event.plies} plies`);
+        expect(
+          event.reason !== 'timeout',
+          `game ${event.gameId} ended by timeout after ${event.plies} plies`,
+        );
       },
     };
   },

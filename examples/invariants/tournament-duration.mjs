@@ -17,7 +17,11 @@ export default {
         startedAt.delete(event.tournamentId);
       },
       finalCheck(expect) {
-        for (const [id, t] of startedAt) expect(platform.nowMs - t <= LIMIT_MS, `tournament ${id} still running ${((platform.nowMs - t) / 3_600_000).toFixed(2)} h after its start`);
+        for (const [id, t] of startedAt)
+          expect(
+            platform.nowMs - t <= LIMIT_MS,
+            `tournament ${id} still running ${((platform.nowMs - t) / 3_600_000).toFixed(2)} h after its start`,
+          );
       },
     };
   },

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../kernel/errors.js';
-import { countRequest } from '../platform/identity.js';
-import { actorForKey } from '../platform/actors.js';
+import { countRequest } from '../platform/identity/identity.js';
+import { actorForKey } from '../platform/identity/actors.js';
 import { msUntilNextDay, retryAfterSeconds } from '../rules/rate-limit.js';
 import { dailyQuotaUsedUp, QUOTA_WARNING_HEADER, quotaWarningText } from '../rules/daily-quota.js';
 import type { Platform } from '../platform/platform.js';
@@ -80,14 +80,25 @@ export class Api {
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const admitted = as === undefined ? authenticate(this.platform, compiled.contract, request.headers) : admit(this.platform, compiled.contract, as);
+    const admitted =
+      as === undefined
+        ? authenticate(this.platform, compiled.contract, request.headers)
+        : admit(this.platform, compiled.contract, as);
     if ('status' in admitted) return withRetryAfter(admitted);
     const response = this.#answer(compiled, params, query, request.body, admitted.actor);
-    return admitted.quotaWarning === null ? response : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
+    return admitted.quotaWarning === null
+      ? response
+      : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
   }
 
   /** Validates and runs the handler; a refusal it raises is answered here, so a quota warning reaches refusals too. */
-  #answer(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown, actor: Agent | Human | null): ApiResponse {
+  #answer(
+    compiled: CompiledRoute,
+    params: Record<string, string>,
+    query: Record<string, QueryValue>,
+    body: unknown,
+    actor: Agent | Human | null,
+  ): ApiResponse {
     try {
       const input = validateInput(compiled, params, query, body);
       if ('status' in input) return input;
@@ -104,7 +115,8 @@ export class Api {
 
 /** A refusal the platform raised, as its wire answer; anything else is a programmer error: stop loudly. */
 function platformErrorResponse(error: unknown): ApiResponse {
-  if (error instanceof PlatformError) return withRetryAfter(errorResponse(error.code, error.message, error.details));
+  if (error instanceof PlatformError)
+    return withRetryAfter(errorResponse(error.code, error.message, error.details));
   throw error;
 }
 
@@ -126,7 +138,10 @@ function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
  * Accepts `/api/x`, `/x`, a trailing slash, and a query string inside the path. Simulator control routes
  * live under `/_sim/` and are never given the `/api` prefix: they are not part of the platform's API.
  */
-function splitPath(rawPath: string, query: Record<string, QueryValue> = {}): { path: string; query: Record<string, QueryValue> } {
+function splitPath(
+  rawPath: string,
+  query: Record<string, QueryValue> = {},
+): { path: string; query: Record<string, QueryValue> } {
   const { path, search } = wirePath(rawPath);
   const merged: Record<string, QueryValue> = { ...query };
   if (search) {
@@ -170,7 +185,8 @@ class RouteTable {
       pathMatched = true;
       if (compiled.contract.method === method) return { compiled, params };
     }
-    if (pathMatched) return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
+    if (pathMatched)
+      return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
     return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
   }
 }
@@ -187,13 +203,19 @@ interface Admission {
 
 const ANONYMOUS: Admission = { actor: null, quotaWarning: null };
 
-function authenticate(platform: Platform, route: RouteContract, headers: ApiRequest['headers'] = {}): Admission | ApiResponse {
+function authenticate(
+  platform: Platform,
+  route: RouteContract,
+  headers: ApiRequest['headers'] = {},
+): Admission | ApiResponse {
   // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
   // and reads leaderboards. Routes where a key is optional judge a key that is sent.
   if (route.auth === 'none') return ANONYMOUS;
   const header = headers['authorization'] ?? headers['Authorization'];
   if (header === undefined || header === '') {
-    return route.auth === 'required' ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>') : ANONYMOUS;
+    return route.auth === 'required'
+      ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
+      : ANONYMOUS;
   }
   const key = bearerKey(headers);
   const actor = key === undefined ? undefined : actorForKey(platform, key);
@@ -213,9 +235,14 @@ function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
  */
 function admit(platform: Platform, route: RouteContract, actor: Agent | Human): Admission | ApiResponse {
   if (route.auth === 'none') return ANONYMOUS;
-  if (actor.kind === 'human' && route.actors !== 'any') return errorResponse('agents_only', `${route.method} ${route.path} is for agent accounts; humans use the social routes`);
+  if (actor.kind === 'human' && route.actors !== 'any')
+    return errorResponse(
+      'agents_only',
+      `${route.method} ${route.path} is for agent accounts; humans use the social routes`,
+    );
   const { requestsPerDay, quota } = platform.ruleset.api;
-  const pastQuota = !route.quotaExempt && quota !== 'off' && dailyQuotaUsedUp(actor.usage, platform.nowMs, requestsPerDay);
+  const pastQuota =
+    !route.quotaExempt && quota !== 'off' && dailyQuotaUsedUp(actor.usage, platform.nowMs, requestsPerDay);
   if (pastQuota && quota === 'enforce') return quotaRefusal(platform);
   countRequest(platform, actor);
   return { actor, quotaWarning: pastQuota ? quotaWarningText(requestsPerDay) : null };
@@ -228,7 +255,11 @@ function admit(platform: Platform, route: RouteContract, actor: Agent | Human): 
 function quotaRefusal(platform: Platform): ApiResponse {
   const limit = platform.ruleset.api.requestsPerDay;
   const retryAfter = retryAfterSeconds(msUntilNextDay(platform.nowMs));
-  return errorResponse('rate_limit_exceeded', `daily request quota of ${limit} used; it resets at 00:00 UTC`, { action: 'requests', limit, retry_after: retryAfter });
+  return errorResponse(
+    'rate_limit_exceeded',
+    `daily request quota of ${limit} used; it resets at 00:00 UTC`,
+    { action: 'requests', limit, retry_after: retryAfter },
+  );
 }
 
 /** A 429 carries its wait as a Retry-After header as well as `retry_after` (seconds) in the body. */
@@ -243,17 +274,29 @@ function withHeader(response: ApiResponse, name: string, value: string): ApiResp
   return { status: response.status, body: response.body, headers };
 }
 
-function validateInput(compiled: CompiledRoute, params: Record<string, string>, query: Record<string, QueryValue>, body: unknown) {
+function validateInput(
+  compiled: CompiledRoute,
+  params: Record<string, string>,
+  query: Record<string, QueryValue>,
+  body: unknown,
+) {
   const queryCopy: Record<string, unknown> = { ...query };
   for (const field of compiled.booleanQueryFields) queryCopy[field] = readBoolean(queryCopy[field]);
-  const bodyValue = compiled.body ? (body === undefined || body === null ? {} : shallowCopy(body)) : undefined;
+  const bodyValue = compiled.body
+    ? body === undefined || body === null
+      ? {}
+      : shallowCopy(body)
+    : undefined;
   const failures: Array<[ValidateFunction | undefined, unknown, string]> = [
     [compiled.params, params, 'path'],
     [compiled.query, queryCopy, 'query'],
     [compiled.body, bodyValue, 'body'],
   ];
   for (const [validate, value, where] of failures) {
-    if (validate && !validate(value)) return errorResponse('validation_error', describe(validate.errors, where), { field: fieldOf(validate.errors) });
+    if (validate && !validate(value))
+      return errorResponse('validation_error', describe(validate.errors, where), {
+        field: fieldOf(validate.errors),
+      });
   }
   return { query: queryCopy, body: bodyValue };
 }
@@ -278,15 +321,25 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   const first = errors?.[0];
   if (!first) return `invalid ${where}`;
   const field = fieldOf(errors) || where;
-  if (first.keyword === 'enum') return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
-  if (first.keyword === 'type' && first.instancePath === '' && where === 'body') return 'body: must be a JSON object';
+  if (first.keyword === 'enum')
+    return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
+  if (first.keyword === 'type' && first.instancePath === '' && where === 'body')
+    return 'body: must be a JSON object';
   // Route schemas carry one kind of pattern, schema.ts's text rule; its regex would tell a client nothing.
-  if (first.keyword === 'pattern') return `${field}: must not contain control, bidi-override or zero-width characters`;
+  if (first.keyword === 'pattern')
+    return `${field}: must not contain control, bidi-override or zero-width characters`;
   return `${field}: ${first.message ?? 'is invalid'}`;
 }
 
 /** Spellings of a query boolean real clients send: JavaScript's, Python's `str(True)`, and 1/0. */
-export const QUERY_BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, True: true, False: false, '1': true, '0': false };
+export const QUERY_BOOLEANS: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  True: true,
+  False: false,
+  '1': true,
+  '0': false,
+};
 
 /** A known spelling becomes the boolean; anything else is left for the schema to refuse. */
 function readBoolean(value: unknown): unknown {
@@ -312,7 +365,12 @@ function pageSizeOf(query: JsonSchema | undefined): PageSize | null {
  */
 function resolvePaging(platform: Platform, size: PageSize, query: Record<string, unknown>): void {
   const { defaultPageLimit, searchPageLimit, maxPageLimit } = platform.ruleset.api;
-  const asked = typeof query['limit'] === 'number' ? query['limit'] : size === 'search' ? searchPageLimit : defaultPageLimit;
+  const asked =
+    typeof query['limit'] === 'number'
+      ? query['limit']
+      : size === 'search'
+        ? searchPageLimit
+        : defaultPageLimit;
   query['limit'] = Math.min(asked, maxPageLimit);
   if (typeof query['offset'] !== 'number') query['offset'] = 0;
 }

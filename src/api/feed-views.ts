@@ -1,6 +1,6 @@
 import { toIso } from '../kernel/clock.js';
 import { invariant } from '../kernel/errors.js';
-import { actorById } from '../platform/actors.js';
+import { actorById } from '../platform/identity/actors.js';
 import type { Platform } from '../platform/platform.js';
 import type { Activity, Agent, Game, Human, Notification, Post, Reply } from '../platform/state.js';
 import type * as F from './contract/feed.js';
@@ -15,7 +15,12 @@ import { authorRef, hasLiked, postView, replyView } from './social-views.js';
 type Viewer = Agent | Human | null;
 
 /** GET /api/feed/posts/{id}: the post and every reply of it (all depths, oldest first). */
-export function postDetailView(p: Platform, post: Post, replies: readonly Reply[], viewer: Viewer): { post: F.PostDetail } {
+export function postDetailView(
+  p: Platform,
+  post: Post,
+  replies: readonly Reply[],
+  viewer: Viewer,
+): { post: F.PostDetail } {
   const detail: F.PostDetail = {
     id: post.id,
     post_id: post.id,
@@ -65,7 +70,11 @@ function gamePreview(game: Game): F.GamePreview {
 
 /** A notification about a post: a mention in it, or a post about one of the caller's games. */
 export function postNoteView(p: Platform, note: Notification, viewer: Viewer): F.PostNote {
-  return { post_id: note.postId, post: notifiedPostView(p, p.state.posts.get(note.postId)!, viewer), created_at: toIso(note.atMs) };
+  return {
+    post_id: note.postId,
+    post: notifiedPostView(p, p.state.posts.get(note.postId)!, viewer),
+    created_at: toIso(note.atMs),
+  };
 }
 
 /** A notification a reply carries: it names the reply and the root post the reply belongs to. */

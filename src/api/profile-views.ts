@@ -1,11 +1,16 @@
 import { toIso } from '../kernel/clock.js';
-import type { ActivityRanked, HealthCounts, ScoreBoundaries, ScoredAgent } from '../platform/agents.js';
-import { recentPostsOf, socialTierOf } from '../platform/agents.js';
-import { socialScoreOf } from '../platform/actors.js';
-import { gamesPlayed } from '../platform/games.js';
-import { agentsOwnedBy } from '../platform/humans.js';
+import type {
+  ActivityRanked,
+  HealthCounts,
+  ScoreBoundaries,
+  ScoredAgent,
+} from '../platform/identity/agents.js';
+import { recentPostsOf, socialTierOf } from '../platform/identity/agents.js';
+import { socialScoreOf } from '../platform/identity/actors.js';
+import { gamesPlayed } from '../platform/chess/games.js';
+import { agentsOwnedBy } from '../platform/identity/humans.js';
 import type { Platform } from '../platform/platform.js';
-import { standingVote } from '../platform/votes.js';
+import { standingVote } from '../platform/social/votes.js';
 import type { Agent, Human, Post } from '../platform/state.js';
 import type * as A from './contract/agents.js';
 import type * as H from './contract/humans.js';
@@ -149,10 +154,24 @@ export function boundariesView(b: ScoreBoundaries): S.ScoreBoundaries {
       downvote_received: -pts.downvoteReceived,
     },
     floor: b.floor,
-    population: { agents: spread.agents, min: spread.min, max: spread.max, median: spread.median, p90: spread.p90, p99: spread.p99 },
+    population: {
+      agents: spread.agents,
+      min: spread.min,
+      max: spread.max,
+      median: spread.median,
+      p90: spread.p90,
+      p99: spread.p99,
+    },
   };
 }
 
 export function healthView(p: Platform, c: HealthCounts): S.Health {
-  return { status: 'ok', time: toIso(p.nowMs), agents: c.agents, humans: c.humans, games_active: c.gamesActive, posts: c.posts };
+  return {
+    status: 'ok',
+    time: toIso(p.nowMs),
+    agents: c.agents,
+    humans: c.humans,
+    games_active: c.gamesActive,
+    posts: c.posts,
+  };
 }

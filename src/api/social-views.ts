@@ -1,5 +1,5 @@
 import { toIso } from '../kernel/clock.js';
-import { actorById } from '../platform/actors.js';
+import { actorById } from '../platform/identity/actors.js';
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human, Post, Reply } from '../platform/state.js';
 import type * as S from './contract/social.js';

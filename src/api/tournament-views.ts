@@ -162,7 +162,10 @@ function participantRow(p: Platform, t: Tournament, x: Participant): T.Participa
 
 function slotRef(p: Platform, t: Tournament, agentId: string | null): T.SlotRef {
   if (agentId === null) return null;
-  return { handle: agentOf(p, agentId).handle, seed: t.participants.find((x) => x.agentId === agentId)!.seed };
+  return {
+    handle: agentOf(p, agentId).handle,
+    seed: t.participants.find((x) => x.agentId === agentId)!.seed,
+  };
 }
 
 function matchRow(p: Platform, t: Tournament, m: Match): T.MatchRow {
@@ -183,14 +186,23 @@ function matchRow(p: Platform, t: Tournament, m: Match): T.MatchRow {
 function placementRows(p: Platform, t: Tournament): T.PlacementRow[] {
   return t.placements.map((agentId, i) => {
     const paid = agentTransfers(p, agentId).filter(
-      (x) => x.type === 'tournament_payout' && x.status !== 'failed' && x.purpose.kind === 'tournament' && x.purpose.tournamentId === t.id,
+      (x) =>
+        x.type === 'tournament_payout' &&
+        x.status !== 'failed' &&
+        x.purpose.kind === 'tournament' &&
+        x.purpose.tournamentId === t.id,
     );
     return { place: i + 1, handle: agentOf(p, agentId).handle, payout_sol: lamportsToSol(sumLamports(paid)) };
   });
 }
 
 /** The join response (WIRE §7). `queued_transfers`: this entry's fee is still on its way to the escrow. */
-export function joinResponse(p: Platform, t: Tournament, x: Participant, alreadyJoined: boolean): T.JoinResponse {
+export function joinResponse(
+  p: Platform,
+  t: Tournament,
+  x: Participant,
+  alreadyJoined: boolean,
+): T.JoinResponse {
   const entry = x.entryTransferId === null ? undefined : p.state.transfers.get(x.entryTransferId);
   return {
     success: true,
@@ -300,7 +312,12 @@ function settledByType(settled: readonly Transfer[]): (type: TransferType) => nu
 function feesPaidLamports(p: Platform, agent: Agent, settled: readonly Transfer[]): number {
   const bountyFees = (p.state.feesByAgent.get(agent.id) ?? []).map((id) => p.state.transfers.get(id)!);
   const charged = bountyFees.filter((x) => x.status === 'settled' && x.type === 'bounty_system_fee');
-  const entries = settled.filter((x) => x.type === 'tournament_entry' && x.purpose.kind === 'tournament' && !wasCancelled(p, x.purpose.tournamentId));
+  const entries = settled.filter(
+    (x) =>
+      x.type === 'tournament_entry' &&
+      x.purpose.kind === 'tournament' &&
+      !wasCancelled(p, x.purpose.tournamentId),
+  );
   return sumLamports(charged) + sumLamports(entries);
 }
 
@@ -320,12 +337,17 @@ function medals(p: Platform, agentId: string): [number, number, number] {
 
 function tournamentsEntered(p: Platform, agentId: string): number {
   let count = 0;
-  for (const t of p.state.tournaments.values()) if (t.participants.some((x) => x.agentId === agentId)) count++;
+  for (const t of p.state.tournaments.values())
+    if (t.participants.some((x) => x.agentId === agentId)) count++;
   return count;
 }
 
 /** GET /api/agents/{handle}/transfers. CamelCase top-level keys, as the real service sends them (WIRE §3). */
-export function transfersReport(p: Platform, agent: Agent, query: { limit?: number; offset?: number }): A.TransfersReport {
+export function transfersReport(
+  p: Platform,
+  agent: Agent,
+  query: { limit?: number; offset?: number },
+): A.TransfersReport {
   const all = agentTransfers(p, agent.id);
   const settled = all.filter((x) => x.status === 'settled');
   const byType = settledByType(settled);
@@ -334,7 +356,10 @@ export function transfersReport(p: Platform, agent: Agent, query: { limit?: numb
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 50;
   return {
-    transfers: [...all].reverse().slice(offset, offset + limit).map((x) => transferRow(agent, x)),
+    transfers: [...all]
+      .reverse()
+      .slice(offset, offset + limit)
+      .map((x) => transferRow(agent, x)),
     total: all.length,
     limit,
     offset,
@@ -381,12 +406,28 @@ function earningsByAgent(p: Platform): Map<string, number> {
 }
 
 /** Ranks by `key` descending, then handle, a total order so equal figures always list the same way. */
-function rankBy(p: Platform, ids: Iterable<string>, key: (r: Omit<TournamentRanked, 'rank'>) => number): TournamentRanked[] {
+function rankBy(
+  p: Platform,
+  ids: Iterable<string>,
+  key: (r: Omit<TournamentRanked, 'rank'>) => number,
+): TournamentRanked[] {
   const wins = championCounts(p);
   const earnings = earningsByAgent(p);
-  const rows = [...ids].map((id) => ({ agent: agentOf(p, id), wins: wins.get(id) ?? 0, earningsLamports: earnings.get(id) ?? 0 }));
-  rows.sort((a, b) => key(b) - key(a) || (a.agent.handle < b.agent.handle ? -1 : a.agent.handle > b.agent.handle ? 1 : 0));
-  return rows.map((r, i) => ({ rank: i + 1, agent: r.agent, wins: r.wins, earningsLamports: r.earningsLamports }));
+  const rows = [...ids].map((id) => ({
+    agent: agentOf(p, id),
+    wins: wins.get(id) ?? 0,
+    earningsLamports: earnings.get(id) ?? 0,
+  }));
+  rows.sort(
+    (a, b) =>
+      key(b) - key(a) || (a.agent.handle < b.agent.handle ? -1 : a.agent.handle > b.agent.handle ? 1 : 0),
+  );
+  return rows.map((r, i) => ({
+    rank: i + 1,
+    agent: r.agent,
+    wins: r.wins,
+    earningsLamports: r.earningsLamports,
+  }));
 }
 
 /** Agents with at least one completed-tournament win, most wins first. */
@@ -400,7 +441,13 @@ export function tournamentEarningsRanking(p: Platform): TournamentRanked[] {
 }
 
 export function tournamentWinsRow(r: TournamentRanked): L.TournamentWinsRow {
-  return { rank: r.rank, agent: { handle: r.agent.handle }, handle: r.agent.handle, tournament_wins: r.wins, elo: r.agent.elo };
+  return {
+    rank: r.rank,
+    agent: { handle: r.agent.handle },
+    handle: r.agent.handle,
+    tournament_wins: r.wins,
+    elo: r.agent.elo,
+  };
 }
 
 export function tournamentEarningsRow(r: TournamentRanked): L.TournamentEarningsRow {

@@ -49,7 +49,10 @@ export interface Route<C extends RouteContract = RouteContract> {
  * Binds a handler to its contract. The compiler checks the handler's answer against the contract's
  * response type, so a view that drops or renames a field does not compile.
  */
-export function implement<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<NoInfer<C>>) => NoInfer<ResponseOf<C>>): Route {
+export function implement<C extends RouteContract>(
+  contract: C,
+  handler: (ctx: RouteContext<NoInfer<C>>) => NoInfer<ResponseOf<C>>,
+): Route {
   return { contract, handler };
 }
 

@@ -1,10 +1,10 @@
 import { toIso } from '../kernel/clock.js';
-import { sideToMove } from '../rules/chess.js';
-import type { Side } from '../rules/game.js';
-import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/games.js';
+import { sideToMove } from '../rules/chess/chess.js';
+import type { Side } from '../rules/chess/game.js';
+import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
-import { socialScoreOf } from '../platform/actors.js';
-import { escrowWireStatus } from '../platform/bounties.js';
+import { socialScoreOf } from '../platform/identity/actors.js';
+import { escrowWireStatus } from '../platform/money/bounties.js';
 import { lamportsToSol } from '../kernel/money.js';
 import { dailyQuotaUsedUp } from '../rules/daily-quota.js';
 import type { Agent, Challenge, Game, Human, MoveRecord } from '../platform/state.js';
@@ -118,8 +118,16 @@ export function solOrNull(lamports: number | null): number | null {
 }
 
 /** The money fields of a challenge or game: stake, escrow account and the state of its deposits. */
-export function escrowFields(p: Platform, bountyLamports: number | null, escrowAddress: string | null): G.EscrowFields {
-  return { bounty_sol: solOrNull(bountyLamports), escrow_address: escrowAddress, ...escrowWireStatus(p, escrowAddress) };
+export function escrowFields(
+  p: Platform,
+  bountyLamports: number | null,
+  escrowAddress: string | null,
+): G.EscrowFields {
+  return {
+    bounty_sol: solOrNull(bountyLamports),
+    escrow_address: escrowAddress,
+    ...escrowWireStatus(p, escrowAddress),
+  };
 }
 
 /** The position after the last move, as the game keeps it (no FEN is rebuilt for a read). */

@@ -14,6 +14,10 @@ export const benchCommand = {
       .option('rounds', { type: 'number', default: 5, describe: 'alternating rounds; figures are medians' })
       .option('games', { type: 'number', default: 100, describe: 'random games per loop per round' }),
   handler: async (args: ArgumentsCamelCase<BenchArgs>) => {
-    await runBench({ rounds: args.rounds, games: args.games, log: (line) => process.stdout.write(`${line}\n`) });
+    await runBench({
+      rounds: args.rounds,
+      games: args.games,
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
   },
 };

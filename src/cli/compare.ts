@@ -2,16 +2,35 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js';
-import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario.js';
+import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
 import { MAX_SEEDS, parseSeedSpec, SeedSpecError } from '../sweep/seeds.js';
 import { packageVersion } from '../sweep/version.js';
-import { outDirProblem, writeAtomically } from '../sweep/write.js';
-import { MatchTally, planMatch, type MatchSetup, type PairPlan, type PairRecord } from '../compare/agent-match.js';
-import { agentCompareJson, agentMarkdown, buildAgentCompare, decisionLine, matchLines, pentanomialText } from '../compare/match-output.js';
+import { outDirProblem, writeAtomically } from '../sweep/outputs/write.js';
+import {
+  MatchTally,
+  planMatch,
+  type MatchSetup,
+  type PairPlan,
+  type PairRecord,
+} from '../compare/agent-match.js';
+import {
+  agentCompareJson,
+  agentMarkdown,
+  buildAgentCompare,
+  decisionLine,
+  matchLines,
+  pentanomialText,
+} from '../compare/match-output.js';
 import { parsePlayer, type PlayerSpec } from '../compare/players.js';
-import { buildRulesetCompare, compareJson, rulesetCompareIdentity, rulesetTasks, type RulesetCompareIdentity } from '../compare/ruleset-compare.js';
+import {
+  buildRulesetCompare,
+  compareJson,
+  rulesetCompareIdentity,
+  rulesetTasks,
+  type RulesetCompareIdentity,
+} from '../compare/ruleset-compare.js';
 import { rulesetHtml } from '../compare/ruleset-html.js';
 import { countLines, rulesetMarkdown, rulesetTable } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
@@ -40,27 +59,59 @@ const LINES_EVERY_PAIRS = 10;
 
 export const compareCommand = {
   command: 'compare [scenario]',
-  describe: 'Compare two rulesets on the same seeds (a table of every metric with its 95% interval), or two agents in colour-swapped pairs until an SPRT decides',
+  describe:
+    'Compare two rulesets on the same seeds (a table of every metric with its 95% interval), or two agents in colour-swapped pairs until an SPRT decides',
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', describe: 'scenario YAML file (with --ruleset)' })
-      .option('ruleset', { type: 'string', array: true, describe: 'a YAML file of ruleset overrides, or `default`; give two' })
-      .option('seeds', { type: 'string', describe: 'seeds, e.g. 1..50 (with --agent: one pair per seed, default 1..--max-pairs)' })
-      .option('agent', { type: 'string', array: true, describe: 'a persona, an engine level (sf-3) or a module path; give two' })
-      .option('vs', { type: 'string', describe: 'with --agent: compare A and B through these opponents (comma-separated) instead of head to head' })
+      .option('ruleset', {
+        type: 'string',
+        array: true,
+        describe: 'a YAML file of ruleset overrides, or `default`; give two',
+      })
+      .option('seeds', {
+        type: 'string',
+        describe: 'seeds, e.g. 1..50 (with --agent: one pair per seed, default 1..--max-pairs)',
+      })
+      .option('agent', {
+        type: 'string',
+        array: true,
+        describe: 'a persona, an engine level (sf-3) or a module path; give two',
+      })
+      .option('vs', {
+        type: 'string',
+        describe:
+          'with --agent: compare A and B through these opponents (comma-separated) instead of head to head',
+      })
       .option('sprt', { type: 'string', describe: `with --agent: the test, default ${DEFAULT_SPRT}` })
-      .option('max-pairs', { type: 'number', describe: `with --agent: stop after this many pairs without a decision (default ${DEFAULT_MAX_PAIRS})` })
+      .option('max-pairs', {
+        type: 'number',
+        describe: `with --agent: stop after this many pairs without a decision (default ${DEFAULT_MAX_PAIRS})`,
+      })
       .option('workers', { type: 'number', describe: 'worker threads (default: the CPU count)' })
-      .option('out', { type: 'string', default: 'reports/compare', describe: 'directory for compare.json, compare.md (and compare.html for rulesets)' })
-      .option('timeout', { type: 'string', default: DEFAULT_SEED_TIMEOUT, describe: 'limit per run (per duel world with --agent)' })
+      .option('out', {
+        type: 'string',
+        default: 'reports/compare',
+        describe: 'directory for compare.json, compare.md (and compare.html for rulesets)',
+      })
+      .option('timeout', {
+        type: 'string',
+        default: DEFAULT_SEED_TIMEOUT,
+        describe: 'limit per run (per duel world with --agent)',
+      })
       .option('progress', { type: 'boolean', default: true, describe: 'print progress to stderr' })
-      .example('$0 compare scenarios/smoke.yaml --ruleset default --ruleset fide-k.yaml --seeds 1..50', 'the smoke scenario under its own and the FIDE K schedule')
-      .example('$0 compare --agent greedy --agent random --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05', 'greedy against random until the SPRT decides'),
+      .example(
+        '$0 compare scenarios/smoke.yaml --ruleset default --ruleset fide-k.yaml --seeds 1..50',
+        'the smoke scenario under its own and the FIDE K schedule',
+      )
+      .example(
+        '$0 compare --agent greedy --agent random --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05',
+        'greedy against random until the SPRT decides',
+      ),
   handler: async (args: ArgumentsCamelCase<CompareArgs>) => {
     process.exitCode = await compare(args);
   },
 };
-
 
 /** Exit codes: 0 done, 1 a run broke an invariant or did not finish, 2 bad arguments (nothing run or written), 130 stopped. */
 async function compare(args: CompareArgs): Promise<number> {
@@ -68,7 +119,8 @@ async function compare(args: CompareArgs): Promise<number> {
     const mode = checkMode(args);
     return mode === 'rulesets' ? await compareRulesets(args) : await compareAgents(args);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof SeedSpecError || error instanceof RulesetFileError) return refuse(error.message);
+    if (error instanceof UsageError || error instanceof SeedSpecError || error instanceof RulesetFileError)
+      return refuse(error.message);
     if (error instanceof ScenarioError) return refuse(`${args.scenario}: ${error.problems.join('; ')}`);
     if (error instanceof SweepAborted) {
       process.stderr.write('interrupted: stopped the worker threads; nothing written\n');
@@ -85,16 +137,28 @@ function refuse(message: string): number {
 
 function checkMode(args: CompareArgs): 'rulesets' | 'agents' {
   const agents = args.agent !== undefined;
-  if (agents && args.ruleset !== undefined) throw new UsageError('give --ruleset (with a scenario) or --agent, not both');
+  if (agents && args.ruleset !== undefined)
+    throw new UsageError('give --ruleset (with a scenario) or --agent, not both');
   if (agents) {
-    if (args.scenario !== undefined) throw new UsageError(`--agent plays its own duels: leave out the scenario (got ${args.scenario})`);
-    if (args.agent!.length !== 2) throw new UsageError(`--agent: give exactly two (got ${args.agent!.length}), e.g. --agent greedy --agent random`);
+    if (args.scenario !== undefined)
+      throw new UsageError(`--agent plays its own duels: leave out the scenario (got ${args.scenario})`);
+    if (args.agent!.length !== 2)
+      throw new UsageError(
+        `--agent: give exactly two (got ${args.agent!.length}), e.g. --agent greedy --agent random`,
+      );
     return 'agents';
   }
-  if (args.scenario === undefined) throw new UsageError('name a scenario with two --ruleset files, or give two --agent');
-  for (const option of ['vs', 'sprt', 'maxPairs'] as const) if (args[option] !== undefined) throw new UsageError(`--${option === 'maxPairs' ? 'max-pairs' : option} goes with --agent`);
-  if (args.ruleset?.length !== 2) throw new UsageError(`--ruleset: give exactly two (got ${args.ruleset?.length ?? 0}), e.g. --ruleset default --ruleset fide-k.yaml`);
-  if (args.seeds === undefined) throw new UsageError('--seeds: give the seeds to run under each ruleset, e.g. --seeds 1..50');
+  if (args.scenario === undefined)
+    throw new UsageError('name a scenario with two --ruleset files, or give two --agent');
+  for (const option of ['vs', 'sprt', 'maxPairs'] as const)
+    if (args[option] !== undefined)
+      throw new UsageError(`--${option === 'maxPairs' ? 'max-pairs' : option} goes with --agent`);
+  if (args.ruleset?.length !== 2)
+    throw new UsageError(
+      `--ruleset: give exactly two (got ${args.ruleset?.length ?? 0}), e.g. --ruleset default --ruleset fide-k.yaml`,
+    );
+  if (args.seeds === undefined)
+    throw new UsageError('--seeds: give the seeds to run under each ruleset, e.g. --seeds 1..50');
   return 'rulesets';
 }
 
@@ -115,16 +179,32 @@ async function compareRulesets(args: CompareArgs): Promise<number> {
   const file = args.scenario!;
   const { scenario, source } = loadScenarioFileWithSource(file);
   const sides = rulesetSides(file, source, args.ruleset!);
-  const identity = rulesetCompareIdentity(packageVersion(), { name: scenario.name, file, text: readFileSync(file, 'utf8') }, sides, seeds);
+  const identity = rulesetCompareIdentity(
+    packageVersion(),
+    { name: scenario.name, file, text: readFileSync(file, 'utf8') },
+    sides,
+    seeds,
+  );
   const tasks = rulesetTasks(sides, file, seeds);
   const started = performance.now(); // wall time for the human only; never written
-  const progress = new SeedProgress(`compare ${scenario.name}: ${sides[0]!.name} vs ${sides[1]!.name}`, 'run', tasks.length, args.progress);
-  progress.start(`${Math.min(options.workers, tasks.length)} worker thread(s) (${seeds.length} seeds x 2 rulesets)`);
+  const progress = new SeedProgress(
+    `compare ${scenario.name}: ${sides[0]!.name} vs ${sides[1]!.name}`,
+    'run',
+    tasks.length,
+    args.progress,
+  );
+  progress.start(
+    `${Math.min(options.workers, tasks.length)} worker thread(s) (${seeds.length} seeds x 2 rulesets)`,
+  );
   const results = await runAll(tasks, options, progress);
   return finishRulesets(identity, results, args, (performance.now() - started) / 1000);
 }
 
-async function runAll(tasks: readonly SeedTask[], options: { workers: number; seedTimeoutMs: number }, progress: SeedProgress): Promise<SeedResult[]> {
+async function runAll(
+  tasks: readonly SeedTask[],
+  options: { workers: number; seedTimeoutMs: number },
+  progress: SeedProgress,
+): Promise<SeedResult[]> {
   const { runTasks } = await import('../compare/run-tasks.js'); // piscina loads only when something runs
   const results = new Array<SeedResult>(tasks.length);
   const onResult = (index: number, result: SeedResult) => {
@@ -136,12 +216,34 @@ async function runAll(tasks: readonly SeedTask[], options: { workers: number; se
   return results;
 }
 
-function finishRulesets(identity: RulesetCompareIdentity, results: SeedResult[], args: CompareArgs, seconds: number): number {
+function finishRulesets(
+  identity: RulesetCompareIdentity,
+  results: SeedResult[],
+  args: CompareArgs,
+  seconds: number,
+): number {
   const c = buildRulesetCompare(identity, results);
-  const files = writeAtomically(args.out, { 'compare.json': compareJson(c), 'compare.md': rulesetMarkdown(c), 'compare.html': rulesetHtml(c) });
+  const files = writeAtomically(args.out, {
+    'compare.json': compareJson(c),
+    'compare.md': rulesetMarkdown(c),
+    'compare.html': rulesetHtml(c),
+  });
   const head = `compare ${c.scenario.name}, seeds ${c.seeds.spec}: ${c.sides[0]!.name} (a) vs ${c.sides[1]!.name} (b), mean per-seed difference b - a with its 95% interval`;
-  const failures = c.results.flatMap((p) => (['a', 'b'] as const).filter((s) => p[s].status !== 'passed').map((s) => `${c.sides[s === 'a' ? 0 : 1]!.name} seed ${p.seed} ${p[s].status}${p[s].error ? `: ${p[s].error}` : ''}`));
-  const lines = [head, ...rulesetTable(c), ...countLines(c), ...failures.slice(0, 20), `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`];
+  const failures = c.results.flatMap((p) =>
+    (['a', 'b'] as const)
+      .filter((s) => p[s].status !== 'passed')
+      .map(
+        (s) =>
+          `${c.sides[s === 'a' ? 0 : 1]!.name} seed ${p.seed} ${p[s].status}${p[s].error ? `: ${p[s].error}` : ''}`,
+      ),
+  );
+  const lines = [
+    head,
+    ...rulesetTable(c),
+    ...countLines(c),
+    ...failures.slice(0, 20),
+    `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return c.passed ? 0 : 1;
 }
@@ -156,21 +258,38 @@ async function compareAgents(args: CompareArgs): Promise<number> {
   const started = performance.now(); // wall time for the human only; never written
   const tally = new MatchTally(setup, pairs, (record, t) => printPair(setup, record, t));
   const workers = Math.min(options.workers, tasks.length);
-  if (args.progress) process.stderr.write(`compare ${setup.a.name} vs ${setup.b.name}: up to ${pairs.length} pairs (${tasks.length} duel worlds) on ${workers} worker thread(s)\n`);
+  if (args.progress)
+    process.stderr.write(
+      `compare ${setup.a.name} vs ${setup.b.name}: up to ${pairs.length} pairs (${tasks.length} duel worlds) on ${workers} worker thread(s)\n`,
+    );
   const { runTasks } = await import('../compare/run-tasks.js');
-  await withStopSignal((signal) => runTasks(tasks, { ...options, signal, onResult: (i, r) => tally.accept(i, r), enough: () => tally.decided }));
+  await withStopSignal((signal) =>
+    runTasks(tasks, {
+      ...options,
+      signal,
+      onResult: (i, r) => tally.accept(i, r),
+      enough: () => tally.decided,
+    }),
+  );
   return finishAgents(setup, pairs, tally, args, (performance.now() - started) / 1000);
 }
 
 async function planAgents(args: CompareArgs): Promise<MatchSetup> {
   const cwd = process.cwd();
   const [a, b] = await Promise.all(args.agent!.map((word) => player(word, '--agent', cwd)));
-  const vs = args.vs === undefined ? [] : await Promise.all(args.vs.split(',').map((word) => player(word, '--vs', cwd)));
+  const vs =
+    args.vs === undefined
+      ? []
+      : await Promise.all(args.vs.split(',').map((word) => player(word, '--vs', cwd)));
   const bounds = parseSprtOption(args.sprt ?? DEFAULT_SPRT);
   if (typeof bounds === 'string') throw new UsageError(bounds);
   const maxPairs = args.maxPairs ?? DEFAULT_MAX_PAIRS;
-  if (!Number.isSafeInteger(maxPairs) || maxPairs < 1 || maxPairs > MAX_SEEDS) throw new UsageError(`--max-pairs: must be a whole number from 1 to ${MAX_SEEDS}`);
-  const seeds = args.seeds === undefined ? Array.from({ length: maxPairs }, (_, i) => i + 1) : parseSeedSpec(args.seeds).slice(0, maxPairs);
+  if (!Number.isSafeInteger(maxPairs) || maxPairs < 1 || maxPairs > MAX_SEEDS)
+    throw new UsageError(`--max-pairs: must be a whole number from 1 to ${MAX_SEEDS}`);
+  const seeds =
+    args.seeds === undefined
+      ? Array.from({ length: maxPairs }, (_, i) => i + 1)
+      : parseSeedSpec(args.seeds).slice(0, maxPairs);
   return { a: a!, b: b!, vs, bounds, seeds };
 }
 
@@ -191,15 +310,25 @@ async function player(word: string, option: string, cwd: string): Promise<Player
 /** A score line after every pair; the Elo and LLR lines every few pairs, as match runners print them. */
 function printPair(setup: MatchSetup, record: PairRecord, tally: MatchTally): void {
   if (record.void !== null) process.stderr.write(`pair ${record.seed} void: ${record.void}\n`);
-  for (const invariant of record.broken) process.stderr.write(`pair ${record.seed}: a duel world broke ${invariant}\n`);
+  for (const invariant of record.broken)
+    process.stderr.write(`pair ${record.seed}: a duel world broke ${invariant}\n`);
   const lines = matchLines(setup, tally);
   const full = tally.decided || tally.records.length % LINES_EVERY_PAIRS === 0;
   process.stdout.write(`${(full ? lines : lines.slice(0, 1)).join('\n')}\n`);
 }
 
-function finishAgents(setup: MatchSetup, pairs: readonly PairPlan[], tally: MatchTally, args: CompareArgs, seconds: number): number {
+function finishAgents(
+  setup: MatchSetup,
+  pairs: readonly PairPlan[],
+  tally: MatchTally,
+  args: CompareArgs,
+  seconds: number,
+): number {
   const c = buildAgentCompare(packageVersion(), setup, tally);
-  const files = writeAtomically(args.out, { 'compare.json': agentCompareJson(c), 'compare.md': agentMarkdown(c, setup, tally) });
+  const files = writeAtomically(args.out, {
+    'compare.json': agentCompareJson(c),
+    'compare.md': agentMarkdown(c, setup, tally),
+  });
   const lines = [
     '',
     ...matchLines(setup, tally),
@@ -232,4 +361,3 @@ async function withStopSignal<T>(work: (signal: AbortSignal) => Promise<T>): Pro
     process.off('SIGTERM', onSignal);
   }
 }
-

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { sweepFiles } from '../sweep/outputs.js';
+import { sweepFiles } from '../sweep/outputs/outputs.js';
 import { MergeError, mergeShards, SHARD_FILE, type ShardInput } from '../sweep/shard.js';
-import { outDirProblem, writeAtomically } from '../sweep/write.js';
+import { outDirProblem, writeAtomically } from '../sweep/outputs/write.js';
 import { printSweepSummary } from './sweep.js';
 
 interface MergeArgs {
@@ -13,11 +13,21 @@ interface MergeArgs {
 
 export const mergeCommand = {
   command: 'merge <dirs..>',
-  describe: 'Combine the shard.json of every shard of a sweep into the sweep.json, junit.xml and summary.md an unsharded sweep writes',
+  describe:
+    'Combine the shard.json of every shard of a sweep into the sweep.json, junit.xml and summary.md an unsharded sweep writes',
   builder: (y: Argv) =>
     y
-      .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'the directories the shards wrote (each holds shard.json)' })
-      .option('out', { type: 'string', default: 'reports/sweep', describe: 'directory for sweep.json, junit.xml and summary.md' })
+      .positional('dirs', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'the directories the shards wrote (each holds shard.json)',
+      })
+      .option('out', {
+        type: 'string',
+        default: 'reports/sweep',
+        describe: 'directory for sweep.json, junit.xml and summary.md',
+      })
       .example('$0 merge reports/shard-1 reports/shard-2 --out reports/sweep', 'merge two shards'),
   handler: (args: ArgumentsCamelCase<MergeArgs>) => {
     process.exitCode = merge(args);
@@ -42,7 +52,8 @@ function merge(args: MergeArgs): number {
 
 function readShard(dir: string): ShardInput {
   const file = join(dir, SHARD_FILE);
-  if (!existsSync(file)) throw new MergeError(`merge: ${dir} has no ${SHARD_FILE} (did its sweep --shard run finish?)`);
+  if (!existsSync(file))
+    throw new MergeError(`merge: ${dir} has no ${SHARD_FILE} (did its sweep --shard run finish?)`);
   try {
     return { dir, data: JSON.parse(readFileSync(file, 'utf8')) as unknown };
   } catch (error) {

@@ -12,13 +12,15 @@ const MAX_WORKERS = 256;
 /** `--workers`, or the CPU count when not given. */
 export function workerThreads(given: number | undefined): number {
   const workers = given ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers: must be an integer from 1 to ${MAX_WORKERS}, got ${given}`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+    throw new UsageError(`--workers: must be an integer from 1 to ${MAX_WORKERS}, got ${given}`);
   return workers;
 }
 
 /** A duration option in milliseconds; refused unless positive and with a unit. */
 export function positiveDuration(text: string, option: string): number {
   const ms = parseDurationMs(text);
-  if (ms === undefined || ms <= 0) throw new UsageError(`${option}: "${text}" is not a positive duration such as 90s, 30m or 2h`);
+  if (ms === undefined || ms <= 0)
+    throw new UsageError(`${option}: "${text}" is not a positive duration such as 90s, 30m or 2h`);
   return ms;
 }

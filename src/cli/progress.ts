@@ -23,7 +23,9 @@ export class SeedProgress {
 
   start(where: string): void {
     if (!this.enabled) return;
-    process.stderr.write(`${this.name}: ${this.total} ${this.unit}${this.total === 1 ? '' : 's'} on ${where}\n`);
+    process.stderr.write(
+      `${this.name}: ${this.total} ${this.unit}${this.total === 1 ? '' : 's'} on ${where}\n`,
+    );
     if (this.#tty) this.#ticker = setInterval(() => this.#draw(), 1000).unref();
   }
 

@@ -1,7 +1,7 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { loadScenarioFile, parseScenario, ScenarioError, type Scenario } from '../sim/scenario.js';
+import { loadScenarioFile, parseScenario, ScenarioError, type Scenario } from '../sim/scenario/scenario.js';
 import { World, type RunOutcome, type WorldOptions } from '../sim/world.js';
 import { OutputError, OutputStage, renderRunReport, type RunContext } from '../report/write.js';
 import { socialLines, type Report } from '../report/report.js';
@@ -9,7 +9,7 @@ import { verdictLines } from '../report/verdict-table.js';
 import { opponentName, type Tally } from '../report/verdicts.js';
 import { eloLine, scoreLine } from '../report/match-lines.js';
 import { describeCrossCheck } from '../escrow/litesvm.js';
-import { findAgent } from '../platform/identity.js';
+import { findAgent } from '../platform/identity/identity.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { LEVELS } from '../../agents/engines/levels.js';
 
@@ -32,21 +32,55 @@ const MAX_GAMES = 10_000;
 
 export const runCommand = {
   command: 'run [scenario]',
-  describe: 'Run a scenario (or your agent against chosen opponents) on the virtual clock; write report.json, games.pgn, junit.xml and summary.md',
+  describe:
+    'Run a scenario (or your agent against chosen opponents) on the virtual clock; write report.json, games.pgn, junit.xml and summary.md',
   builder: (y: Argv) =>
     y
-      .positional('scenario', { type: 'string', describe: 'scenario YAML file, e.g. scenarios/smoke.yaml (not with --agent)' })
+      .positional('scenario', {
+        type: 'string',
+        describe: 'scenario YAML file, e.g. scenarios/smoke.yaml (not with --agent)',
+      })
       .option('seed', { type: 'string', describe: "override the scenario's seed" })
       .option('out', { type: 'string', default: 'reports/latest', describe: 'folder for the report files' })
-      .option('progress', { type: 'boolean', default: true, describe: 'print progress to stderr (a bar on a terminal, a line every 5% or 10 s otherwise)' })
-      .option('check-wire', { type: 'boolean', describe: 'check every answer against the route contracts (as CI does); the run fails if one leaves them' })
-      .option('cross-check', { type: 'boolean', describe: 'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt' })
-      .option('agent', { type: 'string', describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs' })
-      .option('agent-uci', { type: 'string', describe: 'a UCI engine binary to play against --vs instead of a module' })
-      .option('vs', { type: 'string', describe: `opponents for --agent: personas and engine levels, comma-separated (default ${DEFAULT_VS})` })
-      .option('games', { type: 'number', describe: `how many games --agent should finish: the run ends then (default ${DEFAULT_GAMES})` })
-      .example('$0 run scenarios/smoke.yaml --seed 7 --out reports/smoke', 'run the smoke scenario with seed 7')
-      .example('$0 run --agent ./my-agent.mjs --vs random,sf-3,sf-5 --games 30', 'score your agent against random and two engine levels'),
+      .option('progress', {
+        type: 'boolean',
+        default: true,
+        describe: 'print progress to stderr (a bar on a terminal, a line every 5% or 10 s otherwise)',
+      })
+      .option('check-wire', {
+        type: 'boolean',
+        describe:
+          'check every answer against the route contracts (as CI does); the run fails if one leaves them',
+      })
+      .option('cross-check', {
+        type: 'boolean',
+        describe:
+          'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt',
+      })
+      .option('agent', {
+        type: 'string',
+        describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs',
+      })
+      .option('agent-uci', {
+        type: 'string',
+        describe: 'a UCI engine binary to play against --vs instead of a module',
+      })
+      .option('vs', {
+        type: 'string',
+        describe: `opponents for --agent: personas and engine levels, comma-separated (default ${DEFAULT_VS})`,
+      })
+      .option('games', {
+        type: 'number',
+        describe: `how many games --agent should finish: the run ends then (default ${DEFAULT_GAMES})`,
+      })
+      .example(
+        '$0 run scenarios/smoke.yaml --seed 7 --out reports/smoke',
+        'run the smoke scenario with seed 7',
+      )
+      .example(
+        '$0 run --agent ./my-agent.mjs --vs random,sf-3,sf-5 --games 30',
+        'score your agent against random and two engine levels',
+      ),
   handler: async (args: ArgumentsCamelCase<RunArgs>) => {
     keepRunningWhenStdoutCloses();
     const code = await run(args);
@@ -103,16 +137,28 @@ function refuse(message: string, prefix = 'agent-chess-sim run: '): number {
 /** Checks the arguments alone, before the run starts: one line naming the option, or undefined. */
 export function argumentProblem(args: RunArgs): string | undefined {
   const byAgent = args.agent !== undefined || args.agentUci !== undefined;
-  if (args.seed !== undefined && args.seed.trim() === '') return "--seed: give a value, e.g. --seed 7 (or leave --seed out to use the scenario's)";
+  if (args.seed !== undefined && args.seed.trim() === '')
+    return "--seed: give a value, e.g. --seed 7 (or leave --seed out to use the scenario's)";
   if (args.out.trim() === '') return '--out: give a folder, e.g. --out reports/latest';
   if (args.agent !== undefined && args.agentUci !== undefined) return 'give --agent or --agent-uci, not both';
-  if (byAgent && args.scenario !== undefined) return `give a scenario file or --agent, not both (got ${args.scenario})`;
-  if (!byAgent && args.scenario === undefined) return 'name a scenario file (e.g. scenarios/smoke.yaml), or give --agent ./my-agent.mjs';
-  if (!byAgent && (args.vs !== undefined || args.games !== undefined)) return '--vs and --games go with --agent (or --agent-uci)';
+  if (byAgent && args.scenario !== undefined)
+    return `give a scenario file or --agent, not both (got ${args.scenario})`;
+  if (!byAgent && args.scenario === undefined)
+    return 'name a scenario file (e.g. scenarios/smoke.yaml), or give --agent ./my-agent.mjs';
+  if (!byAgent && (args.vs !== undefined || args.games !== undefined))
+    return '--vs and --games go with --agent (or --agent-uci)';
   if (!byAgent) return undefined;
-  if (args.agentUci !== undefined && args.agentUci.trim() === '') return '--agent-uci: give the engine binary, e.g. --agent-uci /usr/games/stockfish';
-  if (args.games !== undefined && !(Number.isSafeInteger(args.games) && args.games >= 1 && args.games <= MAX_GAMES)) return `--games: must be a whole number from 1 to ${MAX_GAMES}`;
-  return (args.vs === undefined ? undefined : opponentsProblem(args.vs)) ?? (args.agent === undefined ? undefined : agentFileProblem(args.agent));
+  if (args.agentUci !== undefined && args.agentUci.trim() === '')
+    return '--agent-uci: give the engine binary, e.g. --agent-uci /usr/games/stockfish';
+  if (
+    args.games !== undefined &&
+    !(Number.isSafeInteger(args.games) && args.games >= 1 && args.games <= MAX_GAMES)
+  )
+    return `--games: must be a whole number from 1 to ${MAX_GAMES}`;
+  return (
+    (args.vs === undefined ? undefined : opponentsProblem(args.vs)) ??
+    (args.agent === undefined ? undefined : agentFileProblem(args.agent))
+  );
 }
 
 function agentFileProblem(path: string): string | undefined {
@@ -125,7 +171,10 @@ function agentFileProblem(path: string): string | undefined {
 function scenarioPlan(args: RunArgs): Plan {
   const scenario = loadScenarioFile(args.scenario!, args.seed);
   const crossCheck = args.crossCheck ? ' --cross-check' : '';
-  return { scenario, replay: `npx agent-chess-sim run ${shellWord(args.scenario!)} --seed ${shellWord(scenario.seed)}${crossCheck}` };
+  return {
+    scenario,
+    replay: `npx agent-chess-sim run ${shellWord(args.scenario!)} --seed ${shellWord(scenario.seed)}${crossCheck}`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -149,7 +198,8 @@ const MAX_VIRTUAL_MS_PER_AGENT_GAME = 60 * 60_000;
 
 function opponentsProblem(vs: string): string | undefined {
   const names = vs.split(',').map((n) => n.trim());
-  if (names.some((n) => n === '')) return `--vs ${vs}: an empty name; write the opponents comma-separated, e.g. --vs ${DEFAULT_VS}`;
+  if (names.some((n) => n === ''))
+    return `--vs ${vs}: an empty name; write the opponents comma-separated, e.g. --vs ${DEFAULT_VS}`;
   const unknown = names.filter((n) => !OPPONENT_PERSONAS.includes(n) && !LEVEL_NAMES.includes(n));
   if (unknown.length === 0) return undefined;
   return `--vs: unknown opponent ${unknown.join(', ')} (personas: ${OPPONENT_PERSONAS.join(', ')}; engine levels: ${LEVEL_NAMES[0]} to ${LEVEL_NAMES.at(-1)})`;
@@ -159,7 +209,8 @@ function agentPlan(args: RunArgs): Plan {
   const opponents = [...new Set((args.vs ?? DEFAULT_VS).split(',').map((n) => n.trim()))];
   const games = args.games ?? DEFAULT_GAMES;
   const seed = args.seed ?? '20261121';
-  const player = args.agent !== undefined ? basename(args.agent, extname(args.agent)) : basename(args.agentUci!);
+  const player =
+    args.agent !== undefined ? basename(args.agent, extname(args.agent)) : basename(args.agentUci!);
   const raw = {
     name: `${player} vs ${opponents.join(',')}`,
     seed,
@@ -168,13 +219,23 @@ function agentPlan(args: RunArgs): Plan {
     population: [agentGroup(args), ...opponents.map(opponentGroup)],
   };
   // Labels a reader recognises, in place of population[i]: in the verdicts, and in a module's load errors.
-  const labels = [args.agent !== undefined ? '--agent' : '--agent-uci', ...opponents.map((name) => `--vs ${name}`)];
+  const labels = [
+    args.agent !== undefined ? '--agent' : '--agent-uci',
+    ...opponents.map((name) => `--vs ${name}`),
+  ];
   const parsed = parseWithLabels(JSON.stringify(raw), raw.name, labels);
   const population = parsed.population.map((group, i) => ({ ...group, label: labels[i]! }));
-  const who = args.agent !== undefined ? `--agent ${shellWord(args.agent)}` : `--agent-uci ${shellWord(args.agentUci!)}`;
+  const who =
+    args.agent !== undefined
+      ? `--agent ${shellWord(args.agent)}`
+      : `--agent-uci ${shellWord(args.agentUci!)}`;
   const replay = `npx agent-chess-sim run ${who} --vs ${opponents.join(',')} --games ${games} --seed ${shellWord(seed)}`;
   // A module is named by its own factory once loaded; an engine binary by its file name rather than `uci`.
-  return { scenario: { ...parsed, population }, replay, match: args.agent !== undefined ? { games } : { games, player } };
+  return {
+    scenario: { ...parsed, population },
+    replay,
+    match: args.agent !== undefined ? { games } : { games, player },
+  };
 }
 
 /** parseScenario, with `population[i]` in its problems named by `labels[i]`. */
@@ -183,7 +244,12 @@ function parseWithLabels(text: string, source: string, labels: readonly string[]
     return parseScenario(text, source, undefined, process.cwd());
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
-    throw new ScenarioError(source, error.problems.map((p) => p.replace(/^population\[(\d+)\]/, (_, i: string) => labels[Number(i)] ?? `population[${i}]`)));
+    throw new ScenarioError(
+      source,
+      error.problems.map((p) =>
+        p.replace(/^population\[(\d+)\]/, (_, i: string) => labels[Number(i)] ?? `population[${i}]`),
+      ),
+    );
   }
 }
 
@@ -193,7 +259,8 @@ function agentGroup(args: RunArgs): Record<string, unknown> {
 }
 
 function opponentGroup(name: string): Record<string, unknown> {
-  if (LEVEL_NAMES.includes(name)) return { persona: 'engine', count: 1, heartbeat: OPPONENT_HEARTBEAT, options: { level: name } };
+  if (LEVEL_NAMES.includes(name))
+    return { persona: 'engine', count: 1, heartbeat: OPPONENT_HEARTBEAT, options: { level: name } };
   return { persona: name, count: 1, heartbeat: OPPONENT_HEARTBEAT };
 }
 
@@ -225,10 +292,13 @@ async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<n
   });
   const interrupt = new InterruptWatch();
   try {
-    const reached = await explainScenarioErrors(() => runInSlices(world, scenario, progress, interrupt, match));
+    const reached = await explainScenarioErrors(() =>
+      runInSlices(world, scenario, progress, interrupt, match),
+    );
     if (reached === undefined) return 2;
     progress.finish();
-    if (!reached || interrupt.signal) return reportInterrupt(world, scenario, stage, started, interrupt.signal ?? 'SIGINT');
+    if (!reached || interrupt.signal)
+      return reportInterrupt(world, scenario, stage, started, interrupt.signal ?? 'SIGINT');
     const outcome = await world.run();
     const context = runContext(plan, outcome);
     if (interrupt.signal) return reportInterrupt(world, scenario, stage, started, interrupt.signal);
@@ -250,12 +320,22 @@ async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<n
  * between them so that Ctrl-C is heard. A world run in slices executes the same events in the same order
  * as in one call (World.runSlice), so slicing never changes a report. Returns false when interrupted.
  */
-async function runInSlices(world: World, scenario: Scenario, progress: ProgressPrinter, interrupt: InterruptWatch, match?: MatchScore): Promise<boolean> {
+async function runInSlices(
+  world: World,
+  scenario: Scenario,
+  progress: ProgressPrinter,
+  interrupt: InterruptWatch,
+  match?: MatchScore,
+): Promise<boolean> {
   const endMs = scenario.startMs + scenario.durationMs;
-  const fraction = () => Math.max((world.platform.nowMs - scenario.startMs) / scenario.durationMs, match?.fractionDone ?? 0);
+  const fraction = () =>
+    Math.max((world.platform.nowMs - scenario.startMs) / scenario.durationMs, match?.fractionDone ?? 0);
   for (;;) {
     const sliceEnd = performance.now() + SLICE_MS;
-    const done = await world.runSlice(endMs, () => interrupt.signal !== undefined || match?.finished === true || performance.now() >= sliceEnd);
+    const done = await world.runSlice(
+      endMs,
+      () => interrupt.signal !== undefined || match?.finished === true || performance.now() >= sliceEnd,
+    );
     progress.update(fraction());
     if (done) return true;
     if (match?.finished) {
@@ -278,19 +358,32 @@ function endScenarioNow(world: World, scenario: Scenario): void {
 
 function runContext(plan: Plan, outcome: RunOutcome): RunContext {
   if (!outcome.crossCheck) return { replay: plan.replay };
-  return { replay: plan.replay, crossCheck: { passed: outcome.crossCheck.passed, line: describeCrossCheck(outcome.crossCheck) } };
+  return {
+    replay: plan.replay,
+    crossCheck: { passed: outcome.crossCheck.passed, line: describeCrossCheck(outcome.crossCheck) },
+  };
 }
 
 /**
  * Decision (docs/rules.md, Reports): an interrupted run writes nothing, and a report already in the output
  * folder, from an earlier complete run, is left as it was; the line says which.
  */
-function reportInterrupt(world: World, scenario: Scenario, stage: OutputStage, started: number, signal: NodeJS.Signals): number {
+function reportInterrupt(
+  world: World,
+  scenario: Scenario,
+  stage: OutputStage,
+  started: number,
+  signal: NodeJS.Signals,
+): number {
   stage.discard();
   const fraction = Math.min(1, (world.platform.nowMs - scenario.startMs) / scenario.durationMs);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const previous = existsSync(join(stage.dir, 'report.json')) ? `${stage.dir} still holds the previous run's report, untouched` : `${stage.dir} has no report`;
-  process.stderr.write(`${signal}: stopped ${scenario.name} at ${Math.floor(fraction * 100)}% of its virtual time after ${seconds} s; wrote nothing (${previous})\n`);
+  const previous = existsSync(join(stage.dir, 'report.json'))
+    ? `${stage.dir} still holds the previous run's report, untouched`
+    : `${stage.dir} has no report`;
+  process.stderr.write(
+    `${signal}: stopped ${scenario.name} at ${Math.floor(fraction * 100)}% of its virtual time after ${seconds} s; wrote nothing (${previous})\n`,
+  );
   return signal === 'SIGTERM' ? 143 : INTERRUPT_EXIT;
 }
 
@@ -375,13 +468,18 @@ class ProgressPrinter {
 
   #drawBar(now: number): void {
     const filled = Math.round(this.#fraction * BAR_WIDTH);
-    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${this.#status(now)}`);
+    process.stderr.write(
+      `\r\x1b[K[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${this.#status(now)}`,
+    );
     this.#barShown = true;
   }
 
   #status(now: number): string {
     const elapsed = (now - this.#started) / 1000;
-    const eta = this.#fraction > 0 ? `ETA ${formatSeconds((elapsed * (1 - this.#fraction)) / this.#fraction)}` : 'ETA ?';
+    const eta =
+      this.#fraction > 0
+        ? `ETA ${formatSeconds((elapsed * (1 - this.#fraction)) / this.#fraction)}`
+        : 'ETA ?';
     const percent = `${Math.floor(this.#fraction * 100)}% of ${formatVirtual(this.#scenario.durationMs)} virtual`;
     return `${percent}, ${formatSeconds(elapsed)} elapsed, ${eta}, ${this.games} games finished, ${this.moves} moves`;
   }
@@ -456,7 +554,10 @@ class MatchScore {
       total.losses += t.losses;
     }
     if (this.#byOpponent.size > 1) lines.push(scoreLine(this.#player, 'all', total), eloLine(total));
-    if (!this.finished) lines.push(`${this.#player} finished ${this.#played} of the ${this.#target} games asked for in the virtual time allowed; its refusals and timeouts are in its verdict (report.json, verdicts.agents)`);
+    if (!this.finished)
+      lines.push(
+        `${this.#player} finished ${this.#played} of the ${this.#target} games asked for in the virtual time allowed; its refusals and timeouts are in its verdict (report.json, verdicts.agents)`,
+      );
     process.stdout.write(`${['', ...lines, ''].join('\n')}\n`);
   }
 
@@ -483,7 +584,10 @@ class MatchScore {
 
 function printSummary(report: Report, files: string[], seconds: number): void {
   const c = report.counts;
-  const endings = Object.entries(report.results_by_ending).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  const endings = Object.entries(report.results_by_ending)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const lines = [
     `${report.scenario.name} (seed ${report.scenario.seed}): ${c.agents} agents, ${c.games_completed}/${c.games_started} games finished, ${c.moves} moves, ${report.requests.total} requests`,
     `endings: ${endings || 'none'}`,
@@ -500,7 +604,9 @@ function printSummary(report: Report, files: string[], seconds: number): void {
 function printReplay(report: Report, replay: string): void {
   const failed = report.invariants.filter((i) => !i.passed);
   for (const inv of failed) {
-    process.stderr.write(`invariant ${inv.name} broke ${inv.violationCount} time(s); first: ${inv.violations[0]?.message ?? '?'}\n`);
+    process.stderr.write(
+      `invariant ${inv.name} broke ${inv.violationCount} time(s); first: ${inv.violations[0]?.message ?? '?'}\n`,
+    );
   }
   process.stderr.write(`seed: ${report.scenario.seed}\nreplay: ${replay}\n`);
 }

@@ -6,8 +6,14 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { parse as parseYaml } from 'yaml';
-import { loadScenarioFileWithSource, parseScenarioWithSource, ScenarioError, type Scenario, type ScenarioWithSource } from '../sim/scenario.js';
-import { isRecord } from '../sim/scenario-fields.js';
+import {
+  loadScenarioFileWithSource,
+  parseScenarioWithSource,
+  ScenarioError,
+  type Scenario,
+  type ScenarioWithSource,
+} from '../sim/scenario/scenario.js';
+import { isRecord } from '../sim/scenario/scenario-fields.js';
 import { LiveWorld } from '../sim/live.js';
 import { mergeOverrides } from '../compare/rulesets.js';
 import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../rules/daily-quota.js';
@@ -56,29 +62,65 @@ export const serveCommand = {
   builder: (y: Argv) =>
     y
       .option('port', { type: 'number', default: 8787, describe: 'TCP port (0 picks a free one)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (anything but loopback exposes the twin and its control plane to the network)' })
+      .option('host', {
+        type: 'string',
+        default: '127.0.0.1',
+        describe:
+          'address to listen on (anything but loopback exposes the twin and its control plane to the network)',
+      })
       .option('seed', { type: 'string', describe: "override the scenario's seed" })
-      .option('scenario', { type: 'string', describe: 'the background population (default: scenarios/serve.yaml)' })
+      .option('scenario', {
+        type: 'string',
+        describe: 'the background population (default: scenarios/serve.yaml)',
+      })
       .option('speed', { type: 'number', default: 1, describe: 'virtual seconds per wall second' })
-      .option('manual', { type: 'boolean', default: false, describe: 'the clock moves only through POST /_sim/clock/advance, /set and /step' })
-      .option('log', { type: 'boolean', default: false, describe: 'log each request (API keys and tokens are redacted)' })
-      .option('control-token', { type: 'string', describe: 'the /_sim control token (default: $ACS_CONTROL_TOKEN, else a random one printed at start)' })
-      .option('allow-host', { type: 'string', array: true, describe: 'a further host name the server answers to (Host header)' })
-      .option('allow-origin', { type: 'string', array: true, describe: 'a web origin (http://host:port) whose pages may call the server' })
+      .option('manual', {
+        type: 'boolean',
+        default: false,
+        describe: 'the clock moves only through POST /_sim/clock/advance, /set and /step',
+      })
+      .option('log', {
+        type: 'boolean',
+        default: false,
+        describe: 'log each request (API keys and tokens are redacted)',
+      })
+      .option('control-token', {
+        type: 'string',
+        describe: 'the /_sim control token (default: $ACS_CONTROL_TOKEN, else a random one printed at start)',
+      })
+      .option('allow-host', {
+        type: 'string',
+        array: true,
+        describe: 'a further host name the server answers to (Host header)',
+      })
+      .option('allow-origin', {
+        type: 'string',
+        array: true,
+        describe: 'a web origin (http://host:port) whose pages may call the server',
+      })
       .option('quota', {
         type: 'string',
         choices: QUOTA_POLICIES,
-        describe: 'past the daily request quota (5000 per key, UTC day): warn answers with an x-quota-warning header and names the agent on the console, enforce refuses with 429 and Retry-After (as the real service may), off neither (default: the scenario\'s ruleset.api.quota, else warn)',
+        describe:
+          "past the daily request quota (5000 per key, UTC day): warn answers with an x-quota-warning header and names the agent on the console, enforce refuses with 429 and Retry-After (as the real service may), off neither (default: the scenario's ruleset.api.quota, else warn)",
       })
       .option('research', {
         type: 'string',
         choices: RESEARCH_PRESETS,
-        describe: "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
+        describe:
+          "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
       })
-      .option('start', { type: 'string', describe: "the virtual clock's start, UTC, e.g. 2026-01-01T00:00:00Z (default: the scenario's start, else the wall clock to the second)" })
+      .option('start', {
+        type: 'string',
+        describe:
+          "the virtual clock's start, UTC, e.g. 2026-01-01T00:00:00Z (default: the scenario's start, else the wall clock to the second)",
+      })
       .example('$0 serve --port 8787 --speed 10', 'ten virtual seconds per second')
       .example('$0 serve --manual', 'step the clock yourself')
-      .example('$0 serve --quota enforce --research spec --start 2026-01-01T00:00:00Z', 'refuse past the quota, one post unlocks play, a fixed start'),
+      .example(
+        '$0 serve --quota enforce --research spec --start 2026-01-01T00:00:00Z',
+        'refuse past the quota, one post unlocks play, a fixed start',
+      ),
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     process.exitCode = await serve(args);
   },
@@ -96,11 +138,25 @@ async function serve(args: ServeArgs): Promise<number> {
   // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
   if (!world) return 2;
-  const controlToken = args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined) ?? newControlToken();
-  const live = new LiveServer(world, { clock: { manual: args.manual, speed: args.speed }, own: loaded, wallClockMs: () => performance.now() });
-  const guard = { controlToken, allowedHosts: [args.host, ...(args.allowHost ?? []), ...wildcardHosts(args.host)], allowedOrigins: args.allowOrigin ?? [] };
+  const controlToken =
+    args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined) ?? newControlToken();
+  const live = new LiveServer(world, {
+    clock: { manual: args.manual, speed: args.speed },
+    own: loaded,
+    wallClockMs: () => performance.now(),
+  });
+  const guard = {
+    controlToken,
+    allowedHosts: [args.host, ...(args.allowHost ?? []), ...wildcardHosts(args.host)],
+    allowedOrigins: args.allowOrigin ?? [],
+  };
   const handler = withQuotaNotices(live, (line) => process.stderr.write(`${line}\n`));
-  const app = buildServer(handler, { logger: args.log, guard, virtualNowMs: () => live.current.nowMs, extend: (a) => registerSimControl(a, live) });
+  const app = buildServer(handler, {
+    logger: args.log,
+    guard,
+    virtualNowMs: () => live.current.nowMs,
+    extend: (a) => registerSimControl(a, live),
+  });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
   const { port } = app.server.address() as AddressInfo;
@@ -111,15 +167,19 @@ async function serve(args: ServeArgs): Promise<number> {
   stopClock();
   live.cancel();
   await app.close();
-  process.stdout.write(`${signal}: stopped the server at virtual ${new Date(live.current.nowMs).toISOString()}; nothing was saved (GET /_sim/snapshot keeps a world)\n`);
+  process.stdout.write(
+    `${signal}: stopped the server at virtual ${new Date(live.current.nowMs).toISOString()}; nothing was saved (GET /_sim/snapshot keeps a world)\n`,
+  );
   return 0;
 }
 
 function argumentProblem(args: ServeArgs): string | undefined {
   if (!(args.speed > 0 && args.speed <= 100_000)) return '--speed: must be more than 0 and at most 100000';
-  if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535)) return '--port: must be an integer from 0 to 65535';
+  if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535))
+    return '--port: must be an integer from 0 to 65535';
   const token = args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined);
-  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(token)) return '--control-token (or ACS_CONTROL_TOKEN): 16 to 256 characters of letters, digits and ._~+/=-';
+  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(token))
+    return '--control-token (or ACS_CONTROL_TOKEN): 16 to 256 characters of letters, digits and ._~+/=-';
   return undefined;
 }
 
@@ -129,14 +189,23 @@ async function listenOrExplain(app: FastifyInstance, args: ServeArgs): Promise<b
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? `port ${args.port} is in use (try --port 0 for a free one)` : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' ? `no such address here: ${args.host}` : String((error as Error).message);
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${args.port} is in use (try --port 0 for a free one)`
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+          ? `no such address here: ${args.host}`
+          : String((error as Error).message);
     process.stderr.write(`serve: cannot listen on ${args.host}:${args.port}: ${reason}\n`);
     await app.close();
     return false;
   }
 }
 
-function loadOrExplain(path: string, choices: ServeChoices, wallNowMs: number): ScenarioWithSource | undefined {
+function loadOrExplain(
+  path: string,
+  choices: ServeChoices,
+  wallNowMs: number,
+): ScenarioWithSource | undefined {
   try {
     return loadServeScenario(path, choices, wallNowMs);
   } catch (error) {
@@ -160,11 +229,18 @@ export interface ServeChoices {
  * record the world keeps, so a snapshot carries it and a restore rebuilds the same world. The loader checks
  * the result as it checks any scenario file (a bad `--start` is reported as `start:`).
  */
-export function loadServeScenario(path: string, choices: ServeChoices, wallNowMs: number): ScenarioWithSource {
+export function loadServeScenario(
+  path: string,
+  choices: ServeChoices,
+  wallNowMs: number,
+): ScenarioWithSource {
   const own = readMapping(path);
   if (own === undefined) return loadScenarioFileWithSource(path, choices.seed); // the loader explains an unreadable or malformed file
   const defaults = { start: wholeSecondIso(wallNowMs), ruleset: SERVE_RULESET };
-  const record = mergeOverrides(mergeOverrides(defaults, ownWithoutEmptyRuleset(own)), chosenOverrides(choices));
+  const record = mergeOverrides(
+    mergeOverrides(defaults, ownWithoutEmptyRuleset(own)),
+    chosenOverrides(choices),
+  );
   return parseScenarioWithSource(JSON.stringify(record), path, choices.seed, dirname(resolve(path)));
 }
 
@@ -208,13 +284,19 @@ export function withQuotaNotices(live: LiveServer, write: (line: string) => void
   return {
     handle: async (request: ApiRequest) => {
       const response = await live.handle(request);
-      if (response.headers?.[QUOTA_WARNING_HEADER] !== undefined) noticeQuota(live.current, request, noticed, write);
+      if (response.headers?.[QUOTA_WARNING_HEADER] !== undefined)
+        noticeQuota(live.current, request, noticed, write);
       return response;
     },
   };
 }
 
-function noticeQuota(world: LiveWorld, request: ApiRequest, noticed: Set<string>, write: (line: string) => void): void {
+function noticeQuota(
+  world: LiveWorld,
+  request: ApiRequest,
+  noticed: Set<string>,
+  write: (line: string) => void,
+): void {
   const actor = world.world.api.actorOf(request);
   if (!actor) return;
   const day = toIso(Math.floor(world.nowMs / DAY_MS) * DAY_MS).slice(0, 10);
@@ -222,7 +304,9 @@ function noticeQuota(world: LiveWorld, request: ApiRequest, noticed: Set<string>
   if (noticed.has(key)) return;
   noticed.add(key);
   const limit = world.scenario.ruleset.api.requestsPerDay;
-  write(`quota: ${actor.kind} ${actor.handle} passed the daily request quota of ${limit} on ${day} (virtual UTC day); served anyway (quota policy warn), the real service may refuse with 429 until 00:00 UTC`);
+  write(
+    `quota: ${actor.kind} ${actor.handle} passed the daily request quota of ${limit} on ${day} (virtual UTC day); served anyway (quota policy warn), the real service may refuse with 429 until 00:00 UTC`,
+  );
 }
 
 /**
@@ -273,8 +357,11 @@ function quotaLine(api: Ruleset['api']): string {
 /** What play needs under this server's onboarding, and the flag that switches preset. */
 function researchHeading(r: Ruleset['research'], manual: boolean): string {
   const needs = `${r.minPosts} post, follow ${r.minFollows}, like ${r.minLikes}${r.verifiedUnlocks ? ', or verify' : ''}`;
-  if (r.minFollows === 0 && r.minLikes === 0) return `the research phase before play (${needs}; --research strict asks what the real service asks):`;
-  const posted = manual ? 'the clock moves a minute first, so the background agents have posted' : 'the background agents post within their first minute';
+  if (r.minFollows === 0 && r.minLikes === 0)
+    return `the research phase before play (${needs}; --research strict asks what the real service asks):`;
+  const posted = manual
+    ? 'the clock moves a minute first, so the background agents have posted'
+    : 'the background agents post within their first minute';
   return `the research phase before play, as the real service asks it (${needs}; --research spec: one post); ${posted}:`;
 }
 
@@ -283,14 +370,44 @@ function researchHeading(r: Ruleset['research'], manual: boolean): string {
  * background agents when the rule wants them, one spare each in case the list holds the agent itself),
  * then a challenge, the turn, a move. The background agents post in their first virtual minute.
  */
-function firstGameLines(origin: string, research: Ruleset['research'], live: LiveServer, controlToken: string): string[] {
+function firstGameLines(
+  origin: string,
+  research: Ruleset['research'],
+  live: LiveServer,
+  controlToken: string,
+): string[] {
   const auth = `-H "authorization: Bearer $KEY"`;
   const json = `-H 'content-type: application/json'`;
   const each = (list: string, field: string, path: string, body: string) =>
     `  for X in $(curl -s "${origin}${list}" | grep -o '"${field}":"[^"]*"' | cut -d'"' -f4); do curl -s -X POST ${origin}${path} ${auth} ${json} -d "${body}"; done`;
-  const follows = research.minFollows > 0 ? [each(`/api/agents?limit=${research.minFollows + 1}`, 'handle', '/api/social/follow', '{\\"target_handle\\":\\"$X\\"}')] : [];
-  const waitForPosts = live.clock.manual ? [`  curl -s -X POST ${origin}/_sim/clock/advance -H 'authorization: Bearer ${controlToken}' ${json} -d '{"ms":60000}'`] : [];
-  const likes = research.minLikes > 0 ? [...waitForPosts, each(`/api/feed?limit=${research.minLikes + 1}`, 'post_id', '/api/social/like', '{\\"post_id\\":\\"$X\\"}')] : [];
+  const follows =
+    research.minFollows > 0
+      ? [
+          each(
+            `/api/agents?limit=${research.minFollows + 1}`,
+            'handle',
+            '/api/social/follow',
+            '{\\"target_handle\\":\\"$X\\"}',
+          ),
+        ]
+      : [];
+  const waitForPosts = live.clock.manual
+    ? [
+        `  curl -s -X POST ${origin}/_sim/clock/advance -H 'authorization: Bearer ${controlToken}' ${json} -d '{"ms":60000}'`,
+      ]
+    : [];
+  const likes =
+    research.minLikes > 0
+      ? [
+          ...waitForPosts,
+          each(
+            `/api/feed?limit=${research.minLikes + 1}`,
+            'post_id',
+            '/api/social/like',
+            '{\\"post_id\\":\\"$X\\"}',
+          ),
+        ]
+      : [];
   return [
     'register an agent, and keep its key:',
     `  KEY=$(curl -s -X POST ${origin}/api/register ${json} -d '{"handle":"my_agent"}' | sed -E 's/.*"api_key":"([^"]+)".*/\\1/')`,
@@ -302,7 +419,9 @@ function firstGameLines(origin: string, research: Ruleset['research'], live: Liv
     `  curl -s -X POST ${origin}/api/chess/challenge ${auth} ${json} -d '{}'`,
     `  curl -s ${origin}/api/chess/games/my-turn ${auth}`,
     `  curl -s -X POST ${origin}/api/chess/move ${auth} ${json} -d '{"game_id":"<game_id from my-turn>","move_uci":"e2e4"}'`,
-    live.clock.manual ? 'advance the clock for a background agent to accept and move.' : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
+    live.clock.manual
+      ? 'advance the clock for a background agent to accept and move.'
+      : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
   ];
 }
 

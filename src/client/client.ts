@@ -58,17 +58,24 @@ export class PlatformClient {
   }
 
   /** Any request, untyped: for tests and for routes sent as raw text. */
-  async call<R>(method: TransportRequest['method'], path: string, extra: Omit<TransportRequest, 'method' | 'path'> = {}): Promise<R> {
+  async call<R>(
+    method: TransportRequest['method'],
+    path: string,
+    extra: Omit<TransportRequest, 'method' | 'path'> = {},
+  ): Promise<R> {
     const request: TransportRequest = { method, path, ...extra };
     if (this.apiKey) request.apiKey = this.apiKey;
     const response = await this.transport.send(request);
-    if (response.status < 200 || response.status >= 300) throw new ApiError(response.status, response.body, response.headers);
+    if (response.status < 200 || response.status >= 300)
+      throw new ApiError(response.status, response.body, response.headers);
     return response.body as R;
   }
 
   /** One route by its contract: the path filled from `params`, the answer typed as the contract declares it. */
   request<C extends RouteContract>(contract: C, input: CallInput<C> = {}): Promise<ResponseOf<C>> {
-    const path = contract.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+    const path = contract.path.replace(/\{([^}]+)\}/g, (_whole, name: string) =>
+      encodeURIComponent(input.params?.[name] ?? ''),
+    );
     const extra: Omit<TransportRequest, 'method' | 'path'> = {};
     if (input.query !== undefined) extra.query = input.query as TransportRequest['query'];
     if (input.body !== undefined) extra.body = input.body;
@@ -91,16 +98,19 @@ export class PlatformClient {
     if (!('agent' in answer)) throw new Error('whoami answered for a human; this client holds a human key');
     return answer;
   };
-  updateProfile = (patch: BodyOf<typeof Identity.updateProfile>) => this.request(Identity.updateProfile, { body: patch });
+  updateProfile = (patch: BodyOf<typeof Identity.updateProfile>) =>
+    this.request(Identity.updateProfile, { body: patch });
   verifyInfo = () => this.request(Identity.verificationStatus);
-  verify = (twitterHandle: string) => this.request(Identity.verify, { body: { twitter_handle: twitterHandle } });
+  verify = (twitterHandle: string) =>
+    this.request(Identity.verify, { body: { twitter_handle: twitterHandle } });
   /** Sent with no body, as the real SDKs send refresh-twitter. */
   refreshSocial = (handle: string) => this.request(Identity.refreshSocial, { params: { handle } });
 
   // Social (WIRE §8): agents and humans alike.
   /** `post(content)`, `post(content, 'game_result')` or `post(content, { post_type, chess_game_id, ... })`. */
   post = (content: string, typeOrOptions: Social.PostType | PostOptions = 'standard') => {
-    const options: PostOptions = typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
+    const options: PostOptions =
+      typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
     return this.request(Social.createPost, { body: { content, ...options } });
   };
   reply = (input: BodyOf<typeof Social.createReply>) => this.request(Social.createReply, { body: input });
@@ -110,8 +120,10 @@ export class PlatformClient {
   unfollow = (target: BodyOf<typeof Social.unfollow>) => this.request(Social.unfollow, { body: target });
 
   // Challenges and games (WIRE §4, §5).
-  createChallenge = (input: BodyOf<typeof Challenges.createChallenge> = {}) => this.request(Challenges.createChallenge, { body: input });
-  openChallenges = (query: Partial<QueryOf<typeof Challenges.openChallenges>> = {}) => this.request(Challenges.openChallenges, { query });
+  createChallenge = (input: BodyOf<typeof Challenges.createChallenge> = {}) =>
+    this.request(Challenges.createChallenge, { body: input });
+  openChallenges = (query: Partial<QueryOf<typeof Challenges.openChallenges>> = {}) =>
+    this.request(Challenges.openChallenges, { query });
   myChallenges = () => this.request(Challenges.myChallenges);
   acceptChallenge = (id: string) => this.request(Challenges.acceptChallenge, { params: { id } });
   openChallengeOf = (handle: string) => this.request(Agents.openChallenge, { params: { handle } });
@@ -119,43 +131,59 @@ export class PlatformClient {
   games = (query: Partial<QueryOf<typeof Games.listGames>> = {}) => this.request(Games.listGames, { query });
   myTurn = (limit = 50) => this.request(Games.myTurn, { query: { limit } });
   game = (id: string) => this.request(Games.getGame, { params: { id } });
-  history = (query: Partial<QueryOf<typeof Games.gameHistory>> = {}) => this.request(Games.gameHistory, { query });
+  history = (query: Partial<QueryOf<typeof Games.gameHistory>> = {}) =>
+    this.request(Games.gameHistory, { query });
   move = (input: BodyOf<typeof Games.submitMove>) => this.request(Games.submitMove, { body: input });
 
   // Leaderboards and tournaments (WIRE §6, §7).
-  leaderboard = (query: Partial<QueryOf<typeof Leaderboard.leaderboard>> = {}) => this.request(Leaderboard.leaderboard, { query });
-  leaderboardAround = (halfWindow?: number) => this.request(Leaderboard.leaderboardAround, { query: halfWindow === undefined ? {} : { half_window: halfWindow } });
-  tournamentWinsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentWins>> = {}) => this.request(Leaderboard.tournamentWins, { query });
+  leaderboard = (query: Partial<QueryOf<typeof Leaderboard.leaderboard>> = {}) =>
+    this.request(Leaderboard.leaderboard, { query });
+  leaderboardAround = (halfWindow?: number) =>
+    this.request(Leaderboard.leaderboardAround, {
+      query: halfWindow === undefined ? {} : { half_window: halfWindow },
+    });
+  tournamentWinsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentWins>> = {}) =>
+    this.request(Leaderboard.tournamentWins, { query });
   tournamentEarningsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentEarnings>> = {}) =>
     this.request(Leaderboard.tournamentEarnings, { query });
 
-  tournaments = (query: Partial<QueryOf<typeof Tournaments.listTournaments>> = {}) => this.request(Tournaments.listTournaments, { query });
-  openTournaments = (query: Partial<QueryOf<typeof Tournaments.openTournaments>> = {}) => this.request(Tournaments.openTournaments, { query });
+  tournaments = (query: Partial<QueryOf<typeof Tournaments.listTournaments>> = {}) =>
+    this.request(Tournaments.listTournaments, { query });
+  openTournaments = (query: Partial<QueryOf<typeof Tournaments.openTournaments>> = {}) =>
+    this.request(Tournaments.openTournaments, { query });
   tournament = (id: string) => this.request(Tournaments.getTournament, { params: { id } });
-  createTournament = (input: BodyOf<typeof Tournaments.createTournament>) => this.request(Tournaments.createTournament, { body: input });
+  createTournament = (input: BodyOf<typeof Tournaments.createTournament>) =>
+    this.request(Tournaments.createTournament, { body: input });
   /** Sent with no body, as the real SDKs do. */
   joinTournament = (id: string) => this.request(Tournaments.joinTournament, { params: { id } });
 
   // Agents directory, money and votes (WIRE §3).
-  agents = (query: Partial<QueryOf<typeof Agents.listAgents>> = {}) => this.request(Agents.listAgents, { query });
+  agents = (query: Partial<QueryOf<typeof Agents.listAgents>> = {}) =>
+    this.request(Agents.listAgents, { query });
   /** By handle or UUID. */
-  agentProfile = (handleOrId: string) => this.request(Agents.agentProfile, { params: { handle: handleOrId } });
-  agentsLeaderboard = (query: Partial<QueryOf<typeof Agents.activityLeaderboard>> = {}) => this.request(Agents.activityLeaderboard, { query });
-  transfers = (handle: string, query: Partial<QueryOf<typeof Agents.transfers>> = {}) => this.request(Agents.transfers, { params: { handle }, query });
+  agentProfile = (handleOrId: string) =>
+    this.request(Agents.agentProfile, { params: { handle: handleOrId } });
+  agentsLeaderboard = (query: Partial<QueryOf<typeof Agents.activityLeaderboard>> = {}) =>
+    this.request(Agents.activityLeaderboard, { query });
+  transfers = (handle: string, query: Partial<QueryOf<typeof Agents.transfers>> = {}) =>
+    this.request(Agents.transfers, { params: { handle }, query });
   vote = (input: BodyOf<typeof Agents.profileVote>) => this.request(Agents.profileVote, { body: input });
 
   // Feed, activity and search (WIRE §9-§10).
   feed = (query: Partial<QueryOf<typeof Feed.feed>> = {}) => this.request(Feed.feed, { query });
   feedPost = (id: string) => this.request(Feed.feedPost, { params: { id } });
   unseen = (limit?: number) => this.request(Feed.unseen, { query: limit === undefined ? {} : { limit } });
-  notifications = (query: Partial<QueryOf<typeof Feed.notifications>> = {}) => this.request(Feed.notifications, { query });
+  notifications = (query: Partial<QueryOf<typeof Feed.notifications>> = {}) =>
+    this.request(Feed.notifications, { query });
   activity = (query: Partial<QueryOf<typeof Feed.activity>> = {}) => this.request(Feed.activity, { query });
   searchPosts = (query: QueryOf<typeof Search.searchPosts>) => this.request(Search.searchPosts, { query });
-  searchReplies = (query: QueryOf<typeof Search.searchReplies>) => this.request(Search.searchReplies, { query });
+  searchReplies = (query: QueryOf<typeof Search.searchReplies>) =>
+    this.request(Search.searchReplies, { query });
   searchThread = (query: QueryOf<typeof Search.searchThread>) => this.request(Search.searchThread, { query });
 
   // Human profiles and system (WIRE §11).
-  humanProfile = (usernameOrId: string) => this.request(Humans.humanProfile, { params: { username: usernameOrId } });
+  humanProfile = (usernameOrId: string) =>
+    this.request(Humans.humanProfile, { params: { username: usernameOrId } });
   socialScoreBoundaries = () => this.request(System.socialScoreBoundaries);
   health = () => this.request(System.health);
 
@@ -167,5 +195,6 @@ export class PlatformClient {
     return result;
   }
 
-  publishExternal = (input: BodyOf<typeof Control.publishExternalPost>) => this.request(Control.publishExternalPost, { body: input });
+  publishExternal = (input: BodyOf<typeof Control.publishExternalPost>) =>
+    this.request(Control.publishExternalPost, { body: input });
 }

@@ -21,6 +21,10 @@ export class InProcessTransport implements Transport {
       headers: request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {},
       body: request.body,
     });
-    return Promise.resolve({ status: response.status, body: response.body, ...(response.headers ? { headers: { ...response.headers } } : {}) });
+    return Promise.resolve({
+      status: response.status,
+      body: response.body,
+      ...(response.headers ? { headers: { ...response.headers } } : {}),
+    });
   }
 }

@@ -36,10 +36,16 @@ export class WireChecker {
   /** Why the answer leaves the contract, or undefined when it keeps to it. */
   problem(method: string, rawPath: string, status: number, body: unknown): string | undefined {
     const segments = pathSegments(wirePath(rawPath).path);
-    const sameMethod = this.#routes.find((route) => route.contract.method === method.toUpperCase() && matches(route.segments, segments));
+    const sameMethod = this.#routes.find(
+      (route) => route.contract.method === method.toUpperCase() && matches(route.segments, segments),
+    );
     if (!sameMethod) {
       const anyMethod = this.#routes.some((route) => matches(route.segments, segments));
-      return errorProblem(unroutedCodes(`/${segments.join('/')}`, anyMethod ? 'method_not_allowed' : 'route_not_found'), status, body);
+      return errorProblem(
+        unroutedCodes(`/${segments.join('/')}`, anyMethod ? 'method_not_allowed' : 'route_not_found'),
+        status,
+        body,
+      );
     }
     const { contract } = sameMethod;
     if (status >= 200 && status < 300) return this.#successProblem(sameMethod, status, body);
@@ -59,19 +65,26 @@ export class WireChecker {
     if (route.validate(body)) return undefined;
     const first = route.validate.errors?.[0];
     const where = first?.instancePath || '(body)';
-    const extra = first?.keyword === 'additionalProperties' ? ` (${String(first.params['additionalProperty'])})` : '';
+    const extra =
+      first?.keyword === 'additionalProperties' ? ` (${String(first.params['additionalProperty'])})` : '';
     return `response ${where} ${first?.message ?? 'is invalid'}${extra}`;
   }
 }
 
 function errorProblem(allowed: readonly ErrorCode[], status: number, body: unknown): string | undefined {
   const payload = body as { error?: unknown; message?: unknown } | null;
-  if (typeof payload !== 'object' || payload === null || typeof payload.error !== 'string' || typeof payload.message !== 'string') {
+  if (
+    typeof payload !== 'object' ||
+    payload === null ||
+    typeof payload.error !== 'string' ||
+    typeof payload.message !== 'string'
+  ) {
     return `status ${status} without an {error, message} body`;
   }
   const code = payload.error as ErrorCode;
   if (!allowed.includes(code)) return `error ${code} is not one the route declares (${allowed.join(', ')})`;
-  if (HTTP_STATUS_BY_CODE[code] !== status) return `error ${code} with status ${status}, the registry says ${HTTP_STATUS_BY_CODE[code]}`;
+  if (HTTP_STATUS_BY_CODE[code] !== status)
+    return `error ${code} with status ${status}, the registry says ${HTTP_STATUS_BY_CODE[code]}`;
   return undefined;
 }
 

@@ -21,4 +21,6 @@ export type PostOptions = Omit<BodyOf<typeof Social.createPost>, 'content'>;
 export type AgentsLeaderboardSort = NonNullable<BodyOfQuery<typeof Agents.activityLeaderboard>['sort']>;
 export type TournamentListStatus = NonNullable<BodyOfQuery<typeof Tournaments.listTournaments>['status']>;
 
-type BodyOfQuery<C extends { query?: unknown }> = C['query'] extends import('@sinclair/typebox').TSchema ? import('@sinclair/typebox').Static<C['query']> : never;
+type BodyOfQuery<C extends { query?: unknown }> = C['query'] extends import('@sinclair/typebox').TSchema
+  ? import('@sinclair/typebox').Static<C['query']>
+  : never;

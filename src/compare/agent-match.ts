@@ -1,5 +1,12 @@
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
-import { pairsLlr, sprtState, type GameCounts, type PairCounts, type SprtBounds, type SprtState } from '../rules/sprt.js';
+import {
+  pairsLlr,
+  sprtState,
+  type GameCounts,
+  type PairCounts,
+  type SprtBounds,
+  type SprtState,
+} from '../rules/chess/sprt.js';
 import { duelGame, duelScenarioText, DUEL_SOURCE, scoreFor, type DuelGame } from './duel.js';
 import type { PlayerSpec } from './players.js';
 
@@ -63,7 +70,9 @@ export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: SeedTa
   setup.seeds.forEach((seed, k) => {
     const opponent = setup.vs.length > 0 ? setup.vs[k % setup.vs.length]! : null;
     const { a, b } = setup;
-    const games = opponent ? [duel(a, opponent, seed), duel(opponent, a, seed), duel(b, opponent, seed), duel(opponent, b, seed)] : [duel(a, b, seed), duel(b, a, seed)];
+    const games = opponent
+      ? [duel(a, opponent, seed), duel(opponent, a, seed), duel(b, opponent, seed), duel(opponent, b, seed)]
+      : [duel(a, b, seed), duel(b, a, seed)];
     pairs.push({ seed, opponent, first: tasks.length, count: games.length });
     tasks.push(...games);
   });
@@ -74,20 +83,36 @@ export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: SeedTa
 export function pairRecord(setup: MatchSetup, plan: PairPlan, results: readonly SeedResult[]): PairRecord {
   const players = pairPlayers(setup, plan);
   const games = results.map(duelGame);
-  const broken = results.flatMap((r) => r.invariants.filter((i) => !i.passed).map((i) => `${i.name} (${i.violations})`));
+  const broken = results.flatMap((r) =>
+    r.invariants.filter((i) => !i.passed).map((i) => `${i.name} (${i.violations})`),
+  );
   const base = { seed: plan.seed, opponent: plan.opponent?.name ?? null, broken };
   const problem = games.find((g): g is string => typeof g === 'string');
-  const played = games.filter((g): g is DuelGame => typeof g !== 'string').map((g, i) => ({ white: players[i]![0], black: players[i]![1], ...g }));
+  const played = games
+    .filter((g): g is DuelGame => typeof g !== 'string')
+    .map((g, i) => ({ white: players[i]![0], black: players[i]![1], ...g }));
   if (problem !== undefined) return { ...base, games: played, scores: null, void: problem };
   const all = games as DuelGame[];
-  const scores: [number, number] = plan.opponent ? [compared(all[0]!, all[2]!, 'white'), compared(all[1]!, all[3]!, 'black')] : [scoreFor(all[0]!, 'white'), scoreFor(all[1]!, 'black')];
+  const scores: [number, number] = plan.opponent
+    ? [compared(all[0]!, all[2]!, 'white'), compared(all[1]!, all[3]!, 'black')]
+    : [scoreFor(all[0]!, 'white'), scoreFor(all[1]!, 'black')];
   return { ...base, games: played, scores, void: null };
 }
 
 /** White and Black of each of the pair's worlds, by name. */
 function pairPlayers(setup: MatchSetup, plan: PairPlan): Array<[string, string]> {
   const [a, b, o] = [setup.a.name, setup.b.name, plan.opponent?.name];
-  return o === undefined ? [[a, b], [b, a]] : [[a, o], [o, a], [b, o], [o, b]];
+  return o === undefined
+    ? [
+        [a, b],
+        [b, a],
+      ]
+    : [
+        [a, o],
+        [o, a],
+        [b, o],
+        [o, b],
+      ];
 }
 
 /** A's game against B's game, both with `colour` against the same opponent: 1 when A scored more, 1/2 when equal. */
@@ -110,7 +135,11 @@ export class MatchTally {
   readonly #results = new Map<number, SeedResult>();
   readonly #onPair: (record: PairRecord, tally: MatchTally) => void;
 
-  constructor(setup: MatchSetup, plan: readonly PairPlan[], onPair: (record: PairRecord, tally: MatchTally) => void = () => {}) {
+  constructor(
+    setup: MatchSetup,
+    plan: readonly PairPlan[],
+    onPair: (record: PairRecord, tally: MatchTally) => void = () => {},
+  ) {
     this.#setup = setup;
     this.#plan = plan;
     this.#onPair = onPair;

@@ -29,7 +29,12 @@ export interface DuelOptions {
 export const DUEL_BLOCKED_CODE = 'duel_harness';
 
 /** Game finding the harness keeps to itself: method, and the path with ids replaced by `*`. */
-const BLOCKED_ROUTES = new Set(['POST /api/chess/challenge', 'POST /api/chess/challenges/*/accept', 'POST /api/chess/tournaments', 'POST /api/chess/tournaments/*/join']);
+const BLOCKED_ROUTES = new Set([
+  'POST /api/chess/challenge',
+  'POST /api/chess/challenges/*/accept',
+  'POST /api/chess/tournaments',
+  'POST /api/chess/tournaments/*/join',
+]);
 
 export class DuelPersona implements Persona {
   readonly #options: DuelOptions;
@@ -41,7 +46,8 @@ export class DuelPersona implements Persona {
 
   constructor(options: DuelOptions) {
     this.#options = options;
-    if (options.persona !== undefined) this.#player = PERSONAS.get(options.persona)!.create(options.options ?? {});
+    if (options.persona !== undefined)
+      this.#player = PERSONAS.get(options.persona)!.create(options.options ?? {});
   }
 
   async heartbeat(ctx: AgentContext): Promise<void> {
@@ -86,7 +92,9 @@ export class DuelPersona implements Persona {
       return;
     }
     const mine = await ctx.client.myChallenges();
-    const incoming = mine.direct_pending.find((c) => c.direction === 'incoming' && c.opponent.handle === opponent);
+    const incoming = mine.direct_pending.find(
+      (c) => c.direction === 'incoming' && c.opponent.handle === opponent,
+    );
     if (!incoming) return;
     const accepted = await refusedAsUndefined(ctx.client.acceptChallenge(incoming.challenge_id));
     this.#gameId = accepted?.game.game_id;
@@ -99,7 +107,8 @@ export class DuelPersona implements Persona {
   async #checkOver(ctx: AgentContext, gameId: string): Promise<void> {
     const status: string | undefined = (await refusedAsUndefined(ctx.client.game(gameId)))?.status;
     if (status === 'completed') this.#over = true;
-    else if (status === 'cancelled' || (status === undefined && !(await challengePending(ctx, gameId)))) this.#gameId = undefined;
+    else if (status === 'cancelled' || (status === undefined && !(await challengePending(ctx, gameId))))
+      this.#gameId = undefined;
   }
 }
 
@@ -129,7 +138,11 @@ class DuelTransport implements Transport {
 
   send(request: TransportRequest): Promise<TransportResponse> {
     if (!BLOCKED_ROUTES.has(routeKey(request))) return this.inner.send(request);
-    const body = { success: false, error: DUEL_BLOCKED_CODE, message: 'compare duel: the harness arranges the only game of this world' };
+    const body = {
+      success: false,
+      error: DUEL_BLOCKED_CODE,
+      message: 'compare duel: the harness arranges the only game of this world',
+    };
     return Promise.resolve({ status: 409, body, headers: {} });
   }
 }
@@ -137,7 +150,11 @@ class DuelTransport implements Transport {
 /** `POST /api/chess/challenges/*\/accept`: ids (every segment after a known collection) replaced by `*`. */
 function routeKey(request: TransportRequest): string {
   const path = request.path.split('?')[0]!.replace(/\/+$/, '');
-  const segments = path.split('/').map((segment, i, all) => (i >= 4 && (all[i - 1] === 'challenges' || all[i - 1] === 'tournaments') ? '*' : segment));
+  const segments = path
+    .split('/')
+    .map((segment, i, all) =>
+      i >= 4 && (all[i - 1] === 'challenges' || all[i - 1] === 'tournaments') ? '*' : segment,
+    );
   return `${request.method} ${segments.join('/')}`;
 }
 
@@ -146,20 +163,32 @@ export function checkDuelOptions(options: Record<string, unknown>): string[] {
   const known = new Set(['persona', 'module', 'options', 'colour', 'opponent']);
   for (const key of Object.keys(options)) if (!known.has(key)) problems.push(`${key}: unknown option`);
   const { persona, module, colour, opponent } = options;
-  if ((persona === undefined) === (module === undefined)) problems.push('persona or module: give exactly one');
-  if (persona !== undefined && !(typeof persona === 'string' && PERSONAS.has(persona))) problems.push(`persona: not a registered persona: ${typeof persona === 'string' ? persona : JSON.stringify(persona)}`);
+  if ((persona === undefined) === (module === undefined))
+    problems.push('persona or module: give exactly one');
+  if (persona !== undefined && !(typeof persona === 'string' && PERSONAS.has(persona)))
+    problems.push(
+      `persona: not a registered persona: ${typeof persona === 'string' ? persona : JSON.stringify(persona)}`,
+    );
   if (module !== undefined && typeof module !== 'string') problems.push('module: must be an absolute path');
   if (colour !== 'white' && colour !== 'black') problems.push('colour: must be white or black');
-  if (typeof opponent !== 'string' || opponent === '') problems.push("opponent: must be the other duellist's handle");
+  if (typeof opponent !== 'string' || opponent === '')
+    problems.push("opponent: must be the other duellist's handle");
   const inner = options['options'] ?? {};
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) problems.push('options: must be a mapping');
-  else if (typeof persona === 'string' && PERSONAS.has(persona)) problems.push(...PERSONAS.get(persona)!.checkOptions(inner as Record<string, unknown>).map((p) => `options.${p}`));
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
+    problems.push('options: must be a mapping');
+  else if (typeof persona === 'string' && PERSONAS.has(persona))
+    problems.push(
+      ...PERSONAS.get(persona)!
+        .checkOptions(inner as Record<string, unknown>)
+        .map((p) => `options.${p}`),
+    );
   return problems;
 }
 
 const duelFactory: PersonaFactory = {
   name: 'duel',
-  description: 'compare --agent harness: one direct game against one opponent, the wrapped player choosing the moves',
+  description:
+    'compare --agent harness: one direct game against one opponent, the wrapped player choosing the moves',
   create: (options) => new DuelPersona(options as unknown as DuelOptions),
   checkOptions: checkDuelOptions,
 };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { DEFAULT_RULESET } from '../rules/ruleset.js';
-import type { GameResult } from '../rules/game.js';
+import type { GameResult } from '../rules/chess/game.js';
 import type { SeedResult } from '../sweep/seed-result.js';
 import { packageRoot } from '../sweep/version.js';
 import type { PlayerSpec } from './players.js';
@@ -72,9 +72,13 @@ export interface DuelGame {
 export function duelGame(result: SeedResult): DuelGame | string {
   const m = result.metrics;
   if (m === null) return `${result.status.replace('_', ' ')}: ${result.error ?? 'no detail'}`;
-  if (m['games_started'] !== 1) return `the duel game never started (${m['games_started'] ?? 0} games started)`;
+  if (m['games_started'] !== 1)
+    return `the duel game never started (${m['games_started'] ?? 0} games started)`;
   if (m['games_completed'] !== 1) return 'the duel game did not finish inside the world';
-  const ending = Object.keys(m).find((key) => key.startsWith('ending_') && m[key] === 1)?.slice('ending_'.length) ?? 'unknown';
+  const ending =
+    Object.keys(m)
+      .find((key) => key.startsWith('ending_') && m[key] === 1)
+      ?.slice('ending_'.length) ?? 'unknown';
   if (m['white_wins'] === 1) return { result: '1-0', ending };
   if (m['black_wins'] === 1) return { result: '0-1', ending };
   return { result: '1/2-1/2', ending };

@@ -1,6 +1,6 @@
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { losPercent, scoreLine } from '../report/match-lines.js';
-import { sprtLimits } from '../rules/sprt.js';
+import { sprtLimits } from '../rules/chess/sprt.js';
 import { formatSeedSpec } from '../sweep/seeds.js';
 import type { MatchSetup, MatchTally, PairRecord } from './agent-match.js';
 import { llrLine, pairElo, pairEloLine } from './match-stats.js';
@@ -32,7 +32,11 @@ export function buildAgentCompare(version: string, setup: MatchSetup, tally: Mat
     seeds_played: formatSeedSpec(tally.records.map((r) => r.seed)),
     decision: tally.state.decision === 'continue' ? null : tally.state.decision,
     llr: round6(tally.state.llr),
-    pairs: { played: tally.records.length, counted: tally.counted, void: tally.records.length - tally.counted },
+    pairs: {
+      played: tally.records.length,
+      counted: tally.counted,
+      void: tally.records.length - tally.counted,
+    },
     games: { ...tally.games, total },
     pentanomial: { ...tally.pairs },
     elo: estimate && { elo: finite(estimate.elo), low: finite(estimate.low), high: finite(estimate.high) },
@@ -62,7 +66,11 @@ export function matchLines(setup: MatchSetup, tally: MatchTally): string[] {
   const score = scoreLine(a.name, `${b.name}${against}`, { ...tally.games, games: total });
   if (total === 0) return [score];
   const { lower, upper } = tally.state;
-  return [score, pairEloLine(pairElo(tally.pairs, tally.games), tally.games), llrLine(tally.state.llr, lower, upper, setup.bounds.elo0, setup.bounds.elo1)];
+  return [
+    score,
+    pairEloLine(pairElo(tally.pairs, tally.games), tally.games),
+    llrLine(tally.state.llr, lower, upper, setup.bounds.elo0, setup.bounds.elo1),
+  ];
 }
 
 /** `H1 was accepted`, or what stopped the match without a decision. */
@@ -78,8 +86,14 @@ export function pentanomialText(tally: MatchTally): string {
 
 export function agentMarkdown(c: AgentCompare, setup: MatchSetup, tally: MatchTally): string {
   const b = c.sprt;
-  const decision = c.decision === null ? `no decision after ${c.pairs.played} pairs` : `**${c.decision} accepted** after ${c.pairs.played} pairs`;
-  const through = c.vs.length > 0 ? `, each against the same opponents (${c.vs.map((o) => o.name).join(', ')}) with the same seeds` : '';
+  const decision =
+    c.decision === null
+      ? `no decision after ${c.pairs.played} pairs`
+      : `**${c.decision} accepted** after ${c.pairs.played} pairs`;
+  const through =
+    c.vs.length > 0
+      ? `, each against the same opponents (${c.vs.map((o) => o.name).join(', ')}) with the same seeds`
+      : '';
   const lines = matchLines(setup, tally);
   return [
     `## agent-chess-sim compare: ${c.agents.a.name} vs ${c.agents.b.name}`,
@@ -103,6 +117,8 @@ export function agentMarkdown(c: AgentCompare, setup: MatchSetup, tally: MatchTa
 function pairRow(r: PairRecord): string {
   const games = r.games.map((g) => `${g.white}-${g.black} ${g.result} (${g.ending})`).join('; ');
   const score = r.scores ? String(r.scores[0] + r.scores[1]) : '';
-  const note = [r.void ? `void: ${r.void}` : '', r.broken.length > 0 ? `broke ${r.broken.join(', ')}` : ''].filter(Boolean).join('; ');
+  const note = [r.void ? `void: ${r.void}` : '', r.broken.length > 0 ? `broke ${r.broken.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
   return `| ${r.seed} | ${r.opponent ?? ''} | ${games.replace(/\|/g, '\\|')} | ${score} | ${note.replace(/\|/g, '\\|')} |`;
 }

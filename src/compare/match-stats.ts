@@ -1,5 +1,5 @@
-import { eloFromScore, matchElo, Z95 } from '../rules/match-elo.js';
-import type { GameCounts, PairCounts } from '../rules/sprt.js';
+import { eloFromScore, matchElo, Z95 } from '../rules/chess/match-elo.js';
+import type { GameCounts, PairCounts } from '../rules/chess/sprt.js';
 import { losPercent } from '../report/match-lines.js';
 
 /**
@@ -8,7 +8,7 @@ import { losPercent } from '../report/match-lines.js';
  * sqrt(var / pairs), the interval s ± 1.96·se, each end converted to Elo (an end at or past 0 or 1 is
  * infinite). The pairs, not the games, are the independent draws: two games from one seed share the
  * seed's luck, and the per-game variance would understate the spread. A perfect pair score has no spread,
- * so there the games give cutechess's binomial bound (src/rules/match-elo.ts).
+ * so there the games give cutechess's binomial bound (src/rules/chess/match-elo.ts).
  */
 export interface EloEstimate {
   elo: number;
@@ -38,7 +38,8 @@ export function pairEloLine(estimate: EloEstimate, games: GameCounts): string {
   const los = losPercent(games);
   const tail = `LOS: ${los === null ? 'n/a' : `${los.toFixed(1)} %`}, DrawRatio: ${((100 * games.draws) / total).toFixed(1)} %`;
   const { elo, low, high } = estimate;
-  if (Number.isFinite(low) && Number.isFinite(high)) return `Elo difference: ${elo.toFixed(1)} +/- ${((high - low) / 2).toFixed(1)}, ${tail}`;
+  if (Number.isFinite(low) && Number.isFinite(high))
+    return `Elo difference: ${elo.toFixed(1)} +/- ${((high - low) / 2).toFixed(1)}, ${tail}`;
   return `Elo difference: ${eloText(elo)} (95%: ${eloText(low)} to ${eloText(high)}), ${tail}`;
 }
 

@@ -1,4 +1,4 @@
-import { Z95 } from '../rules/match-elo.js';
+import { Z95 } from '../rules/chess/match-elo.js';
 
 /**
  * Paired differences over seeds: the same seed run under side a and side b gives one difference b - a per
@@ -28,8 +28,8 @@ export interface PairedStats {
 
 /** Two-sided 95% critical values of Student's t, df 1..30. */
 const T_975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
-  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 /** Rows of the printed table past 30 degrees of freedom. */
 const T_975_WIDE: ReadonlyArray<[number, number]> = [
@@ -40,7 +40,8 @@ const T_975_WIDE: ReadonlyArray<[number, number]> = [
 
 /** t(0.975) with `df` degrees of freedom (df >= 1). */
 export function tCritical(df: number): number {
-  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
   if (df <= T_975.length) return T_975[df - 1]!;
   if (df > 120) return Z95;
   return T_975_WIDE.find(([atLeast]) => df >= atLeast)?.[1] ?? T_975[T_975.length - 1]!;
@@ -48,7 +49,8 @@ export function tCritical(df: number): number {
 
 /** The paired statistics of `a` and `b`, index i of each being the same seed. */
 export function pairedStats(a: readonly number[], b: readonly number[]): PairedStats {
-  if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   if (a.length === 0) throw new RangeError('paired statistics need at least one seed');
   const n = a.length;
   const diffs = a.map((x, i) => b[i]! - x);
@@ -78,6 +80,6 @@ function mean(values: readonly number[]): number {
 
 /** 6 decimals, half away from zero (symmetric, so a negated input gives the negated output), never -0. */
 export function round6(value: number): number {
-  const rounded = Math.sign(value) * Math.round(Math.abs(value) * 1e6) / 1e6;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 1e6)) / 1e6;
   return rounded + 0;
 }

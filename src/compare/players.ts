@@ -21,7 +21,9 @@ export interface PlayerSpec {
 }
 
 /** Personas that play chess against whoever challenges them and need no settings of their own. */
-export const PLAYER_PERSONAS: readonly string[] = [...PERSONAS.keys()].filter((name) => !['human', 'uci', 'engine'].includes(name));
+export const PLAYER_PERSONAS: readonly string[] = [...PERSONAS.keys()].filter(
+  (name) => !['human', 'uci', 'engine'].includes(name),
+);
 const LEVEL_NAMES = LEVELS.map((level) => level.name);
 
 export function isModuleWord(word: string): boolean {
@@ -33,7 +35,8 @@ export function parsePlayer(written: string, option: string, cwd: string): Playe
   const word = written.trim();
   if (word === '') return `${option}: give a persona name or a module path`;
   if (isModuleWord(word)) return modulePlayer(word, option, cwd);
-  if (LEVEL_NAMES.includes(word)) return { written: word, name: word, persona: 'engine', options: { level: word } };
+  if (LEVEL_NAMES.includes(word))
+    return { written: word, name: word, persona: 'engine', options: { level: word } };
   if (PLAYER_PERSONAS.includes(word)) return { written: word, name: word, persona: word };
   return `${option} ${word}: not a persona (${PLAYER_PERSONAS.join(', ')}), an engine level (${LEVEL_NAMES[0]} to ${LEVEL_NAMES.at(-1)}) or a module path (a path with / or an extension)`;
 }
@@ -41,7 +44,8 @@ export function parsePlayer(written: string, option: string, cwd: string): Playe
 function modulePlayer(word: string, option: string, cwd: string): PlayerSpec | string {
   const file = isAbsolute(word) ? word : resolve(cwd, word);
   const extension = extname(file);
-  if (!(AGENT_MODULE_EXTENSIONS as readonly string[]).includes(extension)) return `${option} ${word}: unsupported file type "${extension}" (expected ${AGENT_MODULE_EXTENSIONS.join(', ')})`;
+  if (!(AGENT_MODULE_EXTENSIONS as readonly string[]).includes(extension))
+    return `${option} ${word}: unsupported file type "${extension}" (expected ${AGENT_MODULE_EXTENSIONS.join(', ')})`;
   if (!existsSync(file)) return `${option} ${word}: no such file (looked for ${file})`;
   if (!statSync(file).isFile()) return `${option} ${word}: not a file`;
   return { written: word, name: basename(file, extension), module: file };

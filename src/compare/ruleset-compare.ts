@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
-import type { Metrics } from '../sweep/metrics.js';
+import type { Metrics } from '../sweep/outputs/metrics.js';
 import type { SeedResult, SeedStatus, SeedTask } from '../sweep/seed-result.js';
 import { formatSeedSpec } from '../sweep/seeds.js';
 import { excludesZero, pairedStats, type PairedStats } from './paired.js';
@@ -8,7 +8,7 @@ import type { RulesetSide } from './rulesets.js';
 
 /**
  * The model of a ruleset compare (compare.json): the same seeds run under side a and side b, and for every
- * headline metric (src/sweep/metrics.ts, the numbers of each run's report) each side's mean, the mean
+ * headline metric (src/sweep/outputs/metrics.ts, the numbers of each run's report) each side's mean, the mean
  * per-seed difference b - a and its 95% interval (src/compare/paired.ts). Built from the results put back
  * in seed order, so the bytes depend on the scenario, the two rulesets, the seeds and the code only: not on
  * the worker count or the order the runs finished.
@@ -23,19 +23,35 @@ export interface RulesetCompareIdentity {
   sides: Array<{ name: string; file: string; overrides: Record<string, unknown> | null; sha256: string }>;
 }
 
-export function rulesetCompareIdentity(version: string, scenario: { name: string; file: string; text: string }, sides: readonly RulesetSide[], seeds: readonly number[]): RulesetCompareIdentity {
+export function rulesetCompareIdentity(
+  version: string,
+  scenario: { name: string; file: string; text: string },
+  sides: readonly RulesetSide[],
+  seeds: readonly number[],
+): RulesetCompareIdentity {
   return {
     tool: 'agent-chess-sim',
     version,
     scenario: { name: scenario.name, file: scenario.file, sha256: sha256(scenario.text) },
     seeds: { spec: formatSeedSpec(seeds), count: seeds.length },
-    sides: sides.map((s) => ({ name: s.name, file: s.file, overrides: s.overrides, sha256: sha256(s.scenarioText) })),
+    sides: sides.map((s) => ({
+      name: s.name,
+      file: s.file,
+      overrides: s.overrides,
+      sha256: sha256(s.scenarioText),
+    })),
   };
 }
 
 /** Seed by seed, side a then side b: the two runs of a seed finish close together, so progress reads in pairs. */
-export function rulesetTasks(sides: readonly RulesetSide[], scenarioFile: string, seeds: readonly number[]): SeedTask[] {
-  return seeds.flatMap((seed) => sides.map((side) => ({ scenarioText: side.scenarioText, scenarioFile, seed })));
+export function rulesetTasks(
+  sides: readonly RulesetSide[],
+  scenarioFile: string,
+  seeds: readonly number[],
+): SeedTask[] {
+  return seeds.flatMap((seed) =>
+    sides.map((side) => ({ scenarioText: side.scenarioText, scenarioFile, seed })),
+  );
 }
 
 export interface SideRun {
@@ -83,19 +99,27 @@ export function buildRulesetCompare(identity: RulesetCompareIdentity, results: r
   };
 }
 
-export const INTERVAL_NOTE = "95% interval of the mean per-seed difference b - a: Student's t with n - 1 degrees of freedom (table for df 1..30, 40, 60, 120; 1.96 beyond)";
+export const INTERVAL_NOTE =
+  "95% interval of the mean per-seed difference b - a: Student's t with n - 1 degrees of freedom (table for df 1..30, 40, 60, 120; 1.96 beyond)";
 
 export function compareJson(compare: RulesetCompare): string {
   return prettyCanonicalJson(compare);
 }
 
 function seedPairs(identity: RulesetCompareIdentity, results: readonly SeedResult[]): SeedPair[] {
-  if (results.length !== identity.seeds.count * 2) throw new Error(`compare has ${results.length} results for ${identity.seeds.count} seeds on two sides`);
+  if (results.length !== identity.seeds.count * 2)
+    throw new Error(`compare has ${results.length} results for ${identity.seeds.count} seeds on two sides`);
   const pairs: SeedPair[] = [];
   for (let i = 0; i < results.length; i += 2) {
     const [a, b] = [results[i]!, results[i + 1]!];
-    if (a.seed !== b.seed) throw new Error(`compare results out of order: seeds ${a.seed} and ${b.seed} paired`);
-    pairs.push({ seed: a.seed, a: sideRun(a), b: sideRun(b), identical: a.fingerprint !== null && a.fingerprint === b.fingerprint });
+    if (a.seed !== b.seed)
+      throw new Error(`compare results out of order: seeds ${a.seed} and ${b.seed} paired`);
+    pairs.push({
+      seed: a.seed,
+      a: sideRun(a),
+      b: sideRun(b),
+      identical: a.fingerprint !== null && a.fingerprint === b.fingerprint,
+    });
   }
   return pairs;
 }
@@ -117,9 +141,14 @@ function statusCounts(statuses: readonly SeedStatus[]): Record<SeedStatus, numbe
 function metricRows(compared: readonly SeedPair[]): MetricRow[] {
   const rows: MetricRow[] = [];
   for (const metric of metricNames(compared)) {
-    const both = compared.filter((p) => p.a.metrics![metric] !== undefined && p.b.metrics![metric] !== undefined);
+    const both = compared.filter(
+      (p) => p.a.metrics![metric] !== undefined && p.b.metrics![metric] !== undefined,
+    );
     if (both.length === 0) continue;
-    const stats = pairedStats(both.map((p) => p.a.metrics![metric]!), both.map((p) => p.b.metrics![metric]!));
+    const stats = pairedStats(
+      both.map((p) => p.a.metrics![metric]!),
+      both.map((p) => p.b.metrics![metric]!),
+    );
     rows.push({ metric, ...stats, differs: excludesZero(stats) });
   }
   return rows;

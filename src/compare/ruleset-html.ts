@@ -17,16 +17,37 @@ export function rulesetHtml(c: RulesetCompare): string {
     ['side b', sideText(b!)],
     ['agent-chess-sim', c.version],
   ]);
-  const rows: Cell[][] = c.metrics.map((r) => [r.metric, num(r.mean_a), num(r.mean_b), signed(r.mean_diff), interval(r), r.differs ? 'differs' : '']);
+  const rows: Cell[][] = c.metrics.map((r) => [
+    r.metric,
+    num(r.mean_a),
+    num(r.mean_b),
+    signed(r.mean_diff),
+    interval(r),
+    r.differs ? 'differs' : '',
+  ]);
   const rowClasses = c.metrics.map((r) => (r.differs ? 'differs' : ''));
-  const metrics = table(['metric', a!.name, b!.name, 'b − a', '95% interval', ''], rows, 'metrics', rowClasses);
-  const notes = countLines(c).map((line) => `<p>${esc(line)}</p>`).join('\n');
-  const body = [`<h1>${esc(title)}</h1>`, about, notes, section('metrics', 'Metrics', `${metrics}\n<p class="note">${esc(c.interval)}.</p>`)].join('\n');
+  const metrics = table(
+    ['metric', a!.name, b!.name, 'b − a', '95% interval', ''],
+    rows,
+    'metrics',
+    rowClasses,
+  );
+  const notes = countLines(c)
+    .map((line) => `<p>${esc(line)}</p>`)
+    .join('\n');
+  const body = [
+    `<h1>${esc(title)}</h1>`,
+    about,
+    notes,
+    section('metrics', 'Metrics', `${metrics}\n<p class="note">${esc(c.interval)}.</p>`),
+  ].join('\n');
   return page(title, body);
 }
 
 function sideText(side: RulesetCompare['sides'][number]): string {
-  return side.overrides === null ? `${side.name}: the scenario's own ruleset` : `${side.name}: ${side.file} ${JSON.stringify(side.overrides)}`;
+  return side.overrides === null
+    ? `${side.name}: the scenario's own ruleset`
+    : `${side.name}: ${side.file} ${JSON.stringify(side.overrides)}`;
 }
 
 function page(title: string, body: string): string {

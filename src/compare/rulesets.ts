@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
-import { parseScenario, ScenarioError } from '../sim/scenario.js';
+import { parseScenario, ScenarioError } from '../sim/scenario/scenario.js';
 
 /**
  * The two sides of `compare <scenario> --ruleset a.yaml --ruleset b.yaml`. A ruleset file is a YAML mapping
@@ -34,9 +34,14 @@ export class RulesetFileError extends Error {
 }
 
 /** Both sides, each checked by the scenario loader; throws RulesetFileError with one line naming the file. */
-export function rulesetSides(scenarioFile: string, source: Record<string, unknown>, files: readonly string[]): RulesetSide[] {
+export function rulesetSides(
+  scenarioFile: string,
+  source: Record<string, unknown>,
+  files: readonly string[],
+): RulesetSide[] {
   const sides = files.map((file) => rulesetSide(scenarioFile, source, file));
-  if (sides.length === 2 && sides[0]!.name === sides[1]!.name) return sides.map((side, i) => ({ ...side, name: `${side.name}#${i + 1}` }));
+  if (sides.length === 2 && sides[0]!.name === sides[1]!.name)
+    return sides.map((side, i) => ({ ...side, name: `${side.name}#${i + 1}` }));
   return sides;
 }
 
@@ -61,9 +66,14 @@ function readOverrides(file: string): Record<string, unknown> {
   try {
     parsed = parseYaml(text);
   } catch (error) {
-    throw new RulesetFileError(`--ruleset ${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw new RulesetFileError(
+      `--ruleset ${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
-  if (!isMapping(parsed)) throw new RulesetFileError(`--ruleset ${file}: must be a YAML mapping of ruleset overrides, e.g. elo: { kFactor: { mode: fide, provisionalGames: 30, masterThreshold: 2400 } }`);
+  if (!isMapping(parsed))
+    throw new RulesetFileError(
+      `--ruleset ${file}: must be a YAML mapping of ruleset overrides, e.g. elo: { kFactor: { mode: fide, provisionalGames: 30, masterThreshold: 2400 } }`,
+    );
   return JSON.parse(JSON.stringify(parsed)) as Record<string, unknown>;
 }
 
@@ -71,7 +81,8 @@ function readOverrides(file: string): Record<string, unknown> {
 export function mergeOverrides(base: unknown, over: unknown): unknown {
   if (!isMapping(base) || !isMapping(over) || 'mode' in over) return over;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = key in base ? mergeOverrides(base[key], value) : value;
+  for (const [key, value] of Object.entries(over))
+    out[key] = key in base ? mergeOverrides(base[key], value) : value;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { SweepAborted } from '../sweep/aborted.js';
-import { SeedPool } from '../sweep/pool.js';
+import { SeedPool } from '../sweep/pool/pool.js';
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
 
 export interface TaskRunOptions {
@@ -43,7 +43,12 @@ export async function runTasks(tasks: readonly SeedTask[], options: TaskRunOptio
 }
 
 /** One task's result; undefined when it was abandoned because enough results were in. */
-async function runOne(pool: SeedPool, task: SeedTask, options: TaskRunOptions, signal: AbortSignal): Promise<SeedResult | undefined> {
+async function runOne(
+  pool: SeedPool,
+  task: SeedTask,
+  options: TaskRunOptions,
+  signal: AbortSignal,
+): Promise<SeedResult | undefined> {
   try {
     return await pool.run(task, options.seedTimeoutMs, signal);
   } catch (error) {

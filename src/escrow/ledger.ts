@@ -5,8 +5,8 @@ import { assertLamports, type Lamports } from '../kernel/money.js';
 /**
  * The ledger: every account's balance in integer lamports, as the Solana runtime would hold it, and the
  * journal of every operation on it. It knows accounts, not escrows nor queued transfers: an escrow
- * (src/platform/escrows.ts) is one of its accounts with a life cycle on top, and a queued transfer
- * (src/platform/transfers.ts) becomes one ledger transfer when it lands. A ledger transfer is instant and
+ * (src/platform/money/escrows.ts) is one of its accounts with a life cycle on top, and a queued transfer
+ * (src/platform/money/transfers.ts) becomes one ledger transfer when it lands. A ledger transfer is instant and
  * final; queueing, latency, faults and retries belong to the transfer queue. The platform moves money only
  * through `LedgerPort`, so the mock below and a real runtime can be swapped or compared (litesvm.ts replays
  * the journal through the real runtime).

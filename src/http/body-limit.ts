@@ -7,7 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * byte is read; a chunked body is counted as it arrives and cut off at the limit. Either answers 413.
  */
 export function limitBody(limitBytes: () => number) {
-  return async (request: FastifyRequest, _reply: FastifyReply, payload: NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> => {
+  return async (
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    payload: NodeJS.ReadableStream,
+  ): Promise<NodeJS.ReadableStream> => {
     const limit = limitBytes();
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge();

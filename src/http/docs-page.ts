@@ -1,11 +1,23 @@
 import type { JsonSchema } from '../api/types.js';
-import type { HttpMethodKey, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi.js';
+import type {
+  HttpMethodKey,
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiResponse,
+} from './openapi.js';
 
 /**
  * The human-readable docs page, rendered from the OpenAPI document (so page and document say the same).
  * Self-contained: no scripts, no external styles or fonts; every text from the document is escaped.
  */
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
@@ -30,7 +42,10 @@ interface Group {
 
 export function docsPage(document: OpenApiDocument): string {
   const entries = entriesOf(document);
-  const groups = document.tags.map((tag) => ({ ...tag, entries: entries.filter((entry) => entry.operation.tags[0] === tag.name) }));
+  const groups = document.tags.map((tag) => ({
+    ...tag,
+    entries: entries.filter((entry) => entry.operation.tags[0] === tag.name),
+  }));
   const title = `${document.info.title} API ${document.info.version}`;
   return [
     '<!doctype html>',
@@ -56,7 +71,11 @@ export function docsPage(document: OpenApiDocument): string {
 
 function entriesOf(document: OpenApiDocument): Entry[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ method: method as HttpMethodKey, path, operation: operation })),
+    Object.entries(item).map(([method, operation]) => ({
+      method: method as HttpMethodKey,
+      path,
+      operation: operation,
+    })),
   );
 }
 
@@ -67,7 +86,8 @@ const operationAnchor = (operation: OpenApiOperation) => `op-${anchorOf(operatio
 function contents(groups: readonly Group[]): string {
   const items = groups.map((group) => {
     const links = group.entries.map(
-      (entry) => `<li><a href="#${operationAnchor(entry.operation)}">${methodBadge(entry.method)} <code>${escapeHtml(entry.path)}</code></a></li>`,
+      (entry) =>
+        `<li><a href="#${operationAnchor(entry.operation)}">${methodBadge(entry.method)} <code>${escapeHtml(entry.path)}</code></a></li>`,
     );
     return `<li><a href="#${tagAnchor(group.name)}">${escapeHtml(group.name)}</a><ul>${links.join('')}</ul></li>`;
   });
@@ -102,7 +122,9 @@ function operationBlock({ method, path, operation }: Entry): string {
 function authLabel(operation: OpenApiOperation): string {
   const schemes = operation.security;
   if (schemes.length === 0) return 'Public';
-  return schemes.some((requirement) => Object.keys(requirement).length === 0) ? 'Auth Optional' : 'Auth Required';
+  return schemes.some((requirement) => Object.keys(requirement).length === 0)
+    ? 'Auth Optional'
+    : 'Auth Required';
 }
 
 function parametersTable(parameters: readonly OpenApiParameter[]): string {
@@ -135,8 +157,14 @@ function bodyTable(body: OpenApiOperation['requestBody']): string {
 function responsesTable(responses: Readonly<Record<string, OpenApiResponse>>): string {
   const rows = Object.entries(responses).map(([status, response]) => {
     const schema = response.content?.['application/json']?.schema;
-    const headers = Object.keys(response.headers ?? {}).map((name) => ` Header <code>${escapeHtml(name)}</code>.`);
-    return [escapeHtml(status), prose(response.description) + headers.join(''), schema ? schemaLink(schema) : ''];
+    const headers = Object.keys(response.headers ?? {}).map(
+      (name) => ` Header <code>${escapeHtml(name)}</code>.`,
+    );
+    return [
+      escapeHtml(status),
+      prose(response.description) + headers.join(''),
+      schema ? schemaLink(schema) : '',
+    ];
   });
   return `<h4>Responses</h4>${table(['Status', 'Meaning', 'Body'], rows)}`;
 }
@@ -162,11 +190,16 @@ function constraintsHtml(schema: JsonSchema): string {
   if (values) parts.push(`${schema['enum'] ? 'one of' : 'each one of'}: ${values.map(codeOf).join(', ')}`);
   const range = rangeText(schema['minimum'] as number | undefined, schema['maximum'] as number | undefined);
   if (range) parts.push(escapeHtml(range));
-  const length = rangeText(schema['minLength'] as number | undefined, schema['maxLength'] as number | undefined);
+  const length = rangeText(
+    schema['minLength'] as number | undefined,
+    schema['maxLength'] as number | undefined,
+  );
   if (length) parts.push(escapeHtml(`length ${length}`));
-  if (schema['maxItems'] !== undefined) parts.push(escapeHtml(`at most ${schema['maxItems'] as number} items`));
+  if (schema['maxItems'] !== undefined)
+    parts.push(escapeHtml(`at most ${schema['maxItems'] as number} items`));
   if (schema['default'] !== undefined) parts.push(`default ${codeOf(schema['default'])}`);
-  if (schema['x-clamped-to'] !== undefined) parts.push(escapeHtml(`a larger value is clamped to ${schema['x-clamped-to'] as number}`));
+  if (schema['x-clamped-to'] !== undefined)
+    parts.push(escapeHtml(`a larger value is clamped to ${schema['x-clamped-to'] as number}`));
   return parts.join('; ');
 }
 
@@ -181,9 +214,16 @@ function rangeText(low: number | undefined, high: number | undefined): string {
 }
 
 function errorCodeSection(document: OpenApiDocument): string {
-  const statuses = (document.components.schemas['ErrorCode']?.['x-http-status'] ?? {}) as Record<string, number>;
-  const rows = Object.entries(statuses).map(([code, status]) => [`<code>${escapeHtml(code)}</code>`, escapeHtml(String(status))]);
-  const shape = '<p>Every error answers <code>{"error": "&lt;code&gt;", "message": "&lt;text&gt;"}</code>; tests and clients should read the code, not the message.</p>';
+  const statuses = (document.components.schemas['ErrorCode']?.['x-http-status'] ?? {}) as Record<
+    string,
+    number
+  >;
+  const rows = Object.entries(statuses).map(([code, status]) => [
+    `<code>${escapeHtml(code)}</code>`,
+    escapeHtml(String(status)),
+  ]);
+  const shape =
+    '<p>Every error answers <code>{"error": "&lt;code&gt;", "message": "&lt;text&gt;"}</code>; tests and clients should read the code, not the message.</p>';
   return `<section><h2 id="error-codes">Error codes</h2>${shape}${table(['Code', 'HTTP status'], rows)}</section>`;
 }
 

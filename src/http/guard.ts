@@ -29,8 +29,15 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
   const origins = new Set(options.allowedOrigins ?? []);
   const tokenDigest = digest(options.controlToken);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const refusal = hostRefusal(request, hosts) ?? originRefusal(request, hosts, origins) ?? controlRefusal(request, tokenDigest);
-    if (refusal) return reply.status(refusal.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(refusal.body));
+    const refusal =
+      hostRefusal(request, hosts) ??
+      originRefusal(request, hosts, origins) ??
+      controlRefusal(request, tokenDigest);
+    if (refusal)
+      return reply
+        .status(refusal.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(refusal.body));
     return undefined;
   });
 }
@@ -38,13 +45,23 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
 function hostRefusal(request: FastifyRequest, hosts: Set<string>): ApiResponse | undefined {
   const name = hostName(request.headers.host);
   if (name !== undefined && (hosts.has(name) || name.endsWith('.localhost'))) return undefined;
-  return errorResponse('host_not_allowed', 'the Host header does not name this server (use http://127.0.0.1 or localhost, or start serve with --allow-host)');
+  return errorResponse(
+    'host_not_allowed',
+    'the Host header does not name this server (use http://127.0.0.1 or localhost, or start serve with --allow-host)',
+  );
 }
 
-function originRefusal(request: FastifyRequest, hosts: Set<string>, origins: Set<string>): ApiResponse | undefined {
+function originRefusal(
+  request: FastifyRequest,
+  hosts: Set<string>,
+  origins: Set<string>,
+): ApiResponse | undefined {
   const origin = request.headers.origin;
   if (origin === undefined || origins.has(origin) || isOwnOrigin(origin, request, hosts)) return undefined;
-  return errorResponse('cross_site_request', `requests from ${origin.slice(0, 100)} are refused (start serve with --allow-origin to permit a page)`);
+  return errorResponse(
+    'cross_site_request',
+    `requests from ${origin.slice(0, 100)} are refused (start serve with --allow-origin to permit a page)`,
+  );
 }
 
 function isOwnOrigin(origin: string, request: FastifyRequest, hosts: Set<string>): boolean {
@@ -62,8 +79,13 @@ function isOwnOrigin(origin: string, request: FastifyRequest, hosts: Set<string>
 function controlRefusal(request: FastifyRequest, tokenDigest: Buffer): ApiResponse | undefined {
   if (!isControlPath(request.url)) return undefined;
   const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (sent === undefined) return errorResponse('control_token_required', 'the /_sim control routes need Authorization: Bearer <control token> (printed when serve starts)');
-  if (!timingSafeEqual(digest(sent), tokenDigest)) return errorResponse('invalid_control_token', 'the control token is not valid');
+  if (sent === undefined)
+    return errorResponse(
+      'control_token_required',
+      'the /_sim control routes need Authorization: Bearer <control token> (printed when serve starts)',
+    );
+  if (!timingSafeEqual(digest(sent), tokenDigest))
+    return errorResponse('invalid_control_token', 'the control token is not valid');
   return bodyTypeRefusal(request);
 }
 
@@ -85,7 +107,10 @@ function bodyTypeRefusal(request: FastifyRequest): ApiResponse | undefined {
   if (length === 0 && !chunked) return undefined;
   const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return undefined;
-  return errorResponse('unsupported_media_type', 'a /_sim body must be sent with Content-Type: application/json');
+  return errorResponse(
+    'unsupported_media_type',
+    'a /_sim body must be sent with Content-Type: application/json',
+  );
 }
 
 /** The host name of a Host header, lower case, without port or IPv6 brackets; undefined when absent or malformed. */

@@ -66,7 +66,8 @@ export function openApiDocument(contracts: readonly RouteContract[]): OpenApiDoc
   for (const contract of contracts) {
     const operation = operationOf(contract);
     // Two routes with one id would make generated clients collide: a broken route table, so stop loudly.
-    if (seenIds.has(operation.operationId)) throw new Error(`duplicate operationId ${operation.operationId} (${contract.method} ${contract.path})`);
+    if (seenIds.has(operation.operationId))
+      throw new Error(`duplicate operationId ${operation.operationId} (${contract.method} ${contract.path})`);
     seenIds.add(operation.operationId);
     (paths[contract.path] ??= {})[methodKey(contract)] = operation;
   }
@@ -104,7 +105,11 @@ function operationOf(contract: RouteContract): OpenApiOperation {
     responses: responsesOf(contract),
     'x-actors': contract.actors ?? 'agents',
   };
-  if (contract.body) operation.requestBody = { required: requiredFields(contract.body).length > 0, content: jsonContent(contract.body) };
+  if (contract.body)
+    operation.requestBody = {
+      required: requiredFields(contract.body).length > 0,
+      content: jsonContent(contract.body),
+    };
   return operation;
 }
 
@@ -114,7 +119,13 @@ export function operationIdOf(method: string, path: string): string {
   const words = (segments[0] === 'api' ? segments.slice(1) : segments).flatMap((segment) =>
     segment.startsWith('{') ? ['by', segment.slice(1, -1)] : segment.split(/[-_]+/),
   );
-  return method.toLowerCase() + words.filter(Boolean).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+  return (
+    method.toLowerCase() +
+    words
+      .filter(Boolean)
+      .map((word) => word[0]!.toUpperCase() + word.slice(1))
+      .join('')
+  );
 }
 
 /** A key the route does not require may still be sent; `{}` in the list is OpenAPI's "no credentials". */
@@ -135,23 +146,39 @@ function accessNote(contract: RouteContract): string {
 }
 
 function authNote(contract: RouteContract): string {
-  if (isControlRoute(contract)) return 'Simulator control, not part of the platform. Over HTTP it needs the control token; in-process, nothing.';
+  if (isControlRoute(contract))
+    return 'Simulator control, not part of the platform. Over HTTP it needs the control token; in-process, nothing.';
   if (contract.auth === 'none') return 'No key needed; a key that is sent is ignored.';
-  const who = contract.actors === 'any' ? "an agent's or a human's key" : "an agent's key (a human's key answers agents_only)";
-  return contract.auth === 'required' ? `Needs ${who}.` : `Key optional; a key that is sent must be valid: ${who}.`;
+  const who =
+    contract.actors === 'any'
+      ? "an agent's or a human's key"
+      : "an agent's key (a human's key answers agents_only)";
+  return contract.auth === 'required'
+    ? `Needs ${who}.`
+    : `Key optional; a key that is sent must be valid: ${who}.`;
 }
 
 function pathParameters(contract: RouteContract): OpenApiParameter[] {
   const declared = properties(contract.params);
   const names = [...contract.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  return names.map((name) => ({ name, in: 'path', required: true, schema: plainJson(declared[name] ?? { type: 'string' }) }));
+  return names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: plainJson(declared[name] ?? { type: 'string' }),
+  }));
 }
 
 /** Repeated keys are how a list is sent (`?tag=a&tag=b`): OpenAPI's form style, exploded. */
 function queryParameters(querystring: JsonSchema | undefined): OpenApiParameter[] {
   const required = requiredFields(querystring);
   return Object.entries(properties(querystring)).map(([name, schema]) => {
-    const parameter: OpenApiParameter = { name, in: 'query', required: required.includes(name), schema: withPageSize(plainJson(schema)) };
+    const parameter: OpenApiParameter = {
+      name,
+      in: 'query',
+      required: required.includes(name),
+      schema: withPageSize(plainJson(schema)),
+    };
     if (schema['type'] === 'array') Object.assign(parameter, { style: 'form', explode: true });
     return parameter;
   });
@@ -166,7 +193,11 @@ function withPageSize(schema: JsonSchema): JsonSchema {
   const size = schema['x-page-size'];
   if (size === undefined) return schema;
   const { defaultPageLimit, searchPageLimit, maxPageLimit } = DEFAULT_RULESET.api;
-  const out: JsonSchema = { ...schema, default: size === 'search' ? searchPageLimit : defaultPageLimit, 'x-clamped-to': maxPageLimit };
+  const out: JsonSchema = {
+    ...schema,
+    default: size === 'search' ? searchPageLimit : defaultPageLimit,
+    'x-clamped-to': maxPageLimit,
+  };
   delete out['x-page-size'];
   return out;
 }
@@ -200,10 +231,20 @@ function groupByStatus(codes: readonly ErrorCode[]): Array<[number, ErrorCode[]]
 
 /** The shared Error shape, with `error` narrowed to the codes this status can carry on this route. */
 function errorResponseOf(codes: readonly ErrorCode[]): OpenApiResponse {
-  const schema = { allOf: [ERROR_REF, { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } }] };
-  const response: OpenApiResponse = { description: `Error: ${codes.join(', ')}`, content: jsonContent(schema) };
+  const schema = {
+    allOf: [ERROR_REF, { type: 'object', properties: { error: { type: 'string', enum: [...codes] } } }],
+  };
+  const response: OpenApiResponse = {
+    description: `Error: ${codes.join(', ')}`,
+    content: jsonContent(schema),
+  };
   if (codes.includes('rate_limit_exceeded') || codes.includes('busy')) {
-    response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying (also `retry_after` in the body)', schema: { type: 'integer' } } };
+    response.headers = {
+      'Retry-After': {
+        description: 'Seconds to wait before retrying (also `retry_after` in the body)',
+        schema: { type: 'integer' },
+      },
+    };
   }
   return response;
 }
@@ -220,11 +261,20 @@ function plainJson(schema: JsonSchema): JsonSchema {
 }
 
 function bearerScheme(): JsonSchema {
-  return { type: 'http', scheme: 'bearer', description: 'The API key from POST /api/register (agents) or POST /_sim/humans (humans)' };
+  return {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The API key from POST /api/register (agents) or POST /_sim/humans (humans)',
+  };
 }
 
 function controlTokenScheme(): JsonSchema {
-  return { type: 'http', scheme: 'bearer', description: 'The control token `serve` prints at start (or --control-token / ACS_CONTROL_TOKEN); only /_sim routes take it' };
+  return {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The control token `serve` prints at start (or --control-token / ACS_CONTROL_TOKEN); only /_sim routes take it',
+  };
 }
 
 /** Every code of the registry with its HTTP status, as an enum and as a machine-readable map. */
@@ -244,7 +294,8 @@ function errorSchema(): JsonSchema {
     required: ['error', 'message'],
     properties: { error: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' } },
     additionalProperties: true,
-    description: 'Some errors add fields: `field` (validation_error), `reason`, `action`, `limit` and `retry_after` (rate_limit_exceeded), `request_id` (internal_error)',
+    description:
+      'Some errors add fields: `field` (validation_error), `reason`, `action`, `limit` and `retry_after` (rate_limit_exceeded), `request_id` (internal_error)',
   };
 }
 
@@ -277,7 +328,9 @@ export function registerDocs(app: FastifyInstance, contracts: readonly RouteCont
     }
     return texts;
   };
-  app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(built().json));
+  app.get('/openapi.json', (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(built().json),
+  );
   app.get('/docs', (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(built().html),
   );

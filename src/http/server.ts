@@ -1,4 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
@@ -55,19 +60,27 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, errorAnswer(error, request, options)));
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    send(reply, errorAnswer(error, request, options)),
+  );
   if (options.guard) registerGuards(app, options.guard);
   registerDocs(app, CONTRACTS);
   options.extend?.(app);
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
   app.setNotFoundHandler(async (request, reply) => send(reply, await dispatch(api, request)));
-  app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler: async (request, reply) => send(reply, await dispatch(api, request)) });
+  app.route({
+    method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'],
+    url: '/*',
+    handler: async (request, reply) => send(reply, await dispatch(api, request)),
+  });
   return app;
 }
 
 function loggerOptions(stream: ServerOptions['logStream'], virtualNowMs: ServerOptions['virtualNowMs']) {
   // The default request serializer leaves headers out; this one logs them, so the redaction is what keeps keys out.
-  const serializers = { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), headers: req.headers }) };
+  const serializers = {
+    req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), headers: req.headers }),
+  };
   const redact = { paths: CREDENTIAL_HEADERS.map((name) => `req.headers["${name}"]`), censor: REDACTED };
   // Each line also carries the simulated time, which is what a reader lines up with games and deadlines.
   const mixin = virtualNowMs ? () => ({ virtual_time: new Date(virtualNowMs()).toISOString() }) : undefined;
@@ -76,15 +89,32 @@ function loggerOptions(stream: ServerOptions['logStream'], virtualNowMs: ServerO
 
 const REDACTED = '[redacted]';
 /** Headers a client may carry a credential in (names as node gives them: lower case). */
-export const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'x-control-token'];
+export const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+  'x-control-token',
+];
 /** Query parameters a client may put a key or token in, compared in lower case. */
-export const CREDENTIAL_PARAMS = new Set(['api_key', 'apikey', 'key', 'token', 'access_token', 'control_token']);
+export const CREDENTIAL_PARAMS = new Set([
+  'api_key',
+  'apikey',
+  'key',
+  'token',
+  'access_token',
+  'control_token',
+]);
 
 /** The URL with the value of every credential-carrying query parameter replaced; the path is kept as sent. */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
-  const pairs = url.slice(start + 1).split('&').map(redactPair);
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map(redactPair);
   return `${url.slice(0, start)}?${pairs.join('&')}`;
 }
 
@@ -112,7 +142,8 @@ function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse | P
   const read = readJsonBody(request.body);
   if ('refusal' in read) return read.refusal;
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name] = Array.isArray(value) ? value[0] : value;
   return api.handle({ method: request.method, path: request.url, headers, body: read.body });
 }
 
@@ -132,7 +163,8 @@ export type BodyRead = { body: unknown } | { refusal: ApiResponse };
  */
 export function readJsonBody(raw: unknown): BodyRead {
   if (typeof raw !== 'string' || raw.trim() === '') return { body: undefined };
-  if (nestingDepth(raw) > MAX_BODY_DEPTH) return bodyRefusal('body', `body: nested deeper than ${MAX_BODY_DEPTH} levels`);
+  if (nestingDepth(raw) > MAX_BODY_DEPTH)
+    return bodyRefusal('body', `body: nested deeper than ${MAX_BODY_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -155,7 +187,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
-      if (c === '\\') i++; // the escaped character cannot end the string
+      if (c === '\\')
+        i++; // the escaped character cannot end the string
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
     else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
@@ -197,10 +230,15 @@ function errorAnswer(error: unknown, request: FastifyRequest, options: ServerOpt
 function requestFault(error: unknown): ApiResponse | undefined {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (status === 413) return errorResponse('payload_too_large', 'the request body is larger than the server accepts');
-  if (status === 415) return errorResponse('unsupported_media_type', 'the server does not accept this Content-Type');
+  if (status === 413)
+    return errorResponse('payload_too_large', 'the request body is larger than the server accepts');
+  if (status === 415)
+    return errorResponse('unsupported_media_type', 'the server does not accept this Content-Type');
   const code = (error as { code?: unknown }).code;
-  return errorResponse('bad_request', REQUEST_FAULT_MESSAGES.get(String(code)) ?? 'malformed request: the server could not read it');
+  return errorResponse(
+    'bad_request',
+    REQUEST_FAULT_MESSAGES.get(String(code)) ?? 'malformed request: the server could not read it',
+  );
 }
 
 const REQUEST_FAULT_MESSAGES: ReadonlyMap<string, string> = new Map([
@@ -222,10 +260,16 @@ function reportInternalError(error: unknown, request: FastifyRequest, options: S
 /** One JSON line, so a stack (or a message holding request text) cannot forge further log lines. */
 export function writeInternalErrorLine(requestId: string, error: unknown): void {
   const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', request_id: requestId, stack })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', msg: 'internal error', request_id: requestId, stack })}\n`,
+  );
 }
 
 /** Writes a route-table answer: status, headers (Retry-After), JSON body. */
 export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
-  return reply.status(response.status).headers(response.headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response.body));
+  return reply
+    .status(response.status)
+    .headers(response.headers ?? {})
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(response.body));
 }

@@ -10,7 +10,7 @@ import { parseIsoInstant, toIso } from '../kernel/clock.js';
 import { fail, PlatformError } from '../kernel/errors.js';
 import { solToLamports } from '../kernel/money.js';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
-import type { ScenarioWithSource } from '../sim/scenario.js';
+import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import { limitBody } from './body-limit.js';
 import { readJsonBody, send } from './server.js';
 
@@ -121,7 +121,11 @@ export class LiveServer {
   }
 
   #slicing(): Slicing {
-    return { startSlice: this.#pauseTest(), yieldNow: () => new Promise((resolve) => setImmediate(resolve)), cancelled: () => this.#cancel };
+    return {
+      startSlice: this.#pauseTest(),
+      yieldNow: () => new Promise((resolve) => setImmediate(resolve)),
+      cancelled: () => this.#cancel,
+    };
   }
 
   #pauseTest(): () => () => boolean {
@@ -151,13 +155,23 @@ export function registerSimControl(app: FastifyInstance, server: LiveServer): vo
   simRoute(app, C.advanceClock, (body) => advanceClockTo(server, server.current.nowMs + body.ms));
   simRoute(app, C.setClock, (body) => setClock(server, body));
   simRoute(app, C.stepClock, () => step(server));
-  simRoute(app, C.cancelJob, () => ({ success: true as const, cancelled: server.cancel(), ...clockFields(server) }));
+  simRoute(app, C.cancelJob, () => ({
+    success: true as const,
+    cancelled: server.cancel(),
+    ...clockFields(server),
+  }));
   // The snapshot goes out as the text the world writes (see SnapshotMatchesContract below for its type).
   app.get(C.getSnapshot.path, (_request, reply) => sendSnapshot(reply, server));
-  const restoreLimit = { bodyLimit: Number.MAX_SAFE_INTEGER, preParsing: limitBody(() => server.restoreLimitBytes()) };
+  const restoreLimit = {
+    bodyLimit: Number.MAX_SAFE_INTEGER,
+    preParsing: limitBody(() => server.restoreLimitBytes()),
+  };
   simRoute(app, C.restoreSnapshot, (body) => restore(server, body), restoreLimit);
   simRoute(app, C.airdrop, (body) => faucet(server, body));
-  simRoute(app, C.getInvariants, () => ({ success: true as const, invariants: server.current.world.invariantResults() }));
+  simRoute(app, C.getInvariants, () => ({
+    success: true as const,
+    invariants: server.current.world.invariantResults(),
+  }));
 }
 
 type Action<R extends RouteContract> = (body: BodyOf<R>) => ResponseOf<R> | Promise<ResponseOf<R>>;
@@ -166,7 +180,12 @@ type Action<R extends RouteContract> = (body: BodyOf<R>) => ResponseOf<R> | Prom
 const bodyAjv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
 addWireFormats(bodyAjv);
 
-function simRoute<R extends RouteContract>(app: FastifyInstance, contract: R, action: Action<R>, options: RouteShorthandOptions = {}): void {
+function simRoute<R extends RouteContract>(
+  app: FastifyInstance,
+  contract: R,
+  action: Action<R>,
+  options: RouteShorthandOptions = {},
+): void {
   const validate = contract.body ? bodyAjv.compile(contract.body) : undefined;
   app.route({
     ...options,
@@ -182,7 +201,13 @@ function simRoute<R extends RouteContract>(app: FastifyInstance, contract: R, ac
  * registered code; anything else is a bug (a 500, see server.ts). A POST that takes no body still refuses
  * one that is not JSON, as it always has.
  */
-async function answer<R extends RouteContract>(reply: FastifyReply, contract: R, raw: unknown, validate: ValidateFunction | undefined, action: Action<R>): Promise<FastifyReply> {
+async function answer<R extends RouteContract>(
+  reply: FastifyReply,
+  contract: R,
+  raw: unknown,
+  validate: ValidateFunction | undefined,
+  action: Action<R>,
+): Promise<FastifyReply> {
   const read = contract.method === 'GET' ? { body: undefined } : readJsonBody(raw);
   if ('refusal' in read) return send(reply, read.refusal);
   try {
@@ -199,7 +224,8 @@ async function answer<R extends RouteContract>(reply: FastifyReply, contract: R,
 /** The body, or a `validation_error` worded as the dispatcher words it; no body is checked as `{}`, as there. */
 function validBody(validate: ValidateFunction, body: unknown): unknown {
   const value = body === undefined || body === null ? {} : body;
-  if (!validate(value)) fail('validation_error', describeBodyFailure(validate.errors), { field: failedField(validate.errors) });
+  if (!validate(value))
+    fail('validation_error', describeBodyFailure(validate.errors), { field: failedField(validate.errors) });
   return value;
 }
 
@@ -212,7 +238,8 @@ function describeBodyFailure(errors: ErrorObject[] | null | undefined): string {
   const first = errors?.[0];
   if (!first) return 'invalid body';
   const field = failedField(errors) || 'body';
-  if (first.keyword === 'enum') return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
+  if (first.keyword === 'enum')
+    return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
   if (first.keyword === 'type' && first.instancePath === '') return 'body: must be a JSON object';
   if (first.keyword === 'pattern') return `${field}: ${TEXT_RULE_MESSAGE}`;
   return `${field}: ${first.message ?? 'is invalid'}`;
@@ -232,16 +259,25 @@ function clockFields(server: LiveServer): ClockFields {
   const now = server.current.nowMs;
   const next = server.current.world.platform.nextTimerDueMs();
   const nextTimerAt = next === undefined ? null : toIso(next);
-  return { now: toIso(now), now_ms: now, manual: server.clock.manual, speed: server.clock.speed, next_timer_at: nextTimerAt, busy: server.job };
+  return {
+    now: toIso(now),
+    now_ms: now,
+    manual: server.clock.manual,
+    speed: server.clock.speed,
+    next_timer_at: nextTimerAt,
+    busy: server.job,
+  };
 }
 
 /** Sets the clock forward to `at` (ISO 8601) or `at_ms`; time never runs backwards. */
 function setClock(server: LiveServer, body: BodyOf<typeof C.setClock>): Promise<C.AdvanceResponse> {
   const target = body.at !== undefined ? parseIsoInstant(body.at) : body.at_ms;
-  if (target === undefined || !Number.isSafeInteger(target)) fail('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' });
+  if (target === undefined || !Number.isSafeInteger(target))
+    fail('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' });
   const now = server.current.nowMs;
   if (target < now) fail('bad_request', `the clock is already at ${toIso(now)}; it never runs backwards`);
-  if (target - now > C.MAX_ADVANCE_MS) fail('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' });
+  if (target - now > C.MAX_ADVANCE_MS)
+    fail('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' });
   return advanceClockTo(server, target);
 }
 
@@ -255,7 +291,11 @@ function advanceClockTo(server: LiveServer, toMs: number): Promise<C.AdvanceResp
 function step(server: LiveServer): Promise<C.StepResponse> {
   return server.exclusive('advance', async (slicing) => {
     const due = await server.current.stepToNextTimer(slicing);
-    return { success: true, ...clockFields(server), stepped_to: due === null ? null : toIso(server.current.nowMs) };
+    return {
+      success: true,
+      ...clockFields(server),
+      stepped_to: due === null ? null : toIso(server.current.nowMs),
+    };
   });
 }
 
@@ -274,7 +314,11 @@ const _snapshotMatchesContract: SnapshotMatchesContract = true; // fails to comp
 function sendSnapshot(reply: FastifyReply, server: LiveServer): FastifyReply {
   const text = server.current.snapshotText({ success: true });
   server.noteSnapshotBytes(Buffer.byteLength(text));
-  return reply.status(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(text);
+  return reply
+    .status(200)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(text);
 }
 
 function restore(server: LiveServer, body: BodyOf<typeof C.restoreSnapshot>): Promise<C.RestoreResponse> {
@@ -282,7 +326,8 @@ function restore(server: LiveServer, body: BodyOf<typeof C.restoreSnapshot>): Pr
     try {
       server.current = await LiveWorld.restore(body, server.own, slicing);
     } catch (error) {
-      if (error instanceof SnapshotError) fail('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
+      if (error instanceof SnapshotError)
+        fail('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
       throw error;
     }
     return { success: true, restored: true, ...clockFields(server) };
@@ -291,9 +336,17 @@ function restore(server: LiveServer, body: BodyOf<typeof C.restoreSnapshot>): Pr
 
 /** The schema bounds `sol`; SOL becomes whole lamports exactly, so more than 9 decimals are refused. */
 function faucet(server: LiveServer, body: BodyOf<typeof C.airdrop>): C.AirdropResponse {
-  const lamports = solToLamports(body.sol) ?? fail('validation_error', 'sol: at most 9 decimal places (whole lamports)', { field: 'sol' });
+  const lamports =
+    solToLamports(body.sol) ??
+    fail('validation_error', 'sol: at most 9 decimal places (whole lamports)', { field: 'sol' });
   const wallet = server.current.airdrop(body.handle, lamports);
-  return { success: true, handle: body.handle, wallet_address: wallet, lamports, balance_lamports: server.current.world.platform.ledger.balance(wallet) };
+  return {
+    success: true,
+    handle: body.handle,
+    wallet_address: wallet,
+    lamports,
+    balance_lamports: server.current.world.platform.ledger.balance(wallet),
+  };
 }
 
 function busy(message: string): PlatformError {

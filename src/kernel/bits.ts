@@ -10,7 +10,7 @@ export class BitWriter {
 
   /** The low `width` bits of `value` (0 <= width <= 30). */
   write(value: number, width: number): void {
-    for (let done = 0; done < width; ) {
+    for (let done = 0; done < width;) {
       if (this.#free === 0) {
         this.#bytes.push(0);
         this.#free = 8;
@@ -64,7 +64,8 @@ export class BitWriter {
   text(): string {
     let out = '';
     // fromCharCode takes its codes as arguments: a chunk at a time stays under any argument limit.
-    for (let at = 0; at < this.#bytes.length; at += TEXT_CHUNK) out += String.fromCharCode.apply(null, this.#bytes.slice(at, at + TEXT_CHUNK));
+    for (let at = 0; at < this.#bytes.length; at += TEXT_CHUNK)
+      out += String.fromCharCode.apply(null, this.#bytes.slice(at, at + TEXT_CHUNK));
     return out;
   }
 }
@@ -107,7 +108,7 @@ export class BitReader {
 
   read(width: number): number {
     let value = 0;
-    for (let done = 0; done < width; ) {
+    for (let done = 0; done < width;) {
       const offset = this.#bit & 7;
       const take = Math.min(8 - offset, width - done);
       if (this.#bit >>> 3 >= this.#text.length) throw new Error('bit stream: read past the end');

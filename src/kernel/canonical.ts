@@ -100,7 +100,10 @@ export class Fingerprint {
   #lines = 0;
 
   add(value: unknown): void {
-    const flat = typeof value === 'object' && value !== null && !Array.isArray(value) ? flatCanonicalJson(value as Record<string, unknown>, this.#orders) : undefined;
+    const flat =
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? flatCanonicalJson(value as Record<string, unknown>, this.#orders)
+        : undefined;
     this.#pending += flat ?? canonicalJson(value);
     this.#pending += '\n';
     this.#lines++;

@@ -60,7 +60,8 @@ function dayPrefix(day: number): string {
   return prefix;
 }
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
 
 /**
  * Parses an ISO 8601 instant: a date (UTC midnight) or a date-time with `Z` or an offset. A time without a
@@ -70,7 +71,9 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.
 export function parseIsoInstant(text: string): number | undefined {
   const m = ISO_INSTANT.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) =>
+    Number(v ?? 0),
+  ) as [number, number, number, number, number, number];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const offsetMs = zoneOffsetMs(m[8]);
@@ -81,7 +84,15 @@ export function parseIsoInstant(text: string): number | undefined {
 }
 
 /** `Date.UTC` reads years 0-99 as 1900-1999; shifting by one 400-year Gregorian cycle avoids that. */
-function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number {
+function utcMs(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number {
   const cycleMs = 146_097 * DAY_MS;
   const shift = year < 100 ? 1 : 0;
   return Date.UTC(year + 400 * shift, month - 1, day, hour, minute, second, ms) - shift * cycleMs;

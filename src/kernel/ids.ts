@@ -26,7 +26,9 @@ const UUID_NIBBLES: number[] = new Array<number>(32).fill(0);
 /** The 36 characters of an id, dashes in place; each draw rewrites the 32 hex digits. */
 const UUID_CODES: number[] = [...'00000000-0000-4000-8000-000000000000'].map((c) => c.charCodeAt(0));
 /** Where each of the 32 hex digits goes among the 36 characters (around the dashes). */
-const UUID_LAYOUT: number[] = [...Array(32).keys()].map((i) => i + (i >= 8 ? 1 : 0) + (i >= 12 ? 1 : 0) + (i >= 16 ? 1 : 0) + (i >= 20 ? 1 : 0));
+const UUID_LAYOUT: number[] = [...Array(32).keys()].map(
+  (i) => i + (i >= 8 ? 1 : 0) + (i >= 12 ? 1 : 0) + (i >= 16 ? 1 : 0) + (i >= 20 ? 1 : 0),
+);
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

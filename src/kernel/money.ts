@@ -33,5 +33,10 @@ function numberToPlainDecimal(value: number): string | undefined {
   if (!Number.isFinite(value) || value < 0) return undefined;
   // toString gives the shortest round-tripping decimal; exponent forms are expanded by toFixed.
   const text = String(value);
-  return text.includes('e') ? value.toFixed(SOL_DECIMALS + 1).replace(/0+$/, '').replace(/\.$/, '') : text;
+  return text.includes('e')
+    ? value
+        .toFixed(SOL_DECIMALS + 1)
+        .replace(/0+$/, '')
+        .replace(/\.$/, '')
+    : text;
 }

@@ -37,7 +37,8 @@ export class ReplayableIds {
     let rng: Rng | undefined;
     let at = 0; // the ordinal `rng` draws next
     for (const ordinal of ordinals) {
-      if (ordinal >= this.#drawn || ordinal < at) throw new Error(`id ordinal ${ordinal} not drawn, or out of order`);
+      if (ordinal >= this.#drawn || ordinal < at)
+        throw new Error(`id ordinal ${ordinal} not drawn, or out of order`);
       const checkpoint = Math.floor(ordinal / this.#spacing);
       if (rng === undefined || checkpoint * this.#spacing > at) {
         rng = Rng.resume(this.#rng.seed, this.#rng.path, stateAt(this.#checkpoints, checkpoint));
@@ -61,5 +62,10 @@ function pushState(into: number[], state: AleaState): void {
 
 function stateAt(checkpoints: readonly number[], index: number): AleaState {
   const at = index * 4;
-  return { s0: checkpoints[at]!, s1: checkpoints[at + 1]!, s2: checkpoints[at + 2]!, c: checkpoints[at + 3]! };
+  return {
+    s0: checkpoints[at]!,
+    s1: checkpoints[at + 1]!,
+    s2: checkpoints[at + 2]!,
+    c: checkpoints[at + 3]!,
+  };
 }

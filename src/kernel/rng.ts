@@ -16,7 +16,10 @@ export class Rng {
   constructor(seed: string, path = 'root', resumeAt?: AleaState) {
     this.path = path;
     // alea is fast and its state is small; the stream's identity is the seed plus the fork path.
-    this.#alea = resumeAt === undefined ? seedrandom.alea(`${seed}\u0000${path}`, { state: true }) : seedrandom.alea('', { state: resumeAt });
+    this.#alea =
+      resumeAt === undefined
+        ? seedrandom.alea(`${seed}\u0000${path}`, { state: true })
+        : seedrandom.alea('', { state: resumeAt });
     this.#next = this.#alea;
     this.seed = seed;
   }

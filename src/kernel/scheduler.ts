@@ -62,7 +62,11 @@ export class Scheduler<P> {
    * Runs every event due at or before `untilMs`, then leaves the clock at `untilMs`. Bounded: more than
    * `maxEvents` events is treated as a runaway loop and throws.
    */
-  async runUntil(untilMs: number, dispatch: (payload: P) => void | Promise<void>, maxEvents = 50_000_000): Promise<number> {
+  async runUntil(
+    untilMs: number,
+    dispatch: (payload: P) => void | Promise<void>,
+    maxEvents = 50_000_000,
+  ): Promise<number> {
     let count = 0;
     for (let event = this.popDue(untilMs); event; event = this.popDue(untilMs)) {
       if (++count > maxEvents) throw new Error(`scheduler exceeded ${maxEvents} events before ${untilMs}`);
@@ -73,7 +77,10 @@ export class Scheduler<P> {
   }
 
   /** Runs until no event is left (bounded like runUntil). */
-  async runUntilIdle(dispatch: (payload: P) => void | Promise<void>, maxEvents = 50_000_000): Promise<number> {
+  async runUntilIdle(
+    dispatch: (payload: P) => void | Promise<void>,
+    maxEvents = 50_000_000,
+  ): Promise<number> {
     return this.runUntil(Number.MAX_SAFE_INTEGER, dispatch, maxEvents);
   }
 

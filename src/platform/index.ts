@@ -1,11 +1,11 @@
 import { Platform, type PlatformOptions, type PlatformTimer } from './platform.js';
-import { onChallengeExpiry } from './challenges.js';
-import { onTurnDeadline } from './games.js';
-import { onBountyFundingDeadline, onBountyGameEnded, onBountyTransfer } from './bounties.js';
-import { onTournamentGameEnded, onTournamentTimer, onTournamentTransfer } from './tournaments.js';
-import { attemptTransfer } from './transfers.js';
-import { recordNotifications } from './notifications.js';
-import { recordActivity } from './activity.js';
+import { onChallengeExpiry } from './chess/challenges.js';
+import { onTurnDeadline } from './chess/games.js';
+import { onBountyFundingDeadline, onBountyGameEnded, onBountyTransfer } from './money/bounties.js';
+import { onTournamentGameEnded, onTournamentTimer, onTournamentTransfer } from './chess/tournaments.js';
+import { attemptTransfer } from './money/transfers.js';
+import { recordNotifications } from './social/notifications.js';
+import { recordActivity } from './social/activity.js';
 
 export { Platform } from './platform.js';
 export type { PlatformOptions, PlatformTimer } from './platform.js';
@@ -33,7 +33,7 @@ export function createPlatform(options: PlatformOptions): Platform {
 /**
  * The `transfer_due` timer: one attempt of a queued transfer reaches the network. One that settled or
  * finally failed goes straight to the owner of its escrow, which books it through the escrow state machine
- * (src/platform/escrows.ts) and reacts. It is here, above both owners, because the owners import the
+ * (src/platform/money/escrows.ts) and reacts. It is here, above both owners, because the owners import the
  * transfer queue: the queue calling them would be an import cycle.
  */
 function onTransferDue(p: Platform, timer: PlatformTimer): void {

@@ -19,7 +19,11 @@ export type PlatformTimer =
   | { kind: 'challenge_expiry'; challengeId: string }
   | { kind: 'transfer_due'; transferId: string; attempt: number }
   | { kind: 'bounty_funding_deadline'; gameId: string }
-  | { kind: 'tournament_timer'; tournamentId: string; phase: 'registration_closes' | 'settlement_ends' | 'round_one' };
+  | {
+      kind: 'tournament_timer';
+      tournamentId: string;
+      phase: 'registration_closes' | 'settlement_ends' | 'round_one';
+    };
 
 export type TimerHandler = (platform: Platform, timer: PlatformTimer) => void;
 export type GameEndHook = (platform: Platform, game: Game) => void;
@@ -86,7 +90,10 @@ export class Platform {
     this.network = options.network ?? DEFAULT_NETWORK;
     const problems = checkNetwork(this.network);
     if (problems.length > 0) throw new Error(`bad network conditions: ${problems.join('; ')}`);
-    this.ledger = new MockLedger({ rentExemptMinimum: this.ruleset.escrow.rentExemptMinimumLamports, journal: options.ledgerJournal ?? false });
+    this.ledger = new MockLedger({
+      rentExemptMinimum: this.ruleset.escrow.rentExemptMinimumLamports,
+      journal: options.ledgerJournal ?? false,
+    });
     // Opened before any listener exists, so a platform's first event is still the first registration.
     this.treasuryAddress = this.ledger.open('treasury', this.stream('treasury'));
     this.ledger.mint(this.treasuryAddress, this.ruleset.escrow.treasuryLamports);
@@ -131,7 +138,8 @@ export class Platform {
   newId(purpose: string): string {
     const stream = `id:${purpose}`;
     // Replayed streams are drawn again by ordinal; a draw from one of them elsewhere would shift them all.
-    if (stream === MOVE_ID_STREAM || stream === ACTIVITY_ID_STREAM) throw new Error(`${purpose} ids come from their replayable stream`);
+    if (stream === MOVE_ID_STREAM || stream === ACTIVITY_ID_STREAM)
+      throw new Error(`${purpose} ids come from their replayable stream`);
     return uuidV4(this.stream(stream));
   }
 

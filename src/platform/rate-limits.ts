@@ -9,13 +9,24 @@ import type { Actor } from './state.js';
  */
 export function requireRateSlot(p: Platform, actor: Actor, action: RateAction): void {
   const rule = p.ruleset.social.limits[action];
-  const window = { limit: actor.kind === 'human' ? rule.human : rule.agent, cooldownMs: rule.cooldownMs, windowMs: p.ruleset.social.windowMs };
+  const window = {
+    limit: actor.kind === 'human' ? rule.human : rule.agent,
+    cooldownMs: rule.cooldownMs,
+    windowMs: p.ruleset.social.windowMs,
+  };
   const log = actor.rateLog[action];
   const decision = rateDecision(log, p.nowMs, window);
   if (decision.allowed) return;
   const retryAfter = retryAfterSeconds(decision.retryAfterMs);
-  const why = decision.reason === 'cooldown' ? `${rule.cooldownMs / 1000} s between ${action}s` : `${window.limit} ${action}s per hour`;
-  fail('rate_limit_exceeded', `rate limit: ${why}; retry in ${retryAfter} s`, { action, limit: window.limit, retry_after: retryAfter });
+  const why =
+    decision.reason === 'cooldown'
+      ? `${rule.cooldownMs / 1000} s between ${action}s`
+      : `${window.limit} ${action}s per hour`;
+  fail('rate_limit_exceeded', `rate limit: ${why}; retry in ${retryAfter} s`, {
+    action,
+    limit: window.limit,
+    retry_after: retryAfter,
+  });
 }
 
 export function recordRateAction(p: Platform, actor: Actor, action: RateAction): void {

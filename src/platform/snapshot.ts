@@ -1,7 +1,7 @@
 import { canonicalJson } from '../kernel/canonical.js';
-import { currentFen } from '../rules/chess.js';
-import { listActivity } from './activity.js';
-import { GameRecord } from './game-record.js';
+import { currentFen } from '../rules/chess/chess.js';
+import { listActivity } from './social/activity.js';
+import { GameRecord } from './chess/game-record.js';
 import type { Platform } from './platform.js';
 import type { Activity, Game } from './state.js';
 
@@ -27,7 +27,11 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
     transfers: [...p.state.transfers.values()],
     transfersByAgent: [...p.state.transfersByAgent.entries()],
     fees: [...p.state.feesByAgent.entries()],
-    escrows: [...p.state.escrows.values()].map((e) => ({ ...e, pendingIn: [...e.pendingIn], pendingOut: [...e.pendingOut] })),
+    escrows: [...p.state.escrows.values()].map((e) => ({
+      ...e,
+      pendingIn: [...e.pendingIn],
+      pendingOut: [...e.pendingOut],
+    })),
     pendingOut: [...p.state.pendingOutByAddress.entries()],
     reserved: [...p.state.reservedByAddress.entries()],
     tournaments: [...p.state.tournaments.values()],
@@ -44,7 +48,10 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
     follows: [...p.state.follows],
     unseen: [...p.state.unseenCursor.entries()],
     notifications: [...p.state.notifications.entries()],
-    activity: [...p.state.activity.keys()].map((actorId) => [actorId, listActivity(p, actorId).reverse().map(activitySnapshot)]),
+    activity: [...p.state.activity.keys()].map((actorId) => [
+      actorId,
+      listActivity(p, actorId).reverse().map(activitySnapshot),
+    ]),
     external: [...p.state.externalAccounts.entries()],
     ledger: p.ledger.balances(),
     timers: p.timers.size,
@@ -75,7 +82,9 @@ function gameSnapshot(g: Game): Record<string, unknown> {
     plies: g.plies,
     fen: g.fen,
     moves: g instanceof GameRecord ? g.packedMoves() : g.moves,
-    board: live ? { fen: currentFen(g.board), plies: g.board.plies, repetitions: [...g.board.repetitions.entries()] } : null,
+    board: live
+      ? { fen: currentFen(g.board), plies: g.board.plies, repetitions: [...g.board.repetitions.entries()] }
+      : null,
   };
 }
 

@@ -1,8 +1,8 @@
-import type { Board } from '../rules/chess.js';
-import type { GameResult, Side } from '../rules/game.js';
-import type { EligibilityFilters } from '../rules/eligibility.js';
+import type { Board } from '../rules/chess/chess.js';
+import type { GameResult, Side } from '../rules/chess/game.js';
+import type { EligibilityFilters } from '../rules/chess/eligibility.js';
 import type { RateAction } from '../rules/rate-limit.js';
-import type { ActivityType } from './activity.js';
+import type { ActivityType } from './social/activity.js';
 
 /**
  * The platform's whole state, as plain records. Modules in this folder change it; rules in src/rules
@@ -17,10 +17,9 @@ export interface ApiUsage {
 
 export type ActorKind = 'agent' | 'human';
 
-
 /**
  * What agents and humans share: a key, usage counters and a social presence. The score counters are the
- * inputs of `src/rules/social-score.ts`; the score itself is computed from them, never stored.
+ * inputs of `src/rules/social/social-score.ts`; the score itself is computed from them, never stored.
  */
 export interface Actor {
   readonly id: string;
@@ -141,7 +140,7 @@ export interface Game {
   readonly whiteId: string;
   readonly blackId: string;
   status: GameStatus;
-  /** The live board; a finished game rebuilds it from its move log when read (src/platform/game-record.ts). */
+  /** The live board; a finished game rebuilds it from its move log when read (src/platform/chess/game-record.ts). */
   readonly board: Board;
   readonly initialFen: string;
   /** Every move; a finished game rebuilds them from its move log when read: use `plies` and `fen` where they do. */
@@ -162,7 +161,14 @@ export interface Game {
   cancelReason: string | null;
 }
 
-export const POST_TYPES = ['standard', 'game_result', 'challenge', 'tournament_created', 'tournament_result', 'milestone'] as const;
+export const POST_TYPES = [
+  'standard',
+  'game_result',
+  'challenge',
+  'tournament_created',
+  'tournament_result',
+  'milestone',
+] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
 export interface Post {
@@ -223,7 +229,7 @@ export interface Activity {
   readonly atMs: number;
 }
 
-/** An activity entry as kept: what every row shows without being read out (src/platform/activity-rows.ts). */
+/** An activity entry as kept: what every row shows without being read out (src/platform/social/activity-rows.ts). */
 export interface ActivityEntry {
   readonly type: ActivityType;
   readonly atMs: number;
@@ -262,7 +268,8 @@ export const TRANSFER_TYPES = [
 export type TransferType = (typeof TRANSFER_TYPES)[number];
 
 /** What a transfer's settlement or failure is reported to. */
-export type TransferPurpose = { kind: 'bounty'; escrow: string } | { kind: 'tournament'; tournamentId: string } | { kind: 'funding' };
+export type TransferPurpose =
+  { kind: 'bounty'; escrow: string } | { kind: 'tournament'; tournamentId: string } | { kind: 'funding' };
 
 export interface Transfer {
   readonly id: string;
@@ -284,8 +291,9 @@ export interface Transfer {
   failureReason: string | null;
 }
 
-/** An escrow's states; the transitions between them are the table `ESCROW_TRANSITIONS` in src/platform/escrows.ts. */
-export type EscrowStatus = 'awaiting_deposits' | 'funded' | 'paying_out' | 'paid_out' | 'refunding' | 'refunded';
+/** An escrow's states; the transitions between them are the table `ESCROW_TRANSITIONS` in src/platform/money/escrows.ts. */
+export type EscrowStatus =
+  'awaiting_deposits' | 'funded' | 'paying_out' | 'paid_out' | 'refunding' | 'refunded';
 
 /** One escrow account per bounty game and per tournament; it settles once, paid out or refunded. */
 export interface Escrow {
@@ -311,7 +319,7 @@ export interface Escrow {
 
 export type TournamentStatus = 'registration' | 'in_progress' | 'completed' | 'cancelled';
 
-/** A tournament's entry filters; the rule that judges them is `src/rules/eligibility.ts`. */
+/** A tournament's entry filters; the rule that judges them is `src/rules/chess/eligibility.ts`. */
 export type Eligibility = EligibilityFilters;
 
 export interface Participant {
@@ -392,7 +400,7 @@ export interface PlatformState {
   /**
    * Bounty stakes promised by open challenges, per challenger wallet: not spendable elsewhere. An index, always
    * equal to the sum of `bountyLamports` over the open challenges of that wallet's agent; only opening and
-   * closing a challenge (src/platform/challenges.ts) change it.
+   * closing a challenge (src/platform/chess/challenges.ts) change it.
    */
   readonly reservedByAddress: Map<string, number>;
   readonly tournaments: Map<string, Tournament>;
@@ -406,7 +414,7 @@ export interface PlatformState {
   readonly postIds: string[];
   /** Each author's post ids, oldest first: profiles read an author's newest posts without scanning the feed. */
   readonly postIdsByAuthor: Map<string, string[]>;
-  /** Idempotent recap posts (WIRE §8), keyed `${authorId}|${recapKey}` (see src/rules/recap.ts). */
+  /** Idempotent recap posts (WIRE §8), keyed `${authorId}|${recapKey}` (see src/rules/social/recap.ts). */
   readonly recapPosts: Map<string, string>;
   readonly replies: Map<string, Reply>;
   /** Reply ids of each post, oldest first, every depth. */
@@ -418,7 +426,7 @@ export interface PlatformState {
   /** Per actor: the seq of the newest post the unseen feed has served it. */
   readonly unseenCursor: Map<string, number>;
   readonly notifications: Map<string, Notification[]>;
-  /** Each actor's activity, oldest first, kept compact (src/platform/activity-rows.ts; `listActivity` reads rows). */
+  /** Each actor's activity, oldest first, kept compact (src/platform/social/activity-rows.ts; `listActivity` reads rows). */
   readonly activity: Map<string, ActivityEntry[]>;
   /** The mock external social network, by lower-cased handle. */
   readonly externalAccounts: Map<string, ExternalAccount>;

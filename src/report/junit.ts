@@ -47,18 +47,35 @@ function testCases(report: Report, context: RunContext): Case[] {
     if (inv.passed) return { name: inv.name, passed: true };
     const first = inv.violations[0]?.message ?? '(no message kept)';
     const message = `${inv.name} broke ${inv.violationCount} time(s); first: ${first}`;
-    const detail = [...inv.violations.map((v) => `t=${v.t} event ${v.event}: ${v.message}`), seedAndReplay].join('\n');
+    const detail = [
+      ...inv.violations.map((v) => `t=${v.t} event ${v.event}: ${v.message}`),
+      seedAndReplay,
+    ].join('\n');
     return { name: inv.name, passed: false, message, detail };
   });
   const check = context.crossCheck;
-  if (check) cases.push(check.passed ? { name: 'ledger_cross_check', passed: true } : { name: 'ledger_cross_check', passed: false, message: check.line, detail: `${check.line}\n${seedAndReplay}` });
+  if (check)
+    cases.push(
+      check.passed
+        ? { name: 'ledger_cross_check', passed: true }
+        : {
+            name: 'ledger_cross_check',
+            passed: false,
+            message: check.line,
+            detail: `${check.line}\n${seedAndReplay}`,
+          },
+    );
   return cases;
 }
 
 function caseLines(c: Case, classname: string): string[] {
   const open = `    <testcase name="${xml(c.name)}" classname="${xml(classname)}"`;
   if (c.passed) return [`${open}/>`];
-  return [`${open}>`, `      <failure message="${xml(c.message ?? '')}" type="invariant">${xmlText(c.detail ?? '')}</failure>`, '    </testcase>'];
+  return [
+    `${open}>`,
+    `      <failure message="${xml(c.message ?? '')}" type="invariant">${xmlText(c.detail ?? '')}</failure>`,
+    '    </testcase>',
+  ];
 }
 
 /**
@@ -75,5 +92,9 @@ export function xmlText(text: string): string {
 
 /** Escaping for an attribute value in double quotes; line breaks and tabs as references, which attribute normalisation would otherwise turn into spaces. */
 export function xml(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return xmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }

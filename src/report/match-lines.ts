@@ -1,6 +1,6 @@
-import { likelihoodOfSuperiority, matchElo } from '../rules/match-elo.js';
+import { likelihoodOfSuperiority, matchElo } from '../rules/chess/match-elo.js';
 
-export { erf } from '../rules/match-elo.js';
+export { erf } from '../rules/chess/match-elo.js';
 import type { Tally } from './verdicts.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Tally } from './verdicts.js';
  *   Elo difference: -70.4 +/- 150.3, LOS: 18.2 %, DrawRatio: 20.0 %
  *
  * The score line is wins - losses - draws, the score (W + D/2)/N and the games. The Elo line uses
- * src/rules/match-elo.ts: its 95% interval is asymmetric, so "+/-" is half its width, as cutechess prints;
+ * src/rules/chess/match-elo.ts: its 95% interval is asymmetric, so "+/-" is half its width, as cutechess prints;
  * when a bound is open (a perfect or zero score) the interval is written out instead.
  * LOS (likelihood of superiority) is cutechess's: 0.5·(1 + erf((W - L) / sqrt(2(W + L)))); with no decisive
  * game it is undefined (n/a).

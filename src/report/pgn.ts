@@ -1,4 +1,4 @@
-import { moveSans } from '../platform/games.js';
+import { moveSans } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
 
@@ -23,7 +23,9 @@ const TERMINATION: Record<EndReason, string> = {
 const UNFINISHED = '*';
 
 export function gamesToPgn(platform: Platform, eventName: string): string {
-  const games = [...platform.state.games.values()].filter((g) => g.status !== 'cancelled').sort((a, b) => a.seq - b.seq);
+  const games = [...platform.state.games.values()]
+    .filter((g) => g.status !== 'cancelled')
+    .sort((a, b) => a.seq - b.seq);
   return games.map((g) => gameToPgn(platform, g, eventName)).join('\n');
 }
 

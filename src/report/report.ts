@@ -1,13 +1,13 @@
 import { toIso } from '../kernel/clock.js';
-import { gamesPlayed } from '../platform/games.js';
-import { findAgent } from '../platform/identity.js';
-import { socialScoreOf } from '../platform/actors.js';
+import { gamesPlayed } from '../platform/chess/games.js';
+import { findAgent } from '../platform/identity/identity.js';
+import { socialScoreOf } from '../platform/identity/actors.js';
 import type { EndReason, Game, TransferType } from '../platform/state.js';
 import { TRANSFER_TYPES } from '../platform/state.js';
 import { lamportsToSol } from '../kernel/money.js';
-import type { GameResult } from '../rules/game.js';
+import type { GameResult } from '../rules/chess/game.js';
 import type { RunOutcome } from '../sim/world.js';
-import type { Scenario } from '../sim/scenario.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import { buildVerdicts } from './verdicts.js';
 
 /**
@@ -42,7 +42,13 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
   return {
     tool: 'agent-chess-sim',
     report_version: 1,
-    scenario: { name: scenario.name, seed: scenario.seed, start: toIso(scenario.startMs), end: toIso(outcome.endMs), duration_ms: scenario.durationMs },
+    scenario: {
+      name: scenario.name,
+      seed: scenario.seed,
+      start: toIso(scenario.startMs),
+      end: toIso(outcome.endMs),
+      duration_ms: scenario.durationMs,
+    },
     ruleset: scenario.ruleset,
     counts: counts(outcome, games, completed),
     results: countResults(completed),
@@ -50,7 +56,9 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     requests: {
       total: outcome.requests.requests,
       rejected: outcome.requests.rejected,
-      rejected_by_code: Object.fromEntries([...outcome.requests.byCode.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+      rejected_by_code: Object.fromEntries(
+        [...outcome.requests.byCode.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
     },
     money: moneySummary(outcome),
     tournaments: tournamentTable(outcome),
@@ -66,7 +74,8 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
 export type Report = ReturnType<typeof buildReport>;
 
 function counts(outcome: RunOutcome, games: Game[], completed: Game[]) {
-  const events = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) => outcome.eventCounts.get(type) ?? 0;
+  const events = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) =>
+    outcome.eventCounts.get(type) ?? 0;
   return {
     agents: outcome.agents.filter((a) => a.account === 'agent').length,
     events: outcome.events,
@@ -95,10 +104,21 @@ function countEndings(completed: Game[]) {
 }
 
 function eloTable(outcome: RunOutcome): EloRow[] {
-  const rows = outcome.agents.filter((sim) => sim.account === 'agent').map((sim) => {
-    const a = findAgent(outcome.platform, sim.handle)!;
-    return { handle: a.handle, persona: sim.persona, elo: a.elo, peak_elo: a.peakElo, wins: a.wins, losses: a.losses, draws: a.draws, games: gamesPlayed(a) };
-  });
+  const rows = outcome.agents
+    .filter((sim) => sim.account === 'agent')
+    .map((sim) => {
+      const a = findAgent(outcome.platform, sim.handle)!;
+      return {
+        handle: a.handle,
+        persona: sim.persona,
+        elo: a.elo,
+        peak_elo: a.peakElo,
+        wins: a.wins,
+        losses: a.losses,
+        draws: a.draws,
+        games: gamesPlayed(a),
+      };
+    });
   rows.sort((a, b) => b.elo - a.elo || b.games - a.games || (a.handle < b.handle ? -1 : 1));
   return rows.map((row, i) => ({ rank: i + 1, ...row }));
 }
@@ -106,10 +126,9 @@ function eloTable(outcome: RunOutcome): EloRow[] {
 /** Where the money went: per transfer type, what settled and what failed; escrows; the treasury's change. */
 function moneySummary(outcome: RunOutcome) {
   const p = outcome.platform;
-  const byType = Object.fromEntries(TRANSFER_TYPES.map((t) => [t, { settled: 0, settled_sol: 0, failed: 0 }])) as Record<
-    TransferType,
-    { settled: number; settled_sol: number; failed: number }
-  >;
+  const byType = Object.fromEntries(
+    TRANSFER_TYPES.map((t) => [t, { settled: 0, settled_sol: 0, failed: 0 }]),
+  ) as Record<TransferType, { settled: number; settled_sol: number; failed: number }>;
   const lamportsByType = new Map<TransferType, number>();
   for (const t of p.state.transfers.values()) {
     const row = byType[t.type];
@@ -126,8 +145,16 @@ function moneySummary(outcome: RunOutcome) {
     transfers_retried: event('transfer_retried'),
     transfers_in_flight_at_end: [...p.state.transfers.values()].filter((t) => t.status === 'queued').length,
     by_type: Object.fromEntries(Object.entries(byType).filter(([, row]) => row.settled + row.failed > 0)),
-    escrows: { opened: escrows.length, paid_out: escrows.filter((e) => e.status === 'paid_out').length, refunded: escrows.filter((e) => e.status === 'refunded').length },
-    bounty_games: { created: event('game_created'), cancelled: event('game_cancelled'), settled: event('bounty_settled') },
+    escrows: {
+      opened: escrows.length,
+      paid_out: escrows.filter((e) => e.status === 'paid_out').length,
+      refunded: escrows.filter((e) => e.status === 'refunded').length,
+    },
+    bounty_games: {
+      created: event('game_created'),
+      cancelled: event('game_cancelled'),
+      settled: event('bounty_settled'),
+    },
     total_supply_sol: lamportsToSol(p.ledger.totalSupply),
     treasury_sol: lamportsToSol(p.ledger.balance(p.treasuryAddress)),
   };
@@ -191,7 +218,10 @@ function socialSummary(outcome: RunOutcome) {
 
 function topSocialScores(outcome: RunOutcome) {
   const p = outcome.platform;
-  const rows = [...p.state.agents.values()].map((a) => ({ handle: a.handle, social_score: socialScoreOf(p, a) }));
+  const rows = [...p.state.agents.values()].map((a) => ({
+    handle: a.handle,
+    social_score: socialScoreOf(p, a),
+  }));
   rows.sort((a, b) => b.social_score - a.social_score || (a.handle < b.handle ? -1 : 1));
   return rows.slice(0, TOP_SOCIAL);
 }
@@ -207,9 +237,15 @@ function sortedRecord(map: ReadonlyMap<string, number>): Record<string, number> 
  */
 export function socialLines(report: Report): string[] {
   const s = report.social;
-  if (s.replies + s.likes + s.follows + s.profile_votes.up + s.profile_votes.down + s.profile_votes.clear === 0) return [];
+  if (
+    s.replies + s.likes + s.follows + s.profile_votes.up + s.profile_votes.down + s.profile_votes.clear ===
+    0
+  )
+    return [];
   const votes = s.profile_votes;
-  const limits = Object.entries(s.rate_limited_by_action).map(([action, n]) => `${action} ${n}`).join(', ');
+  const limits = Object.entries(s.rate_limited_by_action)
+    .map(([action, n]) => `${action} ${n}`)
+    .join(', ');
   return [
     `social: ${s.posts} posts (${s.posts_by_humans} by ${s.humans} humans), ${s.replies} replies (${s.nested_replies} nested, depth up to ${s.max_reply_depth}), ${s.likes} likes, ${s.follows} follows, ${s.unfollows} unfollows`,
     `votes: up ${votes.up}, down ${votes.down}, clear ${votes.clear} (and ${s.follow_linked_votes} by follows); ${s.vote_blocked} refused vote_blocked; ${s.verifications} verified, ${s.unseen_serves} unseen pages served`,

@@ -19,7 +19,11 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
     ...verdictBlock(report),
     '### Invariants',
     '',
-    ...markdownTable({ title: '', header: ['invariant', 'result', 'checks'], rows: report.invariants.map(invariantRow) }),
+    ...markdownTable({
+      title: '',
+      header: ['invariant', 'result', 'checks'],
+      rows: report.invariants.map(invariantRow),
+    }),
     ...(context.crossCheck ? ['', `Ledger cross-check: ${inline(context.crossCheck.line)}`] : []),
     '',
     `Replay: \`${context.replay}\``,
@@ -29,7 +33,12 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
 
 function verdictBlock(report: Report): string[] {
   if (report.verdicts.agents.length === 0) return [];
-  return verdictSections(report.verdicts).flatMap((section) => [`### Verdicts: ${section.title}`, '', ...markdownTable(section), '']);
+  return verdictSections(report.verdicts).flatMap((section) => [
+    `### Verdicts: ${section.title}`,
+    '',
+    ...markdownTable(section),
+    '',
+  ]);
 }
 
 function invariantRow(inv: Report['invariants'][number]): string[] {

@@ -24,7 +24,11 @@ export function verdictSections(verdicts: Verdicts): TableSection[] {
   if (showGroups || verdicts.agents.length > ALL_AGENTS_UP_TO) {
     const timeouts = timeoutsByGroup(verdicts.agents);
     const rows = verdicts.groups.map((g) => groupRow(g, timeouts.get(g.group) ?? 0));
-    sections.push({ title: `groups (${verdicts.groups.length})`, header: ['group', 'persona', 'agents', ...HEADER], rows });
+    sections.push({
+      title: `groups (${verdicts.groups.length})`,
+      header: ['group', 'persona', 'agents', ...HEADER],
+      rows,
+    });
   }
   const { title, agents } = agentSelection(verdicts.agents);
   sections.push({ title, header: ['agent', 'vs', ...HEADER], rows: agents.map(agentRow) });
@@ -54,12 +58,29 @@ function timeoutsByGroup(agents: readonly AgentVerdict[]): Map<string, number> {
 }
 
 function groupRow(g: GroupVerdict, timeouts: number): string[] {
-  return [g.group, g.persona, String(g.agents), String(g.games), wdl(g), percent(g.score), eloInterval(g.performance), String(timeouts)];
+  return [
+    g.group,
+    g.persona,
+    String(g.agents),
+    String(g.games),
+    wdl(g),
+    percent(g.score),
+    eloInterval(g.performance),
+    String(timeouts),
+  ];
 }
 
 function agentRow(a: AgentVerdict): string[] {
   const opponents = a.vs.map((v) => v.opponent).join(',');
-  return [a.handle, opponents || '-', String(a.games), wdl(a), percent(a.score), eloInterval(a.performance), String(a.timeouts)];
+  return [
+    a.handle,
+    opponents || '-',
+    String(a.games),
+    wdl(a),
+    percent(a.score),
+    eloInterval(a.performance),
+    String(a.timeouts),
+  ];
 }
 
 function wdl(t: { wins: number; draws: number; losses: number }): string {
@@ -87,7 +108,9 @@ function signedElo(x: number): string {
 export function textTable(section: TableSection): string[] {
   const rows = [section.header, ...section.rows];
   const widths = section.header.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  const numeric = section.header.map((_, c) => section.rows.every((r) => /^[-+\d./%\s[\],inf]*$/.test(r[c] ?? '')));
+  const numeric = section.header.map((_, c) =>
+    section.rows.every((r) => /^[-+\d./%\s[\],inf]*$/.test(r[c] ?? '')),
+  );
   const line = (r: string[]) =>
     r
       .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))

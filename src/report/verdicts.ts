@@ -1,13 +1,13 @@
-import { matchElo } from '../rules/match-elo.js';
-import type { GameResult } from '../rules/game.js';
+import { matchElo } from '../rules/chess/match-elo.js';
+import type { GameResult } from '../rules/chess/game.js';
 import type { EndReason, Game } from '../platform/state.js';
 import type { RunOutcome, SimAgent } from '../sim/world.js';
-import type { Scenario } from '../sim/scenario.js';
-import { findAgent } from '../platform/identity.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
+import { findAgent } from '../platform/identity/identity.js';
 
 /**
  * A verdict for each agent and each population group: how it scored, against whom, its performance against
- * the field as an Elo difference with a 95% interval (src/rules/match-elo.ts, as engine match runners
+ * the field as an Elo difference with a 95% interval (src/rules/chess/match-elo.ts, as engine match runners
  * report it), games lost on time, requests refused by code, and its busiest day against the daily quota.
  * Only agent accounts get a verdict (humans play no chess). Games that did not finish count nowhere.
  *
@@ -95,7 +95,8 @@ export function buildVerdicts(scenario: Scenario, outcome: RunOutcome): Verdicts
   const agents = outcome.agents.filter((sim) => sim.account === 'agent');
   const players = agents.map((sim) => verdictPlayer(sim, outcome, scenario.ruleset.elo.initial));
   const games: VerdictGame[] = [];
-  for (const g of outcome.platform.state.games.values()) if (g.status === 'completed') games.push(finishedGame(g));
+  for (const g of outcome.platform.state.games.values())
+    if (g.status === 'completed') games.push(finishedGame(g));
   return tallyVerdicts(players, games, scenario.ruleset.api.requestsPerDay);
 }
 
@@ -125,12 +126,19 @@ function finishedGame(g: Game): VerdictGame {
   return { whiteId: g.whiteId, blackId: g.blackId, result: g.end!.result, reason: g.end!.reason };
 }
 
-export function tallyVerdicts(players: readonly VerdictPlayer[], games: readonly VerdictGame[], requestsLimit: number): Verdicts {
+export function tallyVerdicts(
+  players: readonly VerdictPlayer[],
+  games: readonly VerdictGame[],
+  requestsLimit: number,
+): Verdicts {
   const byId = new Map(players.map((p) => [p.id, p]));
-  const tallies = new Map(players.map((p) => [p.id, { total: emptyTally(), vs: new Map<string, Tally>(), timeouts: 0 }]));
+  const tallies = new Map(
+    players.map((p) => [p.id, { total: emptyTally(), vs: new Map<string, Tally>(), timeouts: 0 }]),
+  );
   for (const game of games) {
     for (const side of ['white', 'black'] as const) {
-      const [selfId, otherId] = side === 'white' ? [game.whiteId, game.blackId] : [game.blackId, game.whiteId];
+      const [selfId, otherId] =
+        side === 'white' ? [game.whiteId, game.blackId] : [game.blackId, game.whiteId];
       const own = tallies.get(selfId);
       const other = byId.get(otherId);
       if (!own || !other) continue;
@@ -161,10 +169,18 @@ export function tallyVerdicts(players: readonly VerdictPlayer[], games: readonly
   return { agents, groups: groupVerdicts(players, tallies) };
 }
 
-function groupVerdicts(players: readonly VerdictPlayer[], tallies: Map<string, { total: Tally; vs: Map<string, Tally> }>): GroupVerdict[] {
+function groupVerdicts(
+  players: readonly VerdictPlayer[],
+  tallies: Map<string, { total: Tally; vs: Map<string, Tally> }>,
+): GroupVerdict[] {
   const groups = new Map<string, { persona: string; agents: number; total: Tally; vs: Map<string, Tally> }>();
   for (const p of players) {
-    const group = groups.get(p.group) ?? { persona: p.persona, agents: 0, total: emptyTally(), vs: new Map<string, Tally>() };
+    const group = groups.get(p.group) ?? {
+      persona: p.persona,
+      agents: 0,
+      total: emptyTally(),
+      vs: new Map<string, Tally>(),
+    };
     groups.set(p.group, group);
     const own = tallies.get(p.id)!;
     group.agents++;
@@ -173,7 +189,14 @@ function groupVerdicts(players: readonly VerdictPlayer[], tallies: Map<string, {
   }
   return [...groups.entries()]
     .sort(([a], [b]) => byText(a, b))
-    .map(([label, g]) => ({ group: label, persona: g.persona, agents: g.agents, ...withScore(g.total), performance: performanceOf(g.total), vs: vsRows(g.vs) }));
+    .map(([label, g]) => ({
+      group: label,
+      persona: g.persona,
+      agents: g.agents,
+      ...withScore(g.total),
+      performance: performanceOf(g.total),
+      vs: vsRows(g.vs),
+    }));
 }
 
 type GameOutcome = 'win' | 'draw' | 'loss';
@@ -224,7 +247,9 @@ export function performanceOf(t: Tally): Performance {
 }
 
 function vsRows(vs: Map<string, Tally>): VsRow[] {
-  return [...vs.entries()].sort(([a], [b]) => byText(a, b)).map(([opponent, t]) => ({ opponent, ...withScore(t) }));
+  return [...vs.entries()]
+    .sort(([a], [b]) => byText(a, b))
+    .map(([opponent, t]) => ({ opponent, ...withScore(t) }));
 }
 
 function finiteOrNull(x: number): number | null {

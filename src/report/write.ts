@@ -1,6 +1,16 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Scenario } from '../sim/scenario.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { gamesToPgn } from './pgn.js';
@@ -21,7 +31,14 @@ export interface WrittenReport {
  * so a file from an older run (a crosscheck.txt from a run with --cross-check) never sits next to the new
  * report looking current. Other files in the folder are left alone.
  */
-export const REPORT_FILES = ['report.json', 'games.pgn', 'junit.xml', 'summary.md', 'crosscheck.txt', 'report.html'] as const;
+export const REPORT_FILES = [
+  'report.json',
+  'games.pgn',
+  'junit.xml',
+  'summary.md',
+  'crosscheck.txt',
+  'report.html',
+] as const;
 type ReportFile = (typeof REPORT_FILES)[number];
 
 /** report.json is moved in last: once it is new, every other file of the run is too. */
@@ -70,7 +87,8 @@ export class OutputStage {
     // Made here rather than by renaming the staging folder, which mkdtemp creates private (0700).
     const target = resolve(this.dir);
     mkdirSync(target, { recursive: true });
-    for (const name of REPORT_FILES) if (name !== LAST && files.has(name)) renameSync(join(this.#staging, name), join(target, name));
+    for (const name of REPORT_FILES)
+      if (name !== LAST && files.has(name)) renameSync(join(this.#staging, name), join(target, name));
     for (const name of REPORT_FILES) if (!files.has(name)) rmSync(join(target, name), { force: true });
     if (files.has(LAST)) renameSync(join(this.#staging, LAST), join(target, LAST));
     this.discard();
@@ -88,7 +106,11 @@ export class OutputStage {
  * replayed its ledger through litesvm (kept out of report.json, so a run with and without the cross-check
  * gives the same report bytes). Every one of them is a function of the scenario, the seed and `context`.
  */
-export function renderRunReport(scenario: Scenario, outcome: RunOutcome, context: RunContext): { report: Report; files: Map<ReportFile, string> } {
+export function renderRunReport(
+  scenario: Scenario,
+  outcome: RunOutcome,
+  context: RunContext,
+): { report: Report; files: Map<ReportFile, string> } {
   const report = buildReport(scenario, outcome);
   const files = new Map<ReportFile, string>([
     ['report.json', prettyCanonicalJson(report)],
@@ -102,7 +124,12 @@ export function renderRunReport(scenario: Scenario, outcome: RunOutcome, context
 }
 
 /** Renders the run and writes it into `dir` through a staging folder (see OutputStage). */
-export function writeRunReport(dir: string, scenario: Scenario, outcome: RunOutcome, context: RunContext): WrittenReport {
+export function writeRunReport(
+  dir: string,
+  scenario: Scenario,
+  outcome: RunOutcome,
+  context: RunContext,
+): WrittenReport {
   const stage = OutputStage.prepare(dir);
   try {
     const { report, files } = renderRunReport(scenario, outcome, context);

@@ -13,7 +13,9 @@ export interface RateWindow {
   readonly windowMs: number;
 }
 
-export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number; readonly reason: 'cooldown' | 'limit' };
+export type RateDecision =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly retryAfterMs: number; readonly reason: 'cooldown' | 'limit' };
 
 /** `times`: accepted actions, oldest first, none older than `windowMs` (see `pruneWindow`). */
 export function rateDecision(times: readonly number[], nowMs: number, window: RateWindow): RateDecision {
@@ -21,9 +23,18 @@ export function rateDecision(times: readonly number[], nowMs: number, window: Ra
   const cooldownLeft = last === undefined ? 0 : last + window.cooldownMs - nowMs;
   const inWindow = times.length - firstInWindow(times, nowMs, window.windowMs);
   // The oldest action that must age out before one more fits: the (inWindow - limit + 1)-th oldest.
-  const limitLeft = inWindow >= window.limit ? (window.limit === 0 ? Infinity : times[times.length - window.limit]! + window.windowMs - nowMs) : 0;
+  const limitLeft =
+    inWindow >= window.limit
+      ? window.limit === 0
+        ? Infinity
+        : times[times.length - window.limit]! + window.windowMs - nowMs
+      : 0;
   if (cooldownLeft <= 0 && limitLeft <= 0) return { allowed: true };
-  return { allowed: false, retryAfterMs: Math.max(cooldownLeft, limitLeft), reason: limitLeft >= cooldownLeft ? 'limit' : 'cooldown' };
+  return {
+    allowed: false,
+    retryAfterMs: Math.max(cooldownLeft, limitLeft),
+    reason: limitLeft >= cooldownLeft ? 'limit' : 'cooldown',
+  };
 }
 
 /** Index of the first time still inside the window ending at `nowMs` (a time exactly `windowMs` old has left it). */

@@ -132,7 +132,15 @@ export const ONBOARDING_PRESETS = {
 export const DEFAULT_RULESET: Ruleset = {
   elo: { initial: 1200, kFactor: { mode: 'fixed', k: 40 } }, // initial WIRE examples; K OURS
   game: { turnLimitMs: 5 * 60_000, moveLimitPlies: 1000 }, // SPEC
-  identity: { handleMin: 3, handleMax: 32, bioMax: 500, tagsMax: 10, tagMax: 32, githubUrlMax: 512, handleChanges: 2 }, // WIRE; tagMax, handleChanges OURS
+  identity: {
+    handleMin: 3,
+    handleMax: 32,
+    bioMax: 500,
+    tagsMax: 10,
+    tagMax: 32,
+    githubUrlMax: 512,
+    handleChanges: 2,
+  }, // WIRE; tagMax, handleChanges OURS
   research: ONBOARDING_PRESETS.spec, // SPEC; `research: strict` selects the real service's 1/10/10 (WIRE §12)
   social: {
     windowMs: 60 * 60_000, // SPEC "per hour"; sliding (OURS, docs/rules.md)
@@ -144,7 +152,15 @@ export const DEFAULT_RULESET: Ruleset = {
       vote: { agent: 30, human: 30, cooldownMs: 0 }, // SPEC
       refresh: { agent: 5, human: 5, cooldownMs: 60_000 }, // OURS: SPEC says rate-limited, no number
     },
-    score: { post: 2, likeReceived: 1, replyReceived: 1, followReceived: 1, win: 3, draw: 1, downvoteReceived: 2 }, // SPEC
+    score: {
+      post: 2,
+      likeReceived: 1,
+      replyReceived: 1,
+      followReceived: 1,
+      win: 3,
+      draw: 1,
+      downvoteReceived: 2,
+    }, // SPEC
     tiers: [
       { name: 'newcomer', minScore: 0 },
       { name: 'active', minScore: 10 },
@@ -157,7 +173,12 @@ export const DEFAULT_RULESET: Ruleset = {
     profileRecentPosts: 10, // OURS: WIRE shows a short recent_posts list
   },
   posts: { contentMin: 1, contentMax: 1000 }, // WIRE
-  challenges: { maxOpenPerAgent: 5, expiryMs: 60 * 60_000, bountyMinLamports: 10_000_000, bountyMaxLamports: 10_000_000_000 }, // OURS; bounty range SPEC
+  challenges: {
+    maxOpenPerAgent: 5,
+    expiryMs: 60 * 60_000,
+    bountyMinLamports: 10_000_000,
+    bountyMaxLamports: 10_000_000_000,
+  }, // OURS; bounty range SPEC
   escrow: {
     rentExemptMinimumLamports: 890_880, // Solana (litesvm 0.8 reports the same)
     treasuryLamports: 1_000_000 * 1_000_000_000, // OURS: a devnet faucet that never runs dry in a run
@@ -180,7 +201,13 @@ export const DEFAULT_RULESET: Ruleset = {
     startDelayMs: 5 * 60_000, // SPEC
     registrationWindowMs: 24 * 60 * 60_000, // OURS
   },
-  api: { requestsPerDay: 5000, defaultPageLimit: 50, searchPageLimit: 20, maxPageLimit: 100, quota: 'enforce' }, // WIRE; quota OURS (`serve` warns instead, docs/rules.md)
+  api: {
+    requestsPerDay: 5000,
+    defaultPageLimit: 50,
+    searchPageLimit: 20,
+    maxPageLimit: 100,
+    quota: 'enforce',
+  }, // WIRE; quota OURS (`serve` warns instead, docs/rules.md)
   leaderboard: { aroundDefault: 25, aroundMax: 50 }, // WIRE
 };
 
@@ -189,7 +216,10 @@ export const FIDE_K_FACTOR: KFactorPolicy = { mode: 'fide', provisionalGames: 30
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> | T[K] : T[K] };
 
 /** Merges overrides into the defaults; returns the problems found, each naming the field path. */
-export function resolveRuleset(overrides: unknown, base: Ruleset = DEFAULT_RULESET): { ruleset: Ruleset; errors: string[] } {
+export function resolveRuleset(
+  overrides: unknown,
+  base: Ruleset = DEFAULT_RULESET,
+): { ruleset: Ruleset; errors: string[] } {
   const errors: string[] = [];
   const merged = mergeInto(base, overrides, 'ruleset', errors) as Ruleset;
   if (errors.length === 0) errors.push(...checkRuleset(merged));
@@ -212,14 +242,17 @@ function mergeInto(base: unknown, over: unknown, path: string, errors: string[])
     }
     return out;
   }
-  if (typeof over !== typeof base) errors.push(`${path}: expected a ${typeof base}, got ${JSON.stringify(over)}`);
+  if (typeof over !== typeof base)
+    errors.push(`${path}: expected a ${typeof base}, got ${JSON.stringify(over)}`);
   return typeof over === typeof base ? over : base;
 }
 
 /** `research: strict` (or `spec`) names a whole onboarding preset. */
 function onboardingPreset(name: string, errors: string[]): Ruleset['research'] {
   if (name === 'spec' || name === 'strict') return ONBOARDING_PRESETS[name];
-  errors.push(`ruleset.research: "${name}" is not a preset (spec or strict), nor a mapping of minPosts, minFollows, minLikes, verifiedUnlocks`);
+  errors.push(
+    `ruleset.research: "${name}" is not a preset (spec or strict), nor a mapping of minPosts, minFollows, minLikes, verifiedUnlocks`,
+  );
   return ONBOARDING_PRESETS.spec;
 }
 
@@ -254,22 +287,33 @@ function checkRuleset(r: Ruleset): string[] {
     ['tournaments.organizerFeeBps', r.tournaments.organizerFeeBps],
   ];
   for (const [name, value] of bps) {
-    if (!Number.isSafeInteger(value) || value < 0 || value > 10_000) problems.push(`ruleset.${name}: must be basis points from 0 to 10000`);
+    if (!Number.isSafeInteger(value) || value < 0 || value > 10_000)
+      problems.push(`ruleset.${name}: must be basis points from 0 to 10000`);
   }
   const sizes = r.tournaments.sizes;
-  if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => Number.isSafeInteger(n) && n >= 2 && n <= 256 && (n & (n - 1)) === 0)) {
+  if (
+    !Array.isArray(sizes) ||
+    sizes.length === 0 ||
+    !sizes.every((n) => Number.isSafeInteger(n) && n >= 2 && n <= 256 && (n & (n - 1)) === 0)
+  ) {
     problems.push('ruleset.tournaments.sizes: must be a list of powers of two from 2 to 256');
   }
-  if (r.tournaments.systemFeeBps + r.tournaments.organizerFeeBps > 10_000) problems.push('ruleset.tournaments: the two fees exceed 100%');
-  if (r.escrow.treasuryLamports > 4e15) problems.push('ruleset.escrow.treasuryLamports: at most 4e15, so every sum stays an exact integer');
+  if (r.tournaments.systemFeeBps + r.tournaments.organizerFeeBps > 10_000)
+    problems.push('ruleset.tournaments: the two fees exceed 100%');
+  if (r.escrow.treasuryLamports > 4e15)
+    problems.push('ruleset.escrow.treasuryLamports: at most 4e15, so every sum stays an exact integer');
   for (const [name, value] of positiveInts) {
-    if (!Number.isSafeInteger(value) || value <= 0) problems.push(`ruleset.${name}: must be a positive integer`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      problems.push(`ruleset.${name}: must be a positive integer`);
   }
   problems.push(...checkSocial(r));
-  if (!(QUOTA_POLICIES as readonly string[]).includes(r.api.quota)) problems.push(`ruleset.api.quota: must be one of ${QUOTA_POLICIES.join(', ')}`);
+  if (!(QUOTA_POLICIES as readonly string[]).includes(r.api.quota))
+    problems.push(`ruleset.api.quota: must be one of ${QUOTA_POLICIES.join(', ')}`);
   const k = r.elo.kFactor;
-  if (k.mode === 'fixed' && !(Number.isSafeInteger(k.k) && k.k > 0)) problems.push('ruleset.elo.kFactor.k: must be a positive integer');
-  if (k.mode !== 'fixed' && k.mode !== 'fide') problems.push('ruleset.elo.kFactor.mode: must be "fixed" or "fide"');
+  if (k.mode === 'fixed' && !(Number.isSafeInteger(k.k) && k.k > 0))
+    problems.push('ruleset.elo.kFactor.k: must be a positive integer');
+  if (k.mode !== 'fixed' && k.mode !== 'fide')
+    problems.push('ruleset.elo.kFactor.mode: must be "fixed" or "fide"');
   return problems;
 }
 
@@ -281,12 +325,23 @@ function checkSocial(r: Ruleset): string[] {
       problems.push(`ruleset.social.limits.${action}: agent, human and cooldownMs must be integers >= 0`);
     }
   }
-  for (const [name, points] of Object.entries(r.social.score) as [string, number][]) if (!count(points)) problems.push(`ruleset.social.score.${name}: must be an integer >= 0`);
+  for (const [name, points] of Object.entries(r.social.score) as [string, number][])
+    if (!count(points)) problems.push(`ruleset.social.score.${name}: must be an integer >= 0`);
   const tiers = r.social.tiers;
   const given: unknown = tiers; // an override may hold anything; testing `given` leaves `tiers` its type below
-  const ascending = Array.isArray(given) && tiers.length > 0 && tiers.every((t, i) => typeof t.name === 'string' && count(t.minScore) && (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore));
-  if (!ascending) problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
+  const ascending =
+    Array.isArray(given) &&
+    tiers.length > 0 &&
+    tiers.every(
+      (t, i) =>
+        typeof t.name === 'string' &&
+        count(t.minScore) &&
+        (i === 0 ? t.minScore === 0 : t.minScore > tiers[i - 1]!.minScore),
+    );
+  if (!ascending)
+    problems.push('ruleset.social.tiers: a list of { name, minScore } starting at 0 with rising minScore');
   const research = r.research;
-  if (![research.minPosts, research.minFollows, research.minLikes].every(count)) problems.push('ruleset.research: counts must be integers >= 0');
+  if (![research.minPosts, research.minFollows, research.minLikes].every(count))
+    problems.push('ruleset.research: counts must be integers >= 0');
   return problems;
 }

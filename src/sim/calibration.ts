@@ -10,7 +10,7 @@
  *   or on the pool's size, and games run concurrently to keep every engine of the pool busy.
  * - Colours alternate: the first contender is white in even games.
  * - The ladder is a chain: random -> weakest level -> next level -> ...; each level's Elo is the one
- *   below it plus their match's Elo difference (src/rules/match-elo.ts). A perfect score counts as its
+ *   below it plus their match's Elo difference (src/rules/chess/match-elo.ts). A perfect score counts as its
  *   median-unbiased estimate (match-elo's `estimate`), with the exact 95% lower bound and no upper one.
  *   Interval half-widths add in quadrature along the chain (independent matches). The matches of upper
  *   levels against random are played and recorded as a sanity check; they rarely carry information
@@ -18,8 +18,8 @@
  */
 import type { PlatformClient } from '../client/client.js';
 import { Rng } from '../kernel/rng.js';
-import { legalMoves, newBoard, toWireUci } from '../rules/chess.js';
-import { matchElo, type MatchResult } from '../rules/match-elo.js';
+import { legalMoves, newBoard, toWireUci } from '../rules/chess/chess.js';
+import { matchElo, type MatchResult } from '../rules/chess/match-elo.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import { chooseMove, LEVELS, type EngineLevel } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
@@ -77,8 +77,14 @@ export const nameOf = (c: Contender): string => (c === 'random' ? RANDOM_ANCHOR.
 
 /** Each level against the one below it (the weakest against random), then each other level against random. */
 export function calibrationPairings(levels: readonly EngineLevel[], meta: LadderMeta): Pairing[] {
-  const chain = levels.map((level, i) => ({ first: level, second: levels[i - 1] ?? ('random' as const), games: meta.gamesPerPairing }));
-  const checks = levels.slice(1).map((level) => ({ first: level, second: 'random' as const, games: meta.checkGames }));
+  const chain = levels.map((level, i) => ({
+    first: level,
+    second: levels[i - 1] ?? ('random' as const),
+    games: meta.gamesPerPairing,
+  }));
+  const checks = levels
+    .slice(1)
+    .map((level) => ({ first: level, second: 'random' as const, games: meta.checkGames }));
   return [...chain, ...checks].filter((p) => p.games > 0);
 }
 
@@ -89,13 +95,26 @@ export async function calibrate(options: CalibrationOptions): Promise<Ladder> {
 }
 
 /** Plays every pairing's games; results in the pairings' order. */
-export async function playPairings(pairings: readonly Pairing[], options: PlayOptions): Promise<PairingResult[]> {
+export async function playPairings(
+  pairings: readonly Pairing[],
+  options: PlayOptions,
+): Promise<PairingResult[]> {
   const pool = options.pool ?? EnginePool.shared();
-  const results = pairings.map((p) => ({ first: nameOf(p.first), second: nameOf(p.second), wins: 0, draws: 0, losses: 0 }));
-  const games = pairings.flatMap((pairing, p) => Array.from({ length: pairing.games }, (_, g) => ({ pairing, p, g })));
+  const results = pairings.map((p) => ({
+    first: nameOf(p.first),
+    second: nameOf(p.second),
+    wins: 0,
+    draws: 0,
+    losses: 0,
+  }));
+  const games = pairings.flatMap((pairing, p) =>
+    Array.from({ length: pairing.games }, (_, g) => ({ pairing, p, g })),
+  );
   let done = 0;
   await runConcurrently(games, options.concurrency ?? pool.size * 2, async ({ pairing, p, g }) => {
-    const rng = new Rng(options.seed).fork(`calibration/${results[p]!.first}-vs-${results[p]!.second}/game-${g}`);
+    const rng = new Rng(options.seed).fork(
+      `calibration/${results[p]!.first}-vs-${results[p]!.second}/game-${g}`,
+    );
     const score = await playGame(pairing, g % 2 === 0, rng, { pool, nodesScale: options.nodesScale });
     const result = results[p]!;
     if (score === 1) result.wins++;
@@ -115,7 +134,12 @@ interface Players {
  * One game on a fresh platform between two registered agents; returns the first contender's score. Each
  * side reads the position from the platform's answer and sends its move in UCI, as an agent would.
  */
-export async function playGame(pairing: Pairing, firstIsWhite: boolean, rng: Rng, players: Players): Promise<0 | 0.5 | 1> {
+export async function playGame(
+  pairing: Pairing,
+  firstIsWhite: boolean,
+  rng: Rng,
+  players: Players,
+): Promise<0 | 0.5 | 1> {
   const ruleset = calibrationRuleset();
   const wired = wirePlatform({ seed: rng.path, startMs: Date.UTC(2026, 0, 1), ruleset });
   const [white, black] = firstIsWhite ? [pairing.first, pairing.second] : [pairing.second, pairing.first];
@@ -163,12 +187,17 @@ async function pickMove(contender: Contender, fen: string, rng: Rng, players: Pl
 
 function firstScore(result: string | null, firstIsWhite: boolean): 0 | 0.5 | 1 {
   if (result === '1/2-1/2') return 0.5;
-  if (result !== '1-0' && result !== '0-1') throw new Error(`calibration: a completed game without a result (${result})`);
+  if (result !== '1-0' && result !== '0-1')
+    throw new Error(`calibration: a completed game without a result (${result})`);
   return (result === '1-0') === firstIsWhite ? 1 : 0;
 }
 
 /** Runs `task` over `items` with at most `limit` in flight; every loop ends when the list is drained. */
-async function runConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+async function runConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < items.length) await task(items[next++]!);
@@ -180,7 +209,11 @@ async function runConcurrently<T>(items: readonly T[], limit: number, task: (ite
  * The anchored ladder of `levels` (weakest first) from the match results; see the header for the chain
  * and the perfect-score rule. Pure.
  */
-export function buildLadder(levels: readonly EngineLevel[], results: readonly PairingResult[], options: LadderMeta): Ladder {
+export function buildLadder(
+  levels: readonly EngineLevel[],
+  results: readonly PairingResult[],
+  options: LadderMeta,
+): Ladder {
   let elo: number = RANDOM_ANCHOR.elo;
   let below2 = 0;
   let above2 = 0;
@@ -192,7 +225,16 @@ export function buildLadder(levels: readonly EngineLevel[], results: readonly Pa
     above2 += link.above ** 2;
     games += link.games;
     const { name, nodes, multiPv, spreadCp } = level;
-    return { name, nodes, multiPv, spreadCp, elo: Math.round(elo), low: finite(elo - Math.sqrt(below2)), high: finite(elo + Math.sqrt(above2)), games };
+    return {
+      name,
+      nodes,
+      multiPv,
+      spreadCp,
+      elo: Math.round(elo),
+      low: finite(elo - Math.sqrt(below2)),
+      high: finite(elo + Math.sqrt(above2)),
+      games,
+    };
   });
   return {
     method: METHOD,

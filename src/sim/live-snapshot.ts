@@ -1,4 +1,4 @@
-import { isRecord } from './scenario-fields.js';
+import { isRecord } from './scenario/scenario-fields.js';
 
 /**
  * The live snapshot's format, and the check every snapshot passes before a restore touches it: a snapshot
@@ -54,44 +54,65 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The snapshot, typed, or a SnapshotError naming the first field that is wrong. */
 export function checkSnapshot(value: unknown, format: string): LiveSnapshot {
-  if (!isRecord(value) || value['format'] !== format) throw new SnapshotError(`not a live snapshot (format ${format})`);
+  if (!isRecord(value) || value['format'] !== format)
+    throw new SnapshotError(`not a live snapshot (format ${format})`);
   const scenario = value['scenario'];
   if (!isRecord(scenario)) throw new SnapshotError('scenario: must be the scenario record');
   const keySecret = value['keySecret'];
-  if (keySecret !== null && !(typeof keySecret === 'string' && /^[0-9a-f]{64}$/.test(keySecret))) throw new SnapshotError('keySecret: must be 64 hex digits or null');
+  if (keySecret !== null && !(typeof keySecret === 'string' && /^[0-9a-f]{64}$/.test(keySecret)))
+    throw new SnapshotError('keySecret: must be 64 hex digits or null');
   const nowMs = checkTime(value['nowMs'], 'nowMs');
   for (const name of ['stateHash', 'fingerprint'] as const) {
-    if (typeof value[name] !== 'string' || (value[name]).length > 100) throw new SnapshotError(`${name}: must be a hash`);
+    if (typeof value[name] !== 'string' || value[name].length > 100)
+      throw new SnapshotError(`${name}: must be a hash`);
   }
   if (!Array.isArray(value['inputs'])) throw new SnapshotError('inputs: must be a list');
   const inputs = value['inputs'].map((entry, index) => checkInput(entry, `inputs[${index}]`));
   const stateHash = value['stateHash'] as string;
   const fingerprint = value['fingerprint'] as string;
   const usage = checkUsageMap(value['usage']);
-  return { format, scenario, keySecret, nowMs, now: String(value['now']), stateHash, fingerprint, inputs, usage, state: null };
+  return {
+    format,
+    scenario,
+    keySecret,
+    nowMs,
+    now: String(value['now']),
+    stateHash,
+    fingerprint,
+    inputs,
+    usage,
+    state: null,
+  };
 }
 
 function checkInput(entry: unknown, where: string): LiveInput {
   if (!isRecord(entry)) throw new SnapshotError(`${where}: must be an input record`);
-  if (entry['kind'] === 'advance') return { kind: 'advance', toMs: checkTime(entry['toMs'], `${where}.toMs`) };
+  if (entry['kind'] === 'advance')
+    return { kind: 'advance', toMs: checkTime(entry['toMs'], `${where}.toMs`) };
   if (entry['kind'] === 'airdrop') return checkAirdrop(entry, where);
-  if (entry['kind'] === 'request') return { kind: 'request', request: checkRequest(entry['request'], `${where}.request`) };
+  if (entry['kind'] === 'request')
+    return { kind: 'request', request: checkRequest(entry['request'], `${where}.request`) };
   throw new SnapshotError(`${where}.kind: must be advance, request or airdrop`);
 }
 
 function checkAirdrop(entry: Record<string, unknown>, where: string): LiveInput {
   const { handle, lamports } = entry;
-  if (typeof handle !== 'string' || handle.length > 64) throw new SnapshotError(`${where}.handle: must be a handle`);
-  if (!(Number.isSafeInteger(lamports) && (lamports as number) > 0 && (lamports as number) <= MAX_LAMPORTS)) throw new SnapshotError(`${where}.lamports: must be 1..${MAX_LAMPORTS}`);
+  if (typeof handle !== 'string' || handle.length > 64)
+    throw new SnapshotError(`${where}.handle: must be a handle`);
+  if (!(Number.isSafeInteger(lamports) && (lamports as number) > 0 && (lamports as number) <= MAX_LAMPORTS))
+    throw new SnapshotError(`${where}.lamports: must be 1..${MAX_LAMPORTS}`);
   return { kind: 'airdrop', handle, lamports: lamports as number };
 }
 
 function checkRequest(value: unknown, where: string): RecordedRequest {
   if (!isRecord(value)) throw new SnapshotError(`${where}: must be a request record`);
   const { method, path, body, actorId, usage } = value;
-  if (typeof method !== 'string' || !METHODS.has(method)) throw new SnapshotError(`${where}.method: must be one of ${[...METHODS].join(', ')}`);
-  if (typeof path !== 'string' || path.length > MAX_PATH || !path.startsWith('/')) throw new SnapshotError(`${where}.path: must be a path`);
-  if (actorId !== undefined && !(typeof actorId === 'string' && ID.test(actorId))) throw new SnapshotError(`${where}.actorId: must be an id`);
+  if (typeof method !== 'string' || !METHODS.has(method))
+    throw new SnapshotError(`${where}.method: must be one of ${[...METHODS].join(', ')}`);
+  if (typeof path !== 'string' || path.length > MAX_PATH || !path.startsWith('/'))
+    throw new SnapshotError(`${where}.path: must be a path`);
+  if (actorId !== undefined && !(typeof actorId === 'string' && ID.test(actorId)))
+    throw new SnapshotError(`${where}.actorId: must be an id`);
   const request: RecordedRequest = { method, path };
   if (body !== undefined) request.body = body; // a JSON value: the route's own schema checks it on replay
   if (actorId !== undefined) request.actorId = actorId;
@@ -113,15 +134,22 @@ function checkUsage(value: unknown, where: string): Usage {
   if (!isRecord(value)) throw new SnapshotError(`${where}: must be request counters`);
   const count = (name: string) => {
     const n = value[name];
-    if (!(Number.isSafeInteger(n) && (n as number) >= 0)) throw new SnapshotError(`${where}.${name}: must be a count`);
+    if (!(Number.isSafeInteger(n) && (n as number) >= 0))
+      throw new SnapshotError(`${where}.${name}: must be a count`);
     return n as number;
   };
   const last = value['lastUsedMs'];
   const lastUsedMs = last === null ? null : checkTime(last, `${where}.lastUsedMs`);
-  return { dayIndex: count('dayIndex'), requestsToday: count('requestsToday'), totalRequests: count('totalRequests'), lastUsedMs };
+  return {
+    dayIndex: count('dayIndex'),
+    requestsToday: count('requestsToday'),
+    totalRequests: count('totalRequests'),
+    lastUsedMs,
+  };
 }
 
 function checkTime(value: unknown, where: string): number {
-  if (!(Number.isSafeInteger(value) && (value as number) >= 0)) throw new SnapshotError(`${where}: must be epoch milliseconds`);
+  if (!(Number.isSafeInteger(value) && (value as number) >= 0))
+    throw new SnapshotError(`${where}: must be epoch milliseconds`);
   return value as number;
 }

@@ -2,12 +2,24 @@ import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { canonicalJson } from '../kernel/canonical.js';
 import { toIso } from '../kernel/clock.js';
-import { requireAgent } from '../platform/identity.js';
+import { requireAgent } from '../platform/identity/identity.js';
 import { stateFingerprint } from '../platform/snapshot.js';
 import type { Agent, Human } from '../platform/state.js';
-import { airdrop } from '../platform/transfers.js';
-import { checkSnapshot, SnapshotError, type LiveInput, type LiveSnapshot, type RecordedRequest, type Usage } from './live-snapshot.js';
-import { parseScenarioWithSource, ScenarioError, type Scenario, type ScenarioWithSource } from './scenario.js';
+import { airdrop } from '../platform/money/transfers.js';
+import {
+  checkSnapshot,
+  SnapshotError,
+  type LiveInput,
+  type LiveSnapshot,
+  type RecordedRequest,
+  type Usage,
+} from './live-snapshot.js';
+import {
+  parseScenarioWithSource,
+  ScenarioError,
+  type Scenario,
+  type ScenarioWithSource,
+} from './scenario/scenario.js';
 import { World } from './world.js';
 
 export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
@@ -138,7 +150,8 @@ export class LiveWorld {
     const actor = api.actorOf(request);
     const usage = actor ? { ...actor.usage } : undefined;
     const response = api.handle(request);
-    if (response.status < 400) this.#inputs.push({ kind: 'request', request: recorded(request, actor?.id, usage) });
+    if (response.status < 400)
+      this.#inputs.push({ kind: 'request', request: recorded(request, actor?.id, usage) });
     return response;
   }
 
@@ -182,17 +195,30 @@ export class LiveWorld {
    * the server's owner gave on the command line): a snapshot of the server's own scenario uses the owner's
    * copy. Refuses a snapshot whose replay does not end where it says.
    */
-  static async restore(input: unknown, own: ScenarioWithSource, slicing: Slicing = UNSLICED): Promise<LiveWorld> {
+  static async restore(
+    input: unknown,
+    own: ScenarioWithSource,
+    slicing: Slicing = UNSLICED,
+  ): Promise<LiveWorld> {
     const snapshot = checkSnapshot(input, FORMAT);
     const loaded = scenarioForRestore(snapshot.scenario, own);
-    const live = await LiveWorld.start(loaded, snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {});
+    const live = await LiveWorld.start(
+      loaded,
+      snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {},
+    );
     for (const [index, entry] of snapshot.inputs.entries()) {
       await live.#replay(entry, index, slicing);
       if (slicing.cancelled?.()) throw new SnapshotError('the restore was cancelled');
     }
     live.#applyUsage(snapshot.usage);
-    if (live.nowMs !== snapshot.nowMs || stateHash(live.world) !== snapshot.stateHash || live.world.fingerprintSoFar() !== snapshot.fingerprint) {
-      throw new SnapshotError('the replayed world differs from the snapshot (was it edited, or made by another version?)');
+    if (
+      live.nowMs !== snapshot.nowMs ||
+      stateHash(live.world) !== snapshot.stateHash ||
+      live.world.fingerprintSoFar() !== snapshot.fingerprint
+    ) {
+      throw new SnapshotError(
+        'the replayed world differs from the snapshot (was it edited, or made by another version?)',
+      );
     }
     return live;
   }
@@ -211,11 +237,15 @@ export class LiveWorld {
 
   #replayRequest(request: RecordedRequest, index: number): void {
     const actor = request.actorId === undefined ? undefined : actorWithId(this, request.actorId);
-    if (request.actorId !== undefined && !actor) throw new SnapshotError(`input ${index}: no actor ${request.actorId} at this point of the replay`);
+    if (request.actorId !== undefined && !actor)
+      throw new SnapshotError(`input ${index}: no actor ${request.actorId} at this point of the replay`);
     if (actor && request.usage) Object.assign(actor.usage, request.usage);
     const replayed = { method: request.method, path: request.path, body: request.body };
     const response = this.world.api.handle(replayed, actor);
-    if (response.status >= 400) throw new SnapshotError(`input ${index}: ${request.method} ${request.path} was accepted when recorded but is refused on replay`);
+    if (response.status >= 400)
+      throw new SnapshotError(
+        `input ${index}: ${request.method} ${request.path} was accepted when recorded but is refused on replay`,
+      );
     this.#inputs.push({ kind: 'request', request: structuredClone(request) });
   }
 
@@ -223,7 +253,9 @@ export class LiveWorld {
     try {
       this.airdrop(handle, lamports);
     } catch {
-      throw new SnapshotError(`input ${index}: airdrop to ${handle}, who does not exist at this point of the replay`);
+      throw new SnapshotError(
+        `input ${index}: airdrop to ${handle}, who does not exist at this point of the replay`,
+      );
     }
   }
 
@@ -236,7 +268,11 @@ export class LiveWorld {
   }
 }
 
-function recorded(request: ApiRequest, actorId: string | undefined, usage: Usage | undefined): RecordedRequest {
+function recorded(
+  request: ApiRequest,
+  actorId: string | undefined,
+  usage: Usage | undefined,
+): RecordedRequest {
   const copy: RecordedRequest = { method: request.method.toUpperCase(), path: request.path };
   if (request.body !== undefined) copy.body = structuredClone(request.body);
   if (actorId !== undefined) copy.actorId = actorId;
@@ -252,7 +288,8 @@ function actorWithId(live: LiveWorld, id: string): Agent | Human | undefined {
 function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
   const state = live.world.platform.state;
   const out: Record<string, Usage> = {};
-  for (const actor of [...state.agents.values(), ...state.humans.values()]) out[actor.id] = { ...actor.usage };
+  for (const actor of [...state.agents.values(), ...state.humans.values()])
+    out[actor.id] = { ...actor.usage };
   return out;
 }
 
@@ -260,7 +297,9 @@ function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
 function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSource): ScenarioWithSource {
   if (canonicalJson(source) === canonicalJson(own.source)) return own;
   if (namesModule(source)) {
-    throw new SnapshotError('its scenario names agent or invariant modules, which only the server\'s owner can load: start serve with that scenario (--scenario) and restore again');
+    throw new SnapshotError(
+      "its scenario names agent or invariant modules, which only the server's owner can load: start serve with that scenario (--scenario) and restore again",
+    );
   }
   try {
     return parseScenarioWithSource(JSON.stringify(source), 'snapshot scenario');
@@ -273,7 +312,9 @@ function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSo
 /** Agent modules in the population, or invariant modules: either would be imported. */
 function namesModule(source: Record<string, unknown>): boolean {
   const population = source['population'];
-  const agentModule = Array.isArray(population) && population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
+  const agentModule =
+    Array.isArray(population) &&
+    population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
   return agentModule || source['invariants'] !== undefined;
 }
 

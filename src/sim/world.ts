@@ -12,11 +12,11 @@ import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona
 import type { AccountKind } from '../../agents/registry.js';
 import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js';
 import { levelsFor } from '../../agents/engines/strength.js';
-import { InvariantSuite, type InvariantResult } from './invariants.js';
-import { InvariantModuleError, loadUserInvariants } from './user-invariants.js';
-import { ScenarioError, type PopulationGroup, type Scenario } from './scenario.js';
-import { drawPeriodMs, periodRange } from './population.js';
-import { airdrop } from '../platform/transfers.js';
+import { InvariantSuite, type InvariantResult } from './invariants/invariants.js';
+import { InvariantModuleError, loadUserInvariants } from './invariants/user-invariants.js';
+import { ScenarioError, type PopulationGroup, type Scenario } from './scenario/scenario.js';
+import { drawPeriodMs, periodRange } from './scenario/population.js';
+import { airdrop } from '../platform/money/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { wirePlatform, type WiredPlatform } from './wiring.js';
@@ -105,7 +105,14 @@ export class World {
   readonly api: Api;
   readonly agents: SimAgent[] = [];
   readonly invariants: InvariantSuite;
-  readonly requests: RequestStats = { requests: 0, rejected: 0, byCode: new Map(), rateLimitedByAction: new Map(), byAgent: new Map(), rateLimitedLog: [] };
+  readonly requests: RequestStats = {
+    requests: 0,
+    rejected: 0,
+    byCode: new Map(),
+    rateLimitedByAction: new Map(),
+    byAgent: new Map(),
+    rateLimitedLog: [],
+  };
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
   readonly #fingerprint = new Fingerprint();
@@ -179,8 +186,15 @@ export class World {
         const options = levels ? { ...group.options, level: levels[i] } : group.options;
         const heartbeat = agentHeartbeat(group, rng);
         const agent: SimAgent = {
-          ...{ index: this.agents.length, handle, persona: factory.name, account: group.account, client, rng, impl: factory.create(options) },
-          ...{ heartbeatMinMs: heartbeat.minMs, heartbeatMaxMs: heartbeat.maxMs },
+          index: this.agents.length,
+          handle,
+          persona: factory.name,
+          account: group.account,
+          client,
+          rng,
+          impl: factory.create(options),
+          heartbeatMinMs: heartbeat.minMs,
+          heartbeatMaxMs: heartbeat.maxMs,
         };
         this.agents.push(agent);
         this.#agentGroups.push(group.label);
@@ -226,15 +240,28 @@ export class World {
     const levels = levelsFor(group.strength, group.count, this.#rng.fork(`strength:${group.label}`));
     for (const level of new Set(levels)) {
       const problems = factory.checkOptions({ ...group.options, level });
-      if (problems.length > 0) throw new ScenarioError(this.scenario.name, problems.map((p) => `${group.label}.strength: the ladder's level ${level} is refused: ${p}`));
+      if (problems.length > 0)
+        throw new ScenarioError(
+          this.scenario.name,
+          problems.map((p) => `${group.label}.strength: the ladder's level ${level} is refused: ${p}`),
+        );
     }
     return levels;
   }
 
   /** An agent registers (and gets its airdrop); a human account is made through the simulator's control route. */
-  async #signUp(client: PlatformClient, handle: string, group: PopulationGroup, factory: PersonaFactory): Promise<void> {
+  async #signUp(
+    client: PlatformClient,
+    handle: string,
+    group: PopulationGroup,
+    factory: PersonaFactory,
+  ): Promise<void> {
     if (group.account === 'human') {
-      await client.createHuman({ username: handle, display_name: handle.replace('_', ' '), bio: factory.description });
+      await client.createHuman({
+        username: handle,
+        display_name: handle.replace('_', ' '),
+        bio: factory.description,
+      });
       return;
     }
     const registered = await client.register({ handle, bio: factory.description, tags: [factory.name] });
@@ -266,9 +293,17 @@ export class World {
    * one call execute the same events in the same order (a live server answers requests between slices, and
    * its snapshot replays each slice as one `runUntil`). Returns true when it reached `untilMs`.
    */
-  async runSlice(untilMs: number, shouldPause: () => boolean, onStep?: (dueMs: number) => void): Promise<boolean> {
+  async runSlice(
+    untilMs: number,
+    shouldPause: () => boolean,
+    onStep?: (dueMs: number) => void,
+  ): Promise<boolean> {
     if (this.agents.length === 0) await this.populate();
-    for (let due = this.#scheduler.peekDueMs(); due !== undefined && due <= untilMs; due = this.#scheduler.peekDueMs()) {
+    for (
+      let due = this.#scheduler.peekDueMs();
+      due !== undefined && due <= untilMs;
+      due = this.#scheduler.peekDueMs()
+    ) {
       await this.#runInstant(due, onStep);
       if (due < untilMs && shouldPause()) {
         this.platform.advanceTo(due);
@@ -314,13 +349,13 @@ export class World {
   }
 
   #contextFor(agent: SimAgent): AgentContext {
-    const world = this;
+    const platform = this.platform;
     return {
       handle: agent.handle,
       client: agent.client,
       rng: agent.rng,
       get nowMs() {
-        return world.platform.nowMs;
+        return platform.nowMs;
       },
       later: (delayMs, action) => {
         const id = this.#nextAction++;
@@ -334,13 +369,17 @@ export class World {
   #failOnWireFaults(): void {
     const faults = this.#wired.wireFaults;
     if (faults.length === 0) return;
-    throw new WireContractError(`${faults.length} answers left the route contracts; first: ${faults.slice(0, 3).join(' | ')}`);
+    throw new WireContractError(
+      `${faults.length} answers left the route contracts; first: ${faults.slice(0, 3).join(' | ')}`,
+    );
   }
 
   #outcome(endMs: number): RunOutcome {
     this.#failOnWireFaults();
     const invariants = this.invariants.finish(endMs);
-    const ledgerCheck = this.#crossCheck ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() }) : null;
+    const ledgerCheck = this.#crossCheck
+      ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() })
+      : null;
     return {
       platform: this.platform,
       agents: this.agents,
@@ -379,7 +418,8 @@ class CountingTransport implements Transport {
       const code = new ApiError(response.status, response.body).code;
       this.stats.byCode.set(code, (this.stats.byCode.get(code) ?? 0) + 1);
       if (response.status === 429) {
-        const action = String((response.body as { action?: unknown } | null)?.action ?? 'unknown');
+        const named = (response.body as { action?: unknown } | null)?.action;
+        const action = typeof named === 'string' ? named : 'unknown';
         this.stats.rateLimitedByAction.set(action, (this.stats.rateLimitedByAction.get(action) ?? 0) + 1);
         this.stats.rateLimitedLog.push({ atMs: this.nowMs(), action });
       }
@@ -436,6 +476,10 @@ function agentHeartbeat(group: PopulationGroup, rng: Rng): { minMs: number; maxM
   return periodRange(period, group.heartbeatMinMs, group.heartbeatMaxMs);
 }
 
-export async function runScenario(scenario: Scenario, onProgress?: ProgressListener, options: WorldOptions = {}): Promise<RunOutcome> {
+export async function runScenario(
+  scenario: Scenario,
+  onProgress?: ProgressListener,
+  options: WorldOptions = {},
+): Promise<RunOutcome> {
   return new World(scenario, options).run(onProgress);
 }

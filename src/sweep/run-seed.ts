@@ -1,8 +1,14 @@
 import { dirname, resolve } from 'node:path';
-import { parseScenario } from '../sim/scenario.js';
+import { parseScenario } from '../sim/scenario/scenario.js';
 import { runScenario } from '../sim/world.js';
 import { buildReport } from '../report/report.js';
-import { completedSeed, errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from './seed-result.js';
+import {
+  completedSeed,
+  errorMessage,
+  unfinishedSeed,
+  type SeedResult,
+  type SeedTask,
+} from './seed-result.js';
 
 /**
  * One seed of a sweep, exactly as `run <scenario> --seed N` runs it: the scenario text parsed as
@@ -12,7 +18,12 @@ import { completedSeed, errorMessage, unfinishedSeed, type SeedResult, type Seed
  */
 export async function runSeed(task: SeedTask): Promise<SeedResult> {
   try {
-    const scenario = parseScenario(task.scenarioText, task.scenarioFile, String(task.seed), dirname(resolve(task.scenarioFile)));
+    const scenario = parseScenario(
+      task.scenarioText,
+      task.scenarioFile,
+      String(task.seed),
+      dirname(resolve(task.scenarioFile)),
+    );
     const outcome = await runScenario(scenario);
     return completedSeed(task.seed, buildReport(scenario, outcome));
   } catch (error) {

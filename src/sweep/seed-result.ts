@@ -1,5 +1,5 @@
 import type { Report } from '../report/report.js';
-import { headlineMetrics, type Metrics } from './metrics.js';
+import { headlineMetrics, type Metrics } from './outputs/metrics.js';
 
 /**
  * What a sweep keeps of one seed's run: its fingerprint, every invariant's result and the headline
@@ -60,7 +60,11 @@ export function completedSeed(seed: number, report: Report): SeedResult {
   };
 }
 
-export function unfinishedSeed(seed: number, status: Exclude<SeedStatus, 'passed' | 'failed'>, error: string): SeedResult {
+export function unfinishedSeed(
+  seed: number,
+  status: Exclude<SeedStatus, 'passed' | 'failed'>,
+  error: string,
+): SeedResult {
   return { seed, status, fingerprint: null, invariants: [], metrics: null, error: oneLine(error) };
 }
 

@@ -20,12 +20,17 @@ const RANGE = /^(\d+)\.\.(\d+)$/;
 /** The seeds `spec` names, ascending. Throws SeedSpecError with a one-line message naming the bad part. */
 export function parseSeedSpec(spec: string): number[] {
   const parts = spec.split(',').map((part) => part.trim());
-  if (spec.trim() === '' || parts.some((part) => part === '')) throw new SeedSpecError(`--seeds: "${spec}" is empty or has an empty item; write e.g. 1..1000 or 1,5,9`);
+  if (spec.trim() === '' || parts.some((part) => part === ''))
+    throw new SeedSpecError(`--seeds: "${spec}" is empty or has an empty item; write e.g. 1..1000 or 1,5,9`);
   const seeds: number[] = [];
   for (const part of parts) {
     const [from, to] = bounds(part);
-    if (seeds.length > 0 && from <= seeds.at(-1)!) throw new SeedSpecError(`--seeds: ${part} does not come after ${seeds.at(-1)}; list seeds and ranges in ascending order without repeats`);
-    if (seeds.length + (to - from + 1) > MAX_SEEDS) throw new SeedSpecError(`--seeds: "${spec}" names more than ${MAX_SEEDS} seeds`);
+    if (seeds.length > 0 && from <= seeds.at(-1)!)
+      throw new SeedSpecError(
+        `--seeds: ${part} does not come after ${seeds.at(-1)}; list seeds and ranges in ascending order without repeats`,
+      );
+    if (seeds.length + (to - from + 1) > MAX_SEEDS)
+      throw new SeedSpecError(`--seeds: "${spec}" names more than ${MAX_SEEDS} seeds`);
     for (let seed = from; seed <= to; seed++) seeds.push(seed);
   }
   return seeds;
@@ -38,21 +43,25 @@ function bounds(part: string): [number, number] {
     if (to < from) throw new SeedSpecError(`--seeds: ${part} is descending; write ${to}..${from}`);
     return [from, to];
   }
-  if (!SEED.test(part)) throw new SeedSpecError(`--seeds: "${part}" is neither a seed (a non-negative integer) nor a range such as 1..1000`);
+  if (!SEED.test(part))
+    throw new SeedSpecError(
+      `--seeds: "${part}" is neither a seed (a non-negative integer) nor a range such as 1..1000`,
+    );
   const seed = checkSeed(part, part);
   return [seed, seed];
 }
 
 function checkSeed(text: string, part: string): number {
   const seed = Number(text);
-  if (!Number.isSafeInteger(seed) || seed > MAX_SEED) throw new SeedSpecError(`--seeds: ${part}: seeds must be integers up to ${MAX_SEED}`);
+  if (!Number.isSafeInteger(seed) || seed > MAX_SEED)
+    throw new SeedSpecError(`--seeds: ${part}: seeds must be integers up to ${MAX_SEED}`);
   return seed;
 }
 
 /** The canonical spelling of an ascending seed list: runs of consecutive seeds (3 or more) as ranges. */
 export function formatSeedSpec(seeds: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < seeds.length; ) {
+  for (let i = 0; i < seeds.length;) {
     let j = i;
     while (j + 1 < seeds.length && seeds[j + 1] === seeds[j]! + 1) j++;
     if (j - i >= 2) parts.push(`${seeds[i]}..${seeds[j]}`);

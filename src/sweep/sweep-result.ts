@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
-import { metricStats, type MetricStats } from './stats.js';
+import { metricStats, type MetricStats } from './outputs/stats.js';
 import { formatSeedSpec, parseSeedSpec } from './seeds.js';
 import { seedFailed, type SeedResult, type SeedStatus } from './seed-result.js';
 
@@ -22,11 +22,19 @@ export interface SweepIdentity {
   seeds: { spec: string; count: number };
 }
 
-export function sweepIdentity(version: string, scenario: { name: string; file: string; text: string }, seeds: readonly number[]): SweepIdentity {
+export function sweepIdentity(
+  version: string,
+  scenario: { name: string; file: string; text: string },
+  seeds: readonly number[],
+): SweepIdentity {
   return {
     tool: 'agent-chess-sim',
     version,
-    scenario: { name: scenario.name, file: scenario.file, sha256: createHash('sha256').update(scenario.text).digest('hex') },
+    scenario: {
+      name: scenario.name,
+      file: scenario.file,
+      sha256: createHash('sha256').update(scenario.text).digest('hex'),
+    },
     seeds: { spec: formatSeedSpec(seeds), count: seeds.length },
   };
 }
@@ -70,7 +78,8 @@ export function sortedResults(identity: SweepIdentity, results: readonly SeedRes
   const sorted = [...results].sort((a, b) => a.seed - b.seed);
   const expected = parseSeedSpec(identity.seeds.spec);
   const got = formatSeedSpec(sorted.map((r) => r.seed));
-  if (sorted.length !== expected.length || got !== identity.seeds.spec) throw new Error(`sweep results cover seeds ${got || 'none'}, not ${identity.seeds.spec}`);
+  if (sorted.length !== expected.length || got !== identity.seeds.spec)
+    throw new Error(`sweep results cover seeds ${got || 'none'}, not ${identity.seeds.spec}`);
   return sorted;
 }
 
@@ -108,13 +117,20 @@ function aggregateMetrics(results: readonly SeedResult[]): Record<string, Metric
 }
 
 function failureOf(identity: SweepIdentity, r: SeedResult): SeedFailure {
-  return { seed: r.seed, status: r.status, reason: failureReason(r), replay: replayCommand(identity, r.seed) };
+  return {
+    seed: r.seed,
+    status: r.status,
+    reason: failureReason(r),
+    replay: replayCommand(identity, r.seed),
+  };
 }
 
 function failureReason(r: SeedResult): string {
   if (r.status !== 'failed') return `${r.status.replace('_', ' ')}: ${r.error ?? 'no detail'}`;
   const broken = r.invariants.filter((i) => !i.passed);
-  return broken.map((i) => `invariant ${i.name} broke ${i.violations} time(s); first: ${i.first_violation ?? '?'}`).join('; ');
+  return broken
+    .map((i) => `invariant ${i.name} broke ${i.violations} time(s); first: ${i.first_violation ?? '?'}`)
+    .join('; ');
 }
 
 /** The command that runs one seed of the sweep alone and writes its report.json and games.pgn. */

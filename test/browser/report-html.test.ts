@@ -27,7 +27,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const OUT_DIR = resolve('reports/browser');
 const hasChromium = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
-if (!hasChromium && !inCi) console.warn(`report.html browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+if (!hasChromium && !inCi)
+  console.warn(`report.html browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 let report: Report;
 let outcome: RunOutcome;
@@ -50,7 +51,16 @@ describe('report.html as a file', () => {
     expect(report.tournaments.some((t) => t.status === 'completed')).toBe(true);
     expect(report.money.bounty_games.settled).toBeGreaterThan(0);
     expect(Object.keys(report.social.rate_limited_by_action).length).toBeGreaterThan(0);
-    for (const id of ['summary', 'ratings', 'endings', 'money', 'tournaments', 'social', 'invariants', 'games']) {
+    for (const id of [
+      'summary',
+      'ratings',
+      'endings',
+      'money',
+      'tournaments',
+      'social',
+      'invariants',
+      'games',
+    ]) {
       expect(html, id).toContain(`<section id="${id}">`);
     }
   });
@@ -64,7 +74,9 @@ describe('report.html as a file', () => {
     // Markup and styles only: the viewer's minified bundle calls functions named `url(` and keeps lichess's
     // default site as a string it never loads with `lichess: false`; the CSP and the browser test cover scripts.
     const markup = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '');
-    const attributes = [...markup.matchAll(/\b(?:src|href|action|poster|srcset)\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!);
+    const attributes = [...markup.matchAll(/\b(?:src|href|action|poster|srcset)\s*=\s*"([^"]*)"/gi)].map(
+      (m) => m[1]!,
+    );
     expect(attributes.filter((url) => !url.startsWith('#') && !url.startsWith('data:'))).toEqual([]);
     const cssUrls = [...markup.matchAll(/url\(\s*["']?([^"')]*)/gi)].map((m) => m[1]!);
     expect(cssUrls.filter((url) => !url.startsWith('data:') && !url.startsWith('#'))).toEqual([]);
@@ -79,8 +91,21 @@ describe('report.html as a file', () => {
   });
 
   it('draws vega charts synchronously exactly as vega-view toSVG does', async () => {
-    const spec = { width: 200, height: 100, data: { values: [{ x: 1, y: 2 }, { x: 2, y: 5 }] }, mark: 'line', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } } as const;
-    const view = new vega.View(vega.parse(compile({ ...spec, config: CHART_CONFIG }).spec), { renderer: 'none' });
+    const spec = {
+      width: 200,
+      height: 100,
+      data: {
+        values: [
+          { x: 1, y: 2 },
+          { x: 2, y: 5 },
+        ],
+      },
+      mark: 'line',
+      encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+    } as const;
+    const view = new vega.View(vega.parse(compile({ ...spec, config: CHART_CONFIG }).spec), {
+      renderer: 'none',
+    });
     const expected = inlineSvg(await view.toSVG(), 'c');
     expect(renderVegaLite(spec, 'c')).toBe(expected);
   });
@@ -105,14 +130,24 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 1200 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     close = () => context.close();
     const page = context.pages()[0] ?? (await context.newPage());
     const problems: string[] = [];
     const requests: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     page.on('request', (request) => requests.push(request.url()));
@@ -121,7 +156,9 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
     await page.waitForSelector('#game-viewer cg-board piece');
 
     // Every chart is an inline SVG whose mark groups hold drawn marks.
-    const charts = await page.$$eval('figure.chart svg', (svgs) => svgs.map((svg) => svg.querySelectorAll('.role-mark > *').length));
+    const charts = await page.$$eval('figure.chart svg', (svgs) =>
+      svgs.map((svg) => svg.querySelectorAll('.role-mark > *').length),
+    );
     expect(charts.length).toBeGreaterThanOrEqual(9);
     for (const marks of charts) expect(marks).toBeGreaterThan(0);
 
@@ -133,7 +170,8 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
     expect(await page.locator('#game-viewer cg-board piece').count()).toBe(32);
     await page.click('#game-viewer .lpv__controls__goto--next');
     await expect.poll(() => page.locator('#game-viewer .lpv__moves .current').count()).toBe(1);
-    const firstMove = (await page.locator('#game-viewer .lpv__moves button.move').first().textContent()) ?? '';
+    const firstMove =
+      (await page.locator('#game-viewer .lpv__moves button.move').first().textContent()) ?? '';
     expect(await page.locator('#game-viewer .lpv__moves .current').textContent()).toBe(firstMove);
 
     // A bracket link loads that game into the viewer.

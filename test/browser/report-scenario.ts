@@ -1,4 +1,4 @@
-import { parseScenario, type Scenario } from '../../src/sim/scenario.js';
+import { parseScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
 
 /**
  * A short run with something in every section of report.html: rated games with timeouts (slow), an 8-player

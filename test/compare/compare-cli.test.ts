@@ -17,88 +17,179 @@ const LIMIT = { timeoutMs: 170_000 };
 const TEST_MS = 180_000;
 
 describe.concurrent('compare', () => {
-  it('compares two rulesets on the same seeds: 1 and 2 workers write the same bytes, and K = 20 narrows the Elo spread', async () => {
-    const dir = tempDir();
-    const scenario = writeTinyScenario(dir);
-    const k20 = join(dir, 'k20.yaml');
-    writeFileSync(k20, 'elo: { kFactor: { mode: fixed, k: 20 } }\n');
-    const args = (workers: string, out: string) => ['compare', scenario, '--ruleset', 'default', '--ruleset', k20, '--seeds', '1..6', '--workers', workers, '--out', join(dir, out)];
-    const [one, two] = await Promise.all([cli(args('1', 'one'), LIMIT), cli(args('2', 'two'), LIMIT)]);
-    for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
-    expect(read(join(dir, 'one', 'compare.json'))).toBe(read(join(dir, 'two', 'compare.json')));
-    expect(read(join(dir, 'one', 'compare.md'))).toBe(read(join(dir, 'two', 'compare.md')));
+  it(
+    'compares two rulesets on the same seeds: 1 and 2 workers write the same bytes, and K = 20 narrows the Elo spread',
+    async () => {
+      const dir = tempDir();
+      const scenario = writeTinyScenario(dir);
+      const k20 = join(dir, 'k20.yaml');
+      writeFileSync(k20, 'elo: { kFactor: { mode: fixed, k: 20 } }\n');
+      const args = (workers: string, out: string) => [
+        'compare',
+        scenario,
+        '--ruleset',
+        'default',
+        '--ruleset',
+        k20,
+        '--seeds',
+        '1..6',
+        '--workers',
+        workers,
+        '--out',
+        join(dir, out),
+      ];
+      const [one, two] = await Promise.all([cli(args('1', 'one'), LIMIT), cli(args('2', 'two'), LIMIT)]);
+      for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
+      expect(read(join(dir, 'one', 'compare.json'))).toBe(read(join(dir, 'two', 'compare.json')));
+      expect(read(join(dir, 'one', 'compare.md'))).toBe(read(join(dir, 'two', 'compare.md')));
 
-    const c = JSON.parse(read(join(dir, 'two', 'compare.json'))) as RulesetCompare;
-    expect(c.sides.map((s) => s.name)).toEqual(['default', 'k20']);
-    expect(c.counts).toMatchObject({ seeds: 6, compared: 6 });
-    const spread = c.metrics.find((m) => m.metric === 'elo_spread')!;
-    // K = 20 moves every rating half as far: the spread shrinks on every seed, and the interval says so
-    expect(spread.mean_diff).toBeLessThan(0);
-    expect(spread.high!).toBeLessThan(0);
-    expect(spread.differs).toBe(true);
-    expect(c.metrics.find((m) => m.metric === 'agents')).toMatchObject({ mean_diff: 0, low: 0, high: 0, differs: false });
-    expect(two.stdout).toMatch(/^elo_spread +[\d.]+ +[\d.]+ +-[\d.]+ +\[-[\d.]+, -[\d.]+\] +differs$/m);
-    expect(two.stderr).toMatch(/compare tiny: default vs k20: 12 runs on 2 worker thread\(s\) \(6 seeds x 2 rulesets\)/);
+      const c = JSON.parse(read(join(dir, 'two', 'compare.json'))) as RulesetCompare;
+      expect(c.sides.map((s) => s.name)).toEqual(['default', 'k20']);
+      expect(c.counts).toMatchObject({ seeds: 6, compared: 6 });
+      const spread = c.metrics.find((m) => m.metric === 'elo_spread')!;
+      // K = 20 moves every rating half as far: the spread shrinks on every seed, and the interval says so
+      expect(spread.mean_diff).toBeLessThan(0);
+      expect(spread.high!).toBeLessThan(0);
+      expect(spread.differs).toBe(true);
+      expect(c.metrics.find((m) => m.metric === 'agents')).toMatchObject({
+        mean_diff: 0,
+        low: 0,
+        high: 0,
+        differs: false,
+      });
+      expect(two.stdout).toMatch(/^elo_spread +[\d.]+ +[\d.]+ +-[\d.]+ +\[-[\d.]+, -[\d.]+\] +differs$/m);
+      expect(two.stderr).toMatch(
+        /compare tiny: default vs k20: 12 runs on 2 worker thread\(s\) \(6 seeds x 2 rulesets\)/,
+      );
 
-    // side a is the scenario as `run` runs it: its seed 4 is the scenario's own run of seed 4
-    const own = await runSeed({ scenarioText: read(scenario), scenarioFile: scenario, seed: 4 });
-    expect(c.results.find((r) => r.seed === 4)!.a.fingerprint).toBe(own.fingerprint);
+      // side a is the scenario as `run` runs it: its seed 4 is the scenario's own run of seed 4
+      const own = await runSeed({ scenarioText: read(scenario), scenarioFile: scenario, seed: 4 });
+      expect(c.results.find((r) => r.seed === 4)!.a.fingerprint).toBe(own.fingerprint);
 
-    const html = read(join(dir, 'two', 'compare.html'));
-    expect(html).toContain('<tr class="differs"><td>elo_spread</td>');
-    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    expect(read(join(dir, 'two', 'compare.md'))).toMatch(/^\| elo_spread \| [\d.]+ \| [\d.]+ \| -[\d.]+ \| \[-[\d.]+, -[\d.]+\] \| \*\*differs\*\* \|$/m);
-  }, TEST_MS);
+      const html = read(join(dir, 'two', 'compare.html'));
+      expect(html).toContain('<tr class="differs"><td>elo_spread</td>');
+      expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+      expect(read(join(dir, 'two', 'compare.md'))).toMatch(
+        /^\| elo_spread \| [\d.]+ \| [\d.]+ \| -[\d.]+ \| \[-[\d.]+, -[\d.]+\] \| \*\*differs\*\* \|$/m,
+      );
+    },
+    TEST_MS,
+  );
 
-  it('refuses bad arguments with one line and exit 2, running and writing nothing', async () => {
-    const dir = tempDir();
-    const scenario = writeTinyScenario(dir);
-    const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'elo: { kFactor: { mode: glicko } }\n');
-    const out = join(dir, 'out');
-    // One process per kind of refusal; the word and --sprt rules themselves are checked in process below.
-    const cases: Array<[string[], RegExp]> = [
-      [['compare', scenario, '--ruleset', 'default', '--ruleset', bad, '--seeds', '1..2'], /--ruleset .*bad\.yaml: ruleset\.elo\.kFactor\.mode: must be "fixed" or "fide"/],
-      [['compare', scenario, '--ruleset', 'default', '--seeds', '1..2'], /--ruleset: give exactly two \(got 1\)/],
-      [['compare', scenario, '--ruleset', 'default', '--ruleset', 'default', '--seeds', '1', '--vs', 'random'], /--vs goes with --agent/],
-      [['compare', '--agent', 'greedy', '--agent', 'grumpy'], /--agent grumpy: not a persona \(.*\), an engine level \(sf-1 to sf-8\) or a module path/],
-      [['compare', '--agent', 'greedy', '--agent', 'test/fixtures/agents/throws-on-import.mjs'], /--agent test\/fixtures\/agents\/throws-on-import\.mjs: import threw: /],
-      [['compare', '--agent', 'greedy', '--agent', 'random', '--sprt', 'elo0=10,elo1=0'], /--sprt elo0=10,elo1=0: elo0 must be less than elo1/],
-    ];
-    const results = await Promise.all(cases.map(([args]) => cli([...args, '--out', out])));
-    results.forEach((r, i) => {
-      expect(r.code, `${cases[i]![0].join(' ')}\n${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(cases[i]![1]);
-      expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
-      expect(r.stdout).toBe('');
-    });
-    expect(existsSync(out)).toBe(false);
-  }, TEST_MS);
+  it(
+    'refuses bad arguments with one line and exit 2, running and writing nothing',
+    async () => {
+      const dir = tempDir();
+      const scenario = writeTinyScenario(dir);
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(bad, 'elo: { kFactor: { mode: glicko } }\n');
+      const out = join(dir, 'out');
+      // One process per kind of refusal; the word and --sprt rules themselves are checked in process below.
+      const cases: Array<[string[], RegExp]> = [
+        [
+          ['compare', scenario, '--ruleset', 'default', '--ruleset', bad, '--seeds', '1..2'],
+          /--ruleset .*bad\.yaml: ruleset\.elo\.kFactor\.mode: must be "fixed" or "fide"/,
+        ],
+        [
+          ['compare', scenario, '--ruleset', 'default', '--seeds', '1..2'],
+          /--ruleset: give exactly two \(got 1\)/,
+        ],
+        [
+          [
+            'compare',
+            scenario,
+            '--ruleset',
+            'default',
+            '--ruleset',
+            'default',
+            '--seeds',
+            '1',
+            '--vs',
+            'random',
+          ],
+          /--vs goes with --agent/,
+        ],
+        [
+          ['compare', '--agent', 'greedy', '--agent', 'grumpy'],
+          /--agent grumpy: not a persona \(.*\), an engine level \(sf-1 to sf-8\) or a module path/,
+        ],
+        [
+          ['compare', '--agent', 'greedy', '--agent', 'test/fixtures/agents/throws-on-import.mjs'],
+          /--agent test\/fixtures\/agents\/throws-on-import\.mjs: import threw: /,
+        ],
+        [
+          ['compare', '--agent', 'greedy', '--agent', 'random', '--sprt', 'elo0=10,elo1=0'],
+          /--sprt elo0=10,elo1=0: elo0 must be less than elo1/,
+        ],
+      ];
+      const results = await Promise.all(cases.map(([args]) => cli([...args, '--out', out])));
+      results.forEach((r, i) => {
+        expect(r.code, `${cases[i]![0].join(' ')}\n${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(cases[i]![1]);
+        expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+        expect(r.stdout).toBe('');
+      });
+      expect(existsSync(out)).toBe(false);
+    },
+    TEST_MS,
+  );
 
-  it('plays greedy against random in colour-swapped pairs until the SPRT accepts H1, printing as fastchess does; 1 and 2 workers write the same bytes', async () => {
-    // elo1 = 30 rather than 10 decides in about a third of the pairs (36 rather than 104; the full run is in README.md)
-    const dir = tempDir();
-    const args = (workers: string) => ['compare', '--agent', 'greedy', '--agent', 'random', '--sprt', 'elo0=0,elo1=30,alpha=0.05,beta=0.05', '--workers', workers, '--out', join(dir, workers)];
-    const [one, two] = await Promise.all([cli([...args('1'), '--no-progress'], LIMIT), cli(args('2'), LIMIT)]);
-    for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
-    expect(read(join(dir, '1', 'compare.json'))).toBe(read(join(dir, '2', 'compare.json')));
-    expect(read(join(dir, '1', 'compare.md'))).toBe(read(join(dir, '2', 'compare.md')));
-    const withoutFiles = (stdout: string) => stdout.replace(/^wrote .*$/m, '');
-    expect(withoutFiles(two.stdout)).toBe(withoutFiles(one.stdout));
-    expect(one.stderr).toBe('');
-    expect(two.stderr).toMatch(/^compare greedy vs random: up to 500 pairs \(1000 duel worlds\) on 2 worker thread\(s\)\n$/);
+  it(
+    'plays greedy against random in colour-swapped pairs until the SPRT accepts H1, printing as fastchess does; 1 and 2 workers write the same bytes',
+    async () => {
+      // elo1 = 30 rather than 10 decides in about a third of the pairs (36 rather than 104; the full run is in README.md)
+      const dir = tempDir();
+      const args = (workers: string) => [
+        'compare',
+        '--agent',
+        'greedy',
+        '--agent',
+        'random',
+        '--sprt',
+        'elo0=0,elo1=30,alpha=0.05,beta=0.05',
+        '--workers',
+        workers,
+        '--out',
+        join(dir, workers),
+      ];
+      const [one, two] = await Promise.all([
+        cli([...args('1'), '--no-progress'], LIMIT),
+        cli(args('2'), LIMIT),
+      ]);
+      for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
+      expect(read(join(dir, '1', 'compare.json'))).toBe(read(join(dir, '2', 'compare.json')));
+      expect(read(join(dir, '1', 'compare.md'))).toBe(read(join(dir, '2', 'compare.md')));
+      const withoutFiles = (stdout: string) => stdout.replace(/^wrote .*$/m, '');
+      expect(withoutFiles(two.stdout)).toBe(withoutFiles(one.stdout));
+      expect(one.stderr).toBe('');
+      expect(two.stderr).toMatch(
+        /^compare greedy vs random: up to 500 pairs \(1000 duel worlds\) on 2 worker thread\(s\)\n$/,
+      );
 
-    expect(two.stdout).toMatch(/^Score of greedy vs random: \d - \d - \d \[\d\.\d{3}\] 2$/m);
-    expect(two.stdout).toMatch(/^Elo difference: [\d.]+ \+\/- [\d.]+, LOS: [\d.]+ %, DrawRatio: [\d.]+ %$/m);
-    expect(two.stdout).toMatch(/^LLR: (2\.9[4-9]|[3-9]\.\d\d) \(-2\.94, 2\.94\) \[0\.00, 30\.00\]\nH1 was accepted$/m);
-    const c = JSON.parse(read(join(dir, '2', 'compare.json'))) as AgentCompare;
-    expect(c).toMatchObject({ decision: 'H1', agents: { a: { name: 'greedy' }, b: { name: 'random' } }, vs: [] });
-    expect(c.llr).toBeGreaterThanOrEqual(c.sprt.upper);
-    expect(c.pairs.counted).toBe(c.pairs.played);
-    expect(c.games.total).toBe(2 * c.pairs.played);
-    expect(c.seeds_played).toBe(`1..${c.pairs.played}`);
-    expect(c.results[0]!.games.map((g) => [g.white, g.black])).toEqual([['greedy', 'random'], ['random', 'greedy']]);
-    expect(c.elo!.low!).toBeGreaterThan(0);
-    expect(read(join(dir, '2', 'compare.md'))).toContain('**H1 accepted**');
-  }, TEST_MS);
+      expect(two.stdout).toMatch(/^Score of greedy vs random: \d - \d - \d \[\d\.\d{3}\] 2$/m);
+      expect(two.stdout).toMatch(
+        /^Elo difference: [\d.]+ \+\/- [\d.]+, LOS: [\d.]+ %, DrawRatio: [\d.]+ %$/m,
+      );
+      expect(two.stdout).toMatch(
+        /^LLR: (2\.9[4-9]|[3-9]\.\d\d) \(-2\.94, 2\.94\) \[0\.00, 30\.00\]\nH1 was accepted$/m,
+      );
+      const c = JSON.parse(read(join(dir, '2', 'compare.json'))) as AgentCompare;
+      expect(c).toMatchObject({
+        decision: 'H1',
+        agents: { a: { name: 'greedy' }, b: { name: 'random' } },
+        vs: [],
+      });
+      expect(c.llr).toBeGreaterThanOrEqual(c.sprt.upper);
+      expect(c.pairs.counted).toBe(c.pairs.played);
+      expect(c.games.total).toBe(2 * c.pairs.played);
+      expect(c.seeds_played).toBe(`1..${c.pairs.played}`);
+      expect(c.results[0]!.games.map((g) => [g.white, g.black])).toEqual([
+        ['greedy', 'random'],
+        ['random', 'greedy'],
+      ]);
+      expect(c.elo!.low!).toBeGreaterThan(0);
+      expect(read(join(dir, '2', 'compare.md'))).toContain('**H1 accepted**');
+    },
+    TEST_MS,
+  );
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkDuelOptions } from '../../src/compare/duel-agent.js';
 import { DUEL_HANDLES, DUEL_SOURCE, duelGame, duelScenarioText } from '../../src/compare/duel.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
-import { findAgent } from '../../src/platform/identity.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { findAgent } from '../../src/platform/identity/identity.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { runScenario } from '../../src/sim/world.js';
 import { runSeed } from '../../src/sweep/run-seed.js';
 
@@ -33,7 +33,10 @@ describe('the duel harness of compare --agent', () => {
     const text = duelScenarioText(spec('cautious'), spec('random'));
     const result = await runSeed({ scenarioText: text, scenarioFile: DUEL_SOURCE, seed: 3 });
     const game = duelGame(result);
-    expect(game, JSON.stringify(result)).toMatchObject({ result: expect.stringMatching(/^(1-0|0-1|1\/2-1\/2)$/), ending: expect.any(String) });
+    expect(game, JSON.stringify(result)).toMatchObject({
+      result: expect.stringMatching(/^(1-0|0-1|1\/2-1\/2)$/),
+      ending: expect.any(String),
+    });
     const { outcome } = await duel(spec('cautious'), spec('random'), '3');
     const played = [...outcome.platform.state.games.values()][0]!;
     expect(outcome.fingerprint).toBe(result.fingerprint);
@@ -56,6 +59,13 @@ describe('the duel harness of compare --agent', () => {
       'colour: must be white or black',
       "opponent: must be the other duellist's handle",
     ]);
-    expect(checkDuelOptions({ persona: 'random', options: { maxGames: 0 }, colour: 'black', opponent: 'duel_0001' })).toEqual([expect.stringMatching(/^options\.maxGames/)]);
+    expect(
+      checkDuelOptions({
+        persona: 'random',
+        options: { maxGames: 0 },
+        colour: 'black',
+        opponent: 'duel_0001',
+      }),
+    ).toEqual([expect.stringMatching(/^options\.maxGames/)]);
   });
 });

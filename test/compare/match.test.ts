@@ -4,8 +4,8 @@ import { MatchTally, pairRecord, planMatch, type MatchSetup } from '../../src/co
 import { duelGame } from '../../src/compare/duel.js';
 import { pairElo } from '../../src/compare/match-stats.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
-import { matchElo } from '../../src/rules/match-elo.js';
-import { pairsLlr } from '../../src/rules/sprt.js';
+import { matchElo } from '../../src/rules/chess/match-elo.js';
+import { pairsLlr } from '../../src/rules/chess/sprt.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 
 const runs = { numRuns: 100 };
@@ -16,8 +16,20 @@ const bounds = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
 type Result = '1-0' | '0-1' | '1/2-1/2';
 
 /** A duel world's seed result as the pool returns it: one game, finished with `result`. */
-function duelResult(seed: number, result: Result, ending = result === '1/2-1/2' ? 'stalemate' : 'checkmate'): SeedResult {
-  const metrics = { games_started: 1, games_completed: 1, white_wins: 0, black_wins: 0, draws: 0, ending_checkmate: 0, ending_stalemate: 0 } as Record<string, number>;
+function duelResult(
+  seed: number,
+  result: Result,
+  ending = result === '1/2-1/2' ? 'stalemate' : 'checkmate',
+): SeedResult {
+  const metrics = {
+    games_started: 1,
+    games_completed: 1,
+    white_wins: 0,
+    black_wins: 0,
+    draws: 0,
+    ending_checkmate: 0,
+    ending_stalemate: 0,
+  } as Record<string, number>;
   metrics[result === '1-0' ? 'white_wins' : result === '0-1' ? 'black_wins' : 'draws'] = 1;
   metrics[`ending_${ending}`] = 1;
   return { seed, status: 'passed', fingerprint: `sha256:${seed}`, invariants: [], metrics, error: null };
@@ -27,7 +39,10 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
   it('plans two duel worlds per seed head to head, A with White first; four through an opponent', () => {
     const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [], bounds, seeds: [1, 2] };
     const { pairs, tasks } = planMatch(setup);
-    expect(pairs.map((p) => [p.seed, p.first, p.count])).toEqual([[1, 0, 2], [2, 2, 2]]);
+    expect(pairs.map((p) => [p.seed, p.first, p.count])).toEqual([
+      [1, 0, 2],
+      [2, 2, 2],
+    ]);
     expect(tasks.map((t) => t.seed)).toEqual([1, 1, 2, 2]);
     expect(tasks[0]!.scenarioText).toMatch(/name: duel greedy \(white\) vs random \(black\)/);
     expect(tasks[1]!.scenarioText).toMatch(/name: duel random \(white\) vs greedy \(black\)/);
@@ -44,7 +59,9 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
   it("scores a pair from A's side: A's White game, then A's Black game", () => {
     const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [], bounds, seeds: [1] };
     const plan = planMatch(setup).pairs[0]!;
-    expect(pairRecord(setup, plan, [duelResult(1, '1-0'), duelResult(1, '1/2-1/2')]).scores).toEqual([1, 0.5]);
+    expect(pairRecord(setup, plan, [duelResult(1, '1-0'), duelResult(1, '1/2-1/2')]).scores).toEqual([
+      1, 0.5,
+    ]);
     expect(pairRecord(setup, plan, [duelResult(1, '0-1'), duelResult(1, '0-1')]).scores).toEqual([0, 1]);
     const record = pairRecord(setup, plan, [duelResult(1, '1-0'), duelResult(1, '1-0')]);
     expect(record.games).toEqual([
@@ -55,11 +72,26 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
   });
 
   it('through an opponent, sets A against B game by game: more, equal or less of the same seed and colour', () => {
-    const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [spec('cautious')], bounds, seeds: [1] };
+    const setup: MatchSetup = {
+      a: spec('greedy'),
+      b: spec('random'),
+      vs: [spec('cautious')],
+      bounds,
+      seeds: [1],
+    };
     const plan = planMatch(setup).pairs[0]!;
     // A: won with White, drew with Black; B: drew with White, lost with Black
-    const results = [duelResult(1, '1-0'), duelResult(1, '1/2-1/2'), duelResult(1, '1/2-1/2'), duelResult(1, '1-0')];
-    expect(pairRecord(setup, plan, results)).toMatchObject({ opponent: 'cautious', scores: [1, 1], void: null });
+    const results = [
+      duelResult(1, '1-0'),
+      duelResult(1, '1/2-1/2'),
+      duelResult(1, '1/2-1/2'),
+      duelResult(1, '1-0'),
+    ];
+    expect(pairRecord(setup, plan, results)).toMatchObject({
+      opponent: 'cautious',
+      scores: [1, 1],
+      void: null,
+    });
     const even = [duelResult(1, '0-1'), duelResult(1, '1-0'), duelResult(1, '0-1'), duelResult(1, '1-0')];
     expect(pairRecord(setup, plan, even).scores).toEqual([0.5, 0.5]);
   });
@@ -67,21 +99,52 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
   it('makes a pair void when a world did not give one finished game, and keeps a broken invariant as a note', () => {
     const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [], bounds, seeds: [1] };
     const plan = planMatch(setup).pairs[0]!;
-    const crashed: SeedResult = { seed: 1, status: 'crashed', fingerprint: null, invariants: [], metrics: null, error: 'boom' };
-    expect(pairRecord(setup, plan, [duelResult(1, '1-0'), crashed])).toMatchObject({ scores: null, void: 'crashed: boom' });
+    const crashed: SeedResult = {
+      seed: 1,
+      status: 'crashed',
+      fingerprint: null,
+      invariants: [],
+      metrics: null,
+      error: 'boom',
+    };
+    expect(pairRecord(setup, plan, [duelResult(1, '1-0'), crashed])).toMatchObject({
+      scores: null,
+      void: 'crashed: boom',
+    });
     const unfinished = duelResult(1, '1-0');
     unfinished.metrics = { ...unfinished.metrics!, games_completed: 0, white_wins: 0 };
     expect(duelGame(unfinished)).toBe('the duel game did not finish inside the world');
-    expect(duelGame({ ...unfinished, metrics: { ...unfinished.metrics, games_started: 0 } })).toMatch(/never started/);
-    const broke: SeedResult = { ...duelResult(1, '1-0'), status: 'failed', invariants: [{ name: 'deadlines_exact', passed: false, checks: 9, violations: 2, first_violation: 'x' }] };
-    expect(pairRecord(setup, plan, [broke, duelResult(1, '0-1')])).toMatchObject({ scores: [1, 1], void: null, broken: ['deadlines_exact (2)'] });
+    expect(duelGame({ ...unfinished, metrics: { ...unfinished.metrics, games_started: 0 } })).toMatch(
+      /never started/,
+    );
+    const broke: SeedResult = {
+      ...duelResult(1, '1-0'),
+      status: 'failed',
+      invariants: [
+        { name: 'deadlines_exact', passed: false, checks: 9, violations: 2, first_violation: 'x' },
+      ],
+    };
+    expect(pairRecord(setup, plan, [broke, duelResult(1, '0-1')])).toMatchObject({
+      scores: [1, 1],
+      void: null,
+      broken: ['deadlines_exact (2)'],
+    });
   });
 
   it('takes pairs in seed order whatever order the worlds finish in, and nothing after the decision', () => {
-    const outcomes = fc.array(fc.constantFrom<Result>('1-0', '0-1', '1/2-1/2', '1-0', '1-0'), { minLength: 80, maxLength: 80 });
+    const outcomes = fc.array(fc.constantFrom<Result>('1-0', '0-1', '1/2-1/2', '1-0', '1-0'), {
+      minLength: 80,
+      maxLength: 80,
+    });
     fc.assert(
       fc.property(outcomes, fc.infiniteStream(fc.nat()), (games, draws) => {
-        const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [], bounds: { ...bounds, elo1: 40 }, seeds: Array.from({ length: 40 }, (_, i) => i + 1) };
+        const setup: MatchSetup = {
+          a: spec('greedy'),
+          b: spec('random'),
+          vs: [],
+          bounds: { ...bounds, elo1: 40 },
+          seeds: Array.from({ length: 40 }, (_, i) => i + 1),
+        };
         const { pairs, tasks } = planMatch(setup);
         const results = tasks.map((t, i) => duelResult(t.seed, games[i]!));
         const inOrder = new MatchTally(setup, pairs);
@@ -107,13 +170,19 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
 
   it('gives the Elo of the mean pair score with the spread over pairs, and the binomial bound for a perfect score', () => {
     // 10 pairs: 2 x 1/2, 6 x 3/4, 2 x 1 of the pair: s = 0.75, var = (2·0.0625 + 0 + 2·0.0625) / 10 = 0.025
-    const e = pairElo({ lossLoss: 0, lossDraw: 0, even: 2, winDraw: 6, winWin: 2 }, { wins: 10, draws: 8, losses: 2 });
+    const e = pairElo(
+      { lossLoss: 0, lossDraw: 0, even: 2, winDraw: 6, winWin: 2 },
+      { wins: 10, draws: 8, losses: 2 },
+    );
     const margin = 1.96 * Math.sqrt(0.025 / 10);
     const elo = (s: number) => 400 * Math.log10(s / (1 - s));
     expect(e.elo).toBeCloseTo(elo(0.75), 9);
     expect(e.low).toBeCloseTo(elo(0.75 - margin), 9);
     expect(e.high).toBeCloseTo(elo(0.75 + margin), 9);
-    const perfect = pairElo({ lossLoss: 0, lossDraw: 0, even: 0, winDraw: 0, winWin: 3 }, { wins: 6, draws: 0, losses: 0 });
+    const perfect = pairElo(
+      { lossLoss: 0, lossDraw: 0, even: 0, winDraw: 0, winWin: 3 },
+      { wins: 6, draws: 0, losses: 0 },
+    );
     const m = matchElo({ wins: 6, draws: 0, losses: 0 });
     expect(perfect).toEqual({ elo: Infinity, low: m.low, high: Infinity });
   });

@@ -9,30 +9,58 @@ describe('paired differences over seeds', () => {
     // mean 2.25; squared deviations 0.0625 + 0.5625 + 1.5625 + 0.5625 = 2.75, sd = sqrt(2.75 / 3) = 0.957427;
     // se = sd / sqrt(4) = 0.478714; t(0.975, 3 df) = 3.182, margin 1.523267.
     const stats = pairedStats([10, 12, 9, 11], [12, 15, 10, 14]);
-    expect(stats).toEqual({ n: 4, mean_a: 10.5, mean_b: 12.75, mean_diff: 2.25, sd_diff: 0.957427, low: 0.726733, high: 3.773267 });
+    expect(stats).toEqual({
+      n: 4,
+      mean_a: 10.5,
+      mean_b: 12.75,
+      mean_diff: 2.25,
+      sd_diff: 0.957427,
+      low: 0.726733,
+      high: 3.773267,
+    });
     expect(excludesZero(stats)).toBe(true);
   });
 
   it('reads t(0.975) from the printed table, 1.96 past 120 degrees of freedom', () => {
     expect([1, 2, 10, 29, 30].map(tCritical)).toEqual([12.706, 4.303, 2.228, 2.045, 2.042]);
     // past 30, the nearest tabulated df below: never narrower than the true value
-    expect([31, 39, 40, 59, 60, 119, 120, 121, 10_000].map(tCritical)).toEqual([2.042, 2.042, 2.021, 2.021, 2.0, 2.0, 1.98, 1.96, 1.96]);
+    expect([31, 39, 40, 59, 60, 119, 120, 121, 10_000].map(tCritical)).toEqual([
+      2.042, 2.042, 2.021, 2.021, 2.0, 2.0, 1.98, 1.96, 1.96,
+    ]);
     expect(() => tCritical(0)).toThrow(RangeError);
   });
 
   it('has no interval with one seed, and refuses samples of different lengths', () => {
-    expect(pairedStats([3], [5])).toEqual({ n: 1, mean_a: 3, mean_b: 5, mean_diff: 2, sd_diff: 0, low: null, high: null });
+    expect(pairedStats([3], [5])).toEqual({
+      n: 1,
+      mean_a: 3,
+      mean_b: 5,
+      mean_diff: 2,
+      sd_diff: 0,
+      low: null,
+      high: null,
+    });
     expect(excludesZero(pairedStats([3], [5]))).toBe(false);
     expect(() => pairedStats([1, 2], [1])).toThrow(RangeError);
     expect(() => pairedStats([], [])).toThrow(RangeError);
   });
 
-  const samples = fc.integer({ min: 2, max: 60 }).chain((n) =>
-    fc.tuple(fc.array(fc.integer({ min: -1_000_000, max: 1_000_000 }), { minLength: n, maxLength: n }), fc.array(fc.integer({ min: -1_000_000, max: 1_000_000 }), { minLength: n, maxLength: n })),
-  );
-  const realSamples = fc.integer({ min: 2, max: 40 }).chain((n) =>
-    fc.tuple(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n }), fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n })),
-  );
+  const samples = fc
+    .integer({ min: 2, max: 60 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(fc.integer({ min: -1_000_000, max: 1_000_000 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: -1_000_000, max: 1_000_000 }), { minLength: n, maxLength: n }),
+      ),
+    );
+  const realSamples = fc
+    .integer({ min: 2, max: 40 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n }),
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n }),
+      ),
+    );
 
   it('puts the mean difference inside its interval', () => {
     fc.assert(
@@ -50,7 +78,15 @@ describe('paired differences over seeds', () => {
       fc.property(fc.oneof(samples, realSamples), ([a, b]) => {
         const ab = pairedStats(a, b);
         const ba = pairedStats(b, a);
-        expect(ba).toEqual({ n: ab.n, mean_a: ab.mean_b, mean_b: ab.mean_a, mean_diff: round6(-ab.mean_diff), sd_diff: ab.sd_diff, low: round6(-ab.high!), high: round6(-ab.low!) });
+        expect(ba).toEqual({
+          n: ab.n,
+          mean_a: ab.mean_b,
+          mean_b: ab.mean_a,
+          mean_diff: round6(-ab.mean_diff),
+          sd_diff: ab.sd_diff,
+          low: round6(-ab.high!),
+          high: round6(-ab.low!),
+        });
       }),
       runs,
     );
@@ -61,7 +97,12 @@ describe('paired differences over seeds', () => {
       fc.property(samples, fc.integer({ min: -1000, max: 1000 }), ([a], shift) => {
         expect(pairedStats(a, a)).toMatchObject({ mean_diff: 0, sd_diff: 0, low: 0, high: 0 });
         expect(excludesZero(pairedStats(a, a))).toBe(false);
-        expect(pairedStats(a, a.map((x) => x + shift))).toMatchObject({ mean_diff: shift, sd_diff: 0, low: shift, high: shift });
+        expect(
+          pairedStats(
+            a,
+            a.map((x) => x + shift),
+          ),
+        ).toMatchObject({ mean_diff: shift, sd_diff: 0, low: shift, high: shift });
       }),
       runs,
     );

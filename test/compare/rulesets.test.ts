@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { mergeOverrides, RulesetFileError, rulesetSides } from '../../src/compare/rulesets.js';
-import { loadScenarioFileWithSource, parseScenario } from '../../src/sim/scenario.js';
+import { loadScenarioFileWithSource, parseScenario } from '../../src/sim/scenario/scenario.js';
 import { FIDE_K_FACTOR } from '../../src/rules/ruleset.js';
 import { tempDir } from './helpers.js';
 
@@ -38,8 +38,16 @@ function rulesetFile(dir: string, name: string, text: string): string {
 
 describe('ruleset files', () => {
   it('deep-merges mappings; a scalar, a list or a policy with mode replaces what it overrides', () => {
-    const base = { elo: { initial: 1500, kFactor: { mode: 'fixed', k: 40 } }, research: 'strict', tournaments: { sizes: [8, 16] } };
-    const over = { elo: { kFactor: { mode: 'fide', provisionalGames: 30, masterThreshold: 2400 } }, research: { minLikes: 2 }, tournaments: { sizes: [4] } };
+    const base = {
+      elo: { initial: 1500, kFactor: { mode: 'fixed', k: 40 } },
+      research: 'strict',
+      tournaments: { sizes: [8, 16] },
+    };
+    const over = {
+      elo: { kFactor: { mode: 'fide', provisionalGames: 30, masterThreshold: 2400 } },
+      research: { minLikes: 2 },
+      tournaments: { sizes: [4] },
+    };
     expect(mergeOverrides(base, over)).toEqual({
       elo: { initial: 1500, kFactor: { mode: 'fide', provisionalGames: 30, masterThreshold: 2400 } },
       research: { minLikes: 2 },
@@ -51,7 +59,11 @@ describe('ruleset files', () => {
   it("builds each side from the scenario's source record: default unchanged, a file merged over the scenario's ruleset", () => {
     const dir = tempDir();
     const scenario = scenarioWithRuleset(dir);
-    const fide = rulesetFile(dir, 'fide-k.yaml', 'elo: { kFactor: { mode: fide, provisionalGames: 30, masterThreshold: 2400 } }\n');
+    const fide = rulesetFile(
+      dir,
+      'fide-k.yaml',
+      'elo: { kFactor: { mode: fide, provisionalGames: 30, masterThreshold: 2400 } }\n',
+    );
     const { scenario: original, source } = loadScenarioFileWithSource(scenario);
     const [a, b] = rulesetSides(scenario, source, ['default', fide]);
     expect([a!.name, b!.name]).toEqual(['default', 'fide-k']);
@@ -81,9 +93,21 @@ describe('ruleset files', () => {
     const scenario = scenarioWithRuleset(dir);
     const { source } = loadScenarioFileWithSource(scenario);
     const cases: Array<[string, string, RegExp]> = [
-      ['unknown.yaml', 'elo: { kFator: 20 }\n', /^--ruleset .*unknown\.yaml: ruleset\.elo\.kFator: unknown rule$/],
-      ['value.yaml', 'game: { moveLimitPlies: -5 }\n', /^--ruleset .*value\.yaml: ruleset\.game\.moveLimitPlies: must be a positive integer$/],
-      ['mode.yaml', 'elo: { kFactor: { mode: glicko } }\n', /^--ruleset .*mode\.yaml: ruleset\.elo\.kFactor\.mode: must be "fixed" or "fide"$/],
+      [
+        'unknown.yaml',
+        'elo: { kFator: 20 }\n',
+        /^--ruleset .*unknown\.yaml: ruleset\.elo\.kFator: unknown rule$/,
+      ],
+      [
+        'value.yaml',
+        'game: { moveLimitPlies: -5 }\n',
+        /^--ruleset .*value\.yaml: ruleset\.game\.moveLimitPlies: must be a positive integer$/,
+      ],
+      [
+        'mode.yaml',
+        'elo: { kFactor: { mode: glicko } }\n',
+        /^--ruleset .*mode\.yaml: ruleset\.elo\.kFactor\.mode: must be "fixed" or "fide"$/,
+      ],
       ['list.yaml', '- elo\n', /^--ruleset .*list\.yaml: must be a YAML mapping of ruleset overrides/],
       ['broken.yaml', 'elo: { initial: [\n', /^--ruleset .*broken\.yaml: not valid YAML: /],
     ];
@@ -92,6 +116,8 @@ describe('ruleset files', () => {
       expect(() => rulesetSides(scenario, source, ['default', file]), name).toThrow(RulesetFileError);
       expect(() => rulesetSides(scenario, source, ['default', file]), name).toThrow(message);
     }
-    expect(() => rulesetSides(scenario, source, ['default', join(dir, 'missing.yaml')])).toThrow(/^--ruleset .*missing\.yaml: cannot read the file: /);
+    expect(() => rulesetSides(scenario, source, ['default', join(dir, 'missing.yaml')])).toThrow(
+      /^--ruleset .*missing\.yaml: cannot read the file: /,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { ApiResponse, QueryValue } from '../../src/api/types.js';
 import type { PlatformEvent } from '../../src/platform/events.js';
-import { registerHuman } from '../../src/platform/humans.js';
+import { registerHuman } from '../../src/platform/identity/humans.js';
 import { expectErrorResponse, newWorld, type TestAgent, type TestWorld } from './world.js';
 
 /**
@@ -15,8 +15,18 @@ export interface Caller {
 }
 
 /** Numbers are allowed in the query for brevity; the dispatcher coerces them as it coerces query text. */
-export function get(world: TestWorld, who: Caller | null, path: string, query: Record<string, unknown> = {}): ApiResponse {
-  return world.raw({ method: 'GET', path, query: query as Record<string, QueryValue>, ...(who ? { key: who.apiKey } : {}) });
+export function get(
+  world: TestWorld,
+  who: Caller | null,
+  path: string,
+  query: Record<string, unknown> = {},
+): ApiResponse {
+  return world.raw({
+    method: 'GET',
+    path,
+    query: query as Record<string, QueryValue>,
+    ...(who ? { key: who.apiKey } : {}),
+  });
 }
 
 export function ok(response: ApiResponse, status = 200): Body {
@@ -25,7 +35,11 @@ export function ok(response: ApiResponse, status = 200): Body {
 }
 
 /** A refusal with this code that leaves the platform exactly as it was. */
-export function refusedUnchanged(world: TestWorld, request: () => ApiResponse, code: Parameters<typeof expectErrorResponse>[1]): Body {
+export function refusedUnchanged(
+  world: TestWorld,
+  request: () => ApiResponse,
+  code: Parameters<typeof expectErrorResponse>[1],
+): Body {
   const before = world.fingerprint();
   const events = world.platform.eventCount;
   const response = request();
@@ -38,15 +52,25 @@ export function refusedUnchanged(world: TestWorld, request: () => ApiResponse, c
 /** Waits out the 30 s post cooldown, then posts; returns the post id. */
 export function postAs(world: TestWorld, who: Caller, content: string, extra: Body = {}): string {
   world.advanceBy(31_000);
-  const body = ok(world.raw({ method: 'POST', path: '/api/social/post', key: who.apiKey, body: { content, ...extra } }));
+  const body = ok(
+    world.raw({ method: 'POST', path: '/api/social/post', key: who.apiKey, body: { content, ...extra } }),
+  );
   return body['post_id'] as string;
 }
 
 /** Waits out the 10 s reply cooldown, then replies; returns the reply id. */
-export function replyAs(world: TestWorld, who: Caller, postId: string, content: string, parentReplyId?: string): string {
+export function replyAs(
+  world: TestWorld,
+  who: Caller,
+  postId: string,
+  content: string,
+  parentReplyId?: string,
+): string {
   world.advanceBy(11_000);
   const body = { post_id: postId, content, ...(parentReplyId ? { parent_reply_id: parentReplyId } : {}) };
-  return ok(world.raw({ method: 'POST', path: '/api/social/reply', key: who.apiKey, body }), 201)['reply_id'] as string;
+  return ok(world.raw({ method: 'POST', path: '/api/social/reply', key: who.apiKey, body }), 201)[
+    'reply_id'
+  ] as string;
 }
 
 export function likeAs(world: TestWorld, who: Caller, target: { post_id?: string; reply_id?: string }): void {

@@ -111,7 +111,17 @@ export interface Model {
 }
 
 export function newModel(nowMs: number, rules: ModelRules): Model {
-  return { nowMs, rules, agents: [], posts: [], challenges: [], games: [], follows: new Set(), votes: new Map(), turnSeq: 0 };
+  return {
+    nowMs,
+    rules,
+    agents: [],
+    posts: [],
+    challenges: [],
+    games: [],
+    follows: new Set(),
+    votes: new Map(),
+    turnSeq: 0,
+  };
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -120,9 +130,23 @@ export const pair = (a: number, b: number): string => `${a}>${b}`;
 
 export function addAgent(m: Model, handle: string, id: string, key: string, wallet: string): ModelAgent {
   const agent: ModelAgent = {
-    handle, id, key, wallet, rate: { post: [], like: [], follow: [], vote: [] }, postIds: [],
-    following: 0, followers: 0, likesGiven: 0, likesReceived: 0, up: 0, down: 0,
-    elo: ELO_INITIAL, peak: ELO_INITIAL, wins: 0, losses: 0, draws: 0,
+    handle,
+    id,
+    key,
+    wallet,
+    rate: { post: [], like: [], follow: [], vote: [] },
+    postIds: [],
+    following: 0,
+    followers: 0,
+    likesGiven: 0,
+    likesReceived: 0,
+    up: 0,
+    down: 0,
+    elo: ELO_INITIAL,
+    peak: ELO_INITIAL,
+    wins: 0,
+    losses: 0,
+    draws: 0,
   };
   m.agents.push(agent);
   return agent;
@@ -196,7 +220,10 @@ export function endFollow(m: Model, follower: number, target: number): void {
 }
 
 export function socialScore(a: ModelAgent): number {
-  const sum = a.postIds.length * POINTS.post + a.likesReceived * POINTS.likeReceived + a.followers * POINTS.followReceived;
+  const sum =
+    a.postIds.length * POINTS.post +
+    a.likesReceived * POINTS.likeReceived +
+    a.followers * POINTS.followReceived;
   return Math.max(0, sum + a.wins * POINTS.win + a.draws * POINTS.draw - a.down * POINTS.downvoteReceived);
 }
 
@@ -216,8 +243,16 @@ export function startGame(m: Model, challenge: ModelChallenge, acceptor: number)
   challenge.status = 'accepted';
   const board = new Chess();
   const game: ModelGame = {
-    id: challenge.id, white: challenge.challenger, black: acceptor, atMs: m.nowMs, board,
-    seen: new Map([[positionKey(board), 1]]), moves: [], deadlineMs: null, turnSeq: 0, end: null,
+    id: challenge.id,
+    white: challenge.challenger,
+    black: acceptor,
+    atMs: m.nowMs,
+    board,
+    seen: new Map([[positionKey(board), 1]]),
+    moves: [],
+    deadlineMs: null,
+    turnSeq: 0,
+    end: null,
   };
   beginTurn(m, game);
   m.games.push(game);
@@ -231,7 +266,8 @@ function beginTurn(m: Model, game: ModelGame): void {
 
 export const sideToMove = (game: ModelGame): Side => (game.board.turn() === 'w' ? 'white' : 'black');
 export const playerOf = (game: ModelGame, side: Side): number => (side === 'white' ? game.white : game.black);
-export const colorOf = (game: ModelGame, agent: number): Side | null => (agent === game.white ? 'white' : agent === game.black ? 'black' : null);
+export const colorOf = (game: ModelGame, agent: number): Side | null =>
+  agent === game.white ? 'white' : agent === game.black ? 'black' : null;
 
 /** FIDE 9.2: the same position is the same placement, side, castling rights and (legal) en passant. */
 function positionKey(board: Chess): string {
@@ -248,8 +284,14 @@ export function playMove(m: Model, game: ModelGame, move: Move, moveId: string):
   const key = positionKey(game.board);
   game.seen.set(key, (game.seen.get(key) ?? 0) + 1);
   const record: ModelMove = {
-    id: moveId, san: move.san, uci: move.lan, fen: game.board.fen(), color,
-    check: game.board.inCheck(), mate: game.board.isCheckmate(), atMs: m.nowMs,
+    id: moveId,
+    san: move.san,
+    uci: move.lan,
+    fen: game.board.fen(),
+    color,
+    check: game.board.inCheck(),
+    mate: game.board.isCheckmate(),
+    atMs: m.nowMs,
   };
   game.moves.push(record);
   const ending = boardEnding(game, color);
@@ -306,7 +348,8 @@ export function advanceModel(m: Model, untilMs: number): ModelGame[] {
     m.nowMs = game.deadlineMs!;
     finishGame(m, game, sideToMove(game) === 'white' ? 'black' : 'white', 'timeout');
   }
-  for (const c of m.challenges) if (c.status === 'open' && c.atMs + CHALLENGE_EXPIRY_MS <= untilMs) c.status = 'expired';
+  for (const c of m.challenges)
+    if (c.status === 'open' && c.atMs + CHALLENGE_EXPIRY_MS <= untilMs) c.status = 'expired';
   m.nowMs = untilMs;
   return due;
 }
@@ -324,36 +367,71 @@ const RESULT = { white: '1-0', black: '0-1' } as const;
 export function challengeView(m: Model, c: ModelChallenge) {
   const challenger = m.agents[c.challenger]!;
   return {
-    challenge_id: c.id, game_id: c.id, id: c.id,
-    challenger: { ...agentRef(challenger), wins: challenger.wins, losses: challenger.losses, social_score: socialScore(challenger) },
+    challenge_id: c.id,
+    game_id: c.id,
+    id: c.id,
+    challenger: {
+      ...agentRef(challenger),
+      wins: challenger.wins,
+      losses: challenger.losses,
+      social_score: socialScore(challenger),
+    },
     opponent: c.opponent === null ? null : agentRef(m.agents[c.opponent]!),
-    status: c.status, bounty_sol: null, created_at: iso(c.atMs), expires_at: iso(c.atMs + CHALLENGE_EXPIRY_MS),
+    status: c.status,
+    bounty_sol: null,
+    created_at: iso(c.atMs),
+    expires_at: iso(c.atMs + CHALLENGE_EXPIRY_MS),
   };
 }
 
 /** What creation and accept answers add for a challenge or game with no stake. */
-export const NO_ESCROW = { bounty_sol: null, escrow_address: null, escrow_status: null, transfer_status: null };
+export const NO_ESCROW = {
+  bounty_sol: null,
+  escrow_address: null,
+  escrow_status: null,
+  transfer_status: null,
+};
 
 export function openChallengesAnswer(m: Model) {
   const rows = m.challenges.filter((c) => c.status === 'open' && c.opponent === null);
-  return { challenges: rows.slice(0, PAGE).map((c) => challengeView(m, c)), total: rows.length, limit: PAGE, offset: 0 };
+  return {
+    challenges: rows.slice(0, PAGE).map((c) => challengeView(m, c)),
+    total: rows.length,
+    limit: PAGE,
+    offset: 0,
+  };
 }
 
 export function gameSummary(m: Model, g: ModelGame) {
   return {
-    game_id: g.id, id: g.id, status: g.end ? 'completed' : 'active',
-    white_player: agentRef(m.agents[g.white]!), black_player: agentRef(m.agents[g.black]!),
-    current_fen: g.moves.at(-1)?.fen ?? START_FEN, move_count: g.moves.length,
-    result: g.end ? (g.end.winner ? RESULT[g.end.winner] : '1/2-1/2') : null, end_reason: g.end?.reason ?? null,
-    created_at: iso(g.atMs), bounty_sol: null, tournament_id: null, cancel_reason: null,
+    game_id: g.id,
+    id: g.id,
+    status: g.end ? 'completed' : 'active',
+    white_player: agentRef(m.agents[g.white]!),
+    black_player: agentRef(m.agents[g.black]!),
+    current_fen: g.moves.at(-1)?.fen ?? START_FEN,
+    move_count: g.moves.length,
+    result: g.end ? (g.end.winner ? RESULT[g.end.winner] : '1/2-1/2') : null,
+    end_reason: g.end?.reason ?? null,
+    created_at: iso(g.atMs),
+    bounty_sol: null,
+    tournament_id: null,
+    cancel_reason: null,
   };
 }
 
 export function moveView(g: ModelGame, index: number) {
   const mv = g.moves[index]!;
   return {
-    move_id: mv.id, move_number: Math.floor(index / 2) + 1, move_san: mv.san, move_uci: mv.uci, fen_after: mv.fen,
-    color: mv.color, is_check: mv.check, is_checkmate: mv.mate, created_at: iso(mv.atMs),
+    move_id: mv.id,
+    move_number: Math.floor(index / 2) + 1,
+    move_san: mv.san,
+    move_uci: mv.uci,
+    fen_after: mv.fen,
+    color: mv.color,
+    is_check: mv.check,
+    is_checkmate: mv.mate,
+    created_at: iso(mv.atMs),
   };
 }
 
@@ -362,11 +440,16 @@ export function gameDetail(m: Model, g: ModelGame, viewer: number | null) {
   const active = g.end === null;
   return {
     ...gameSummary(m, g),
-    initial_fen: START_FEN, moves: g.moves.map((_, i) => moveView(g, i)),
-    is_my_turn: active && mine !== null && mine === sideToMove(g), my_color: mine,
-    turn: active ? sideToMove(g) : null, turn_deadline_at: active ? iso(g.deadlineMs!) : null,
+    initial_fen: START_FEN,
+    moves: g.moves.map((_, i) => moveView(g, i)),
+    is_my_turn: active && mine !== null && mine === sideToMove(g),
+    my_color: mine,
+    turn: active ? sideToMove(g) : null,
+    turn_deadline_at: active ? iso(g.deadlineMs!) : null,
     winner_handle: g.end?.winner ? m.agents[playerOf(g, g.end.winner)]!.handle : null,
-    started_at: iso(g.atMs), ended_at: g.end ? iso(g.end.atMs) : null, ...NO_ESCROW,
+    started_at: iso(g.atMs),
+    ended_at: g.end ? iso(g.end.atMs) : null,
+    ...NO_ESCROW,
   };
 }
 
@@ -374,11 +457,20 @@ export function postView(m: Model, p: ModelPost, viewer: number | null) {
   const author = m.agents[p.author]!;
   const likes = p.likedBy.size;
   return {
-    id: p.id, post_id: p.id, content: p.content, post_type: 'standard',
+    id: p.id,
+    post_id: p.id,
+    content: p.content,
+    post_type: 'standard',
     author: { id: author.id, handle: author.handle, author_type: 'agent' },
-    chess_game_id: null, tournament_id: null, repost_of_post_id: null,
-    likes_count: likes, like_count: likes, replies_count: 0, reply_count: 0,
-    has_liked: viewer !== null && p.likedBy.has(viewer), created_at: iso(p.atMs),
+    chess_game_id: null,
+    tournament_id: null,
+    repost_of_post_id: null,
+    likes_count: likes,
+    like_count: likes,
+    replies_count: 0,
+    reply_count: 0,
+    has_liked: viewer !== null && p.likedBy.has(viewer),
+    created_at: iso(p.atMs),
   };
 }
 
@@ -390,20 +482,45 @@ export function feedAnswer(m: Model, viewer: number | null) {
 function profileView(a: ModelAgent) {
   const score = socialScore(a);
   return {
-    id: a.id, handle: a.handle, bio: null, avatar_url: null, banner_url: null, wallet_address: a.wallet, social_score: score,
-    followers_count: a.followers, following_count: a.following, posts_count: a.postIds.length,
-    profile_upvotes: a.up, profile_downvotes: a.down, verified: false, verified_at: null, twitter_handle: null,
-    github_repo_url: null, tags: [], chess_elo: a.elo,
-    chess_games_played: a.wins + a.losses + a.draws, chess_wins: a.wins, chess_losses: a.losses, chess_draws: a.draws,
-    chess_peak_elo: a.peak, social_tier: socialTier(score),
+    id: a.id,
+    handle: a.handle,
+    bio: null,
+    avatar_url: null,
+    banner_url: null,
+    wallet_address: a.wallet,
+    social_score: score,
+    followers_count: a.followers,
+    following_count: a.following,
+    posts_count: a.postIds.length,
+    profile_upvotes: a.up,
+    profile_downvotes: a.down,
+    verified: false,
+    verified_at: null,
+    twitter_handle: null,
+    github_repo_url: null,
+    tags: [],
+    chess_elo: a.elo,
+    chess_games_played: a.wins + a.losses + a.draws,
+    chess_wins: a.wins,
+    chess_losses: a.losses,
+    chess_draws: a.draws,
+    chess_peak_elo: a.peak,
+    social_tier: socialTier(score),
   };
 }
 
 export function profileAnswer(m: Model, target: number, viewer: number | null) {
   const a = m.agents[target]!;
-  const recent = a.postIds.slice(-RECENT_POSTS).reverse().map((id) => m.posts.find((p) => p.id === id)!);
+  const recent = a.postIds
+    .slice(-RECENT_POSTS)
+    .reverse()
+    .map((id) => m.posts.find((p) => p.id === id)!);
   const recentView = (p: ModelPost) => {
-    const { id, content, post_type, created_at, has_liked, likes_count, replies_count } = postView(m, p, viewer);
+    const { id, content, post_type, created_at, has_liked, likes_count, replies_count } = postView(
+      m,
+      p,
+      viewer,
+    );
     return { id, content, post_type, created_at, has_liked, likes_count, replies_count };
   };
   return {

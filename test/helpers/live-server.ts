@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
 import { LiveServer, registerSimControl } from '../../src/http/sim-control.js';
 import { LiveWorld } from '../../src/sim/live.js';
-import { parseScenarioWithSource } from '../../src/sim/scenario.js';
+import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
 
 /** The control token test servers are given (serve draws one from the OS). */
 export const TEST_CONTROL_TOKEN = 'test-control-token-0123456789';
@@ -18,11 +18,21 @@ export interface LiveTestServer {
 }
 
 /** A manual-clock live server for a scenario text, guarded as `serve` guards it; listening on loopback unless `inject`. */
-export async function startLiveServer(scenarioText: string, options: { listen?: boolean; wallClockMs?: () => number } = {}): Promise<LiveTestServer> {
+export async function startLiveServer(
+  scenarioText: string,
+  options: { listen?: boolean; wallClockMs?: () => number } = {},
+): Promise<LiveTestServer> {
   const loaded = parseScenarioWithSource(scenarioText);
   const world = await LiveWorld.start(loaded, { keySecret: Buffer.alloc(32, 7) });
-  const server = new LiveServer(world, { clock: { manual: true, speed: 1 }, own: loaded, ...(options.wallClockMs ? { wallClockMs: options.wallClockMs } : {}) });
-  const app = buildServer(server, { guard: { controlToken: TEST_CONTROL_TOKEN }, extend: (a) => registerSimControl(a, server) });
+  const server = new LiveServer(world, {
+    clock: { manual: true, speed: 1 },
+    own: loaded,
+    ...(options.wallClockMs ? { wallClockMs: options.wallClockMs } : {}),
+  });
+  const app = buildServer(server, {
+    guard: { controlToken: TEST_CONTROL_TOKEN },
+    extend: (a) => registerSimControl(a, server),
+  });
   const control = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
   if (options.listen === false) return { app, server, origin: '', control };
   await app.listen({ port: 0, host: '127.0.0.1' });

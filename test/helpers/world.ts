@@ -10,7 +10,7 @@ import { stateFingerprint } from '../../src/platform/snapshot.js';
 import { resolveRuleset } from '../../src/rules/ruleset.js';
 import type { NetworkConditions } from '../../src/escrow/network.js';
 import { solToLamports } from '../../src/kernel/money.js';
-import { airdrop } from '../../src/platform/transfers.js';
+import { airdrop } from '../../src/platform/money/transfers.js';
 import { wirePlatform, type WiredPlatform } from '../../src/sim/wiring.js';
 
 /**
@@ -80,14 +80,30 @@ export class TestWorld {
 
   /** A request straight through the route table, with an optional bearer key. */
   raw(request: RawRequest): ApiResponse {
-    const headers = { ...(request.key !== undefined ? { authorization: `Bearer ${request.key}` } : {}), ...(request.headers ?? {}) };
-    return this.api.handle({ method: request.method, path: request.path, query: request.query ?? {}, headers, body: request.body });
+    const headers = {
+      ...(request.key !== undefined ? { authorization: `Bearer ${request.key}` } : {}),
+      ...(request.headers ?? {}),
+    };
+    return this.api.handle({
+      method: request.method,
+      path: request.path,
+      query: request.query ?? {},
+      headers,
+      body: request.body,
+    });
   }
 
   /** Registers an agent and, unless `post: false`, completes its research phase with one post. */
-  async agent(handle: string, options: { post?: boolean; bio?: string; tags?: string[] } = {}): Promise<TestAgent> {
+  async agent(
+    handle: string,
+    options: { post?: boolean; bio?: string; tags?: string[] } = {},
+  ): Promise<TestAgent> {
     const client = this.client();
-    const input = { handle, ...(options.bio !== undefined ? { bio: options.bio } : {}), ...(options.tags ? { tags: options.tags } : {}) };
+    const input = {
+      handle,
+      ...(options.bio !== undefined ? { bio: options.bio } : {}),
+      ...(options.tags ? { tags: options.tags } : {}),
+    };
     const registered = await client.register(input);
     if (options.post !== false) await client.post(`hello from ${handle}`);
     return { handle, id: registered.agent_id, apiKey: registered.api_key, client };
@@ -170,7 +186,11 @@ export async function expectApiError(call: Promise<unknown>, code: ErrorCode): P
 }
 
 /** Like `expectApiError`, and the platform state (usage counters aside) is the same afterwards. */
-export async function expectRejectedUnchanged(world: TestWorld, call: () => Promise<unknown>, code: ErrorCode): Promise<ApiError> {
+export async function expectRejectedUnchanged(
+  world: TestWorld,
+  call: () => Promise<unknown>,
+  code: ErrorCode,
+): Promise<ApiError> {
   const before = world.fingerprint();
   const error = await expectApiError(call(), code);
   expect(world.fingerprint()).toBe(before);

@@ -53,13 +53,20 @@ afterAll(async () => {
 });
 
 function urlOf(contract: RouteContract, params: Record<string, string> = {}): string {
-  return contract.path.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(params[name] ?? 'x'));
+  return contract.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
+    encodeURIComponent(params[name] ?? 'x'),
+  );
 }
 
 async function call(contract: RouteContract, options: Call = {}): Promise<LightMyRequestResponse> {
   const payload = options.payload ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers = options.headers ?? control;
-  return app.inject({ method: contract.method, url: urlOf(contract, options.params), headers, ...(payload === undefined ? {} : { payload }) });
+  return app.inject({
+    method: contract.method,
+    url: urlOf(contract, options.params),
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
 }
 
 /** Answers the contract's success: its status, and a body its response schema accepts (no field missing, none extra). */
@@ -77,7 +84,10 @@ function expectSuccess(contract: RouteContract, answer: LightMyRequestResponse):
 function expectRefusal(contract: RouteContract, answer: LightMyRequestResponse, code: ErrorCode): Json {
   const body = answer.json<Json>();
   const label = `${contract.method} ${contract.path}`;
-  expect([answer.statusCode, body['error']], `${label}: ${answer.body}`).toEqual([HTTP_STATUS_BY_CODE[code], code]);
+  expect([answer.statusCode, body['error']], `${label}: ${answer.body}`).toEqual([
+    HTTP_STATUS_BY_CODE[code],
+    code,
+  ]);
   expect(codesOf(contract), label).toContain(code);
   expect(typeof body['message']).toBe('string');
   return body;
@@ -98,36 +108,83 @@ describe('the simulator-control contracts', () => {
     expect(C.CONTROL_ROUTES).toHaveLength(13);
     expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(13);
     for (const contract of C.CONTROL_ROUTES) {
-      expect([contract.path.startsWith('/_sim/'), contract.group, contract.auth]).toEqual([true, 'Simulator control', 'none']);
-      expect(codesOf(contract)).toEqual(expect.arrayContaining(['control_token_required', 'invalid_control_token']));
+      expect([contract.path.startsWith('/_sim/'), contract.group, contract.auth]).toEqual([
+        true,
+        'Simulator control',
+        'none',
+      ]);
+      expect(codesOf(contract)).toEqual(
+        expect.arrayContaining(['control_token_required', 'invalid_control_token']),
+      );
     }
   });
 
   it('refuses every route without the control token, and with a wrong one', async () => {
     for (const contract of C.CONTROL_ROUTES) {
       expectRefusal(contract, await call(contract, { headers: {} }), 'control_token_required');
-      expectRefusal(contract, await call(contract, { headers: { authorization: 'Bearer not-the-token-at-all' } }), 'invalid_control_token');
+      expectRefusal(
+        contract,
+        await call(contract, { headers: { authorization: 'Bearer not-the-token-at-all' } }),
+        'invalid_control_token',
+      );
     }
   });
 
   it('creates a human, and refuses a username that is taken', async () => {
-    const created = expectSuccess(C.createHuman, await call(C.createHuman, { body: { username: 'hana', display_name: 'Hana', bio: 'two\nlines' } }));
-    expect([created['username'], created['display_name'], created['author_type']]).toEqual(['hana', 'Hana', 'human']);
+    const created = expectSuccess(
+      C.createHuman,
+      await call(C.createHuman, { body: { username: 'hana', display_name: 'Hana', bio: 'two\nlines' } }),
+    );
+    expect([created['username'], created['display_name'], created['author_type']]).toEqual([
+      'hana',
+      'Hana',
+      'human',
+    ]);
     expectRefusal(C.createHuman, await call(C.createHuman, { body: { username: 'HANA' } }), 'handle_taken');
   });
 
   it('publishes on the external network, changes and reads an account, and refuses what each refuses', async () => {
-    const posted = expectSuccess(C.publishExternalPost, await call(C.publishExternalPost, { body: { handle: 'ext_alice', text: 'hello\nworld' } }));
+    const posted = expectSuccess(
+      C.publishExternalPost,
+      await call(C.publishExternalPost, { body: { handle: 'ext_alice', text: 'hello\nworld' } }),
+    );
     expect(posted['handle']).toBe('ext_alice');
-    const changed = expectSuccess(C.updateExternalAccount, await call(C.updateExternalAccount, { params: { handle: 'ext_alice' }, body: { display_name: 'Alice on X', followers: 5 } }));
-    expect([changed['account']['display_name'], changed['account']['followers_count']]).toEqual(['Alice on X', 5]);
-    const read = expectSuccess(C.getExternalAccount, await call(C.getExternalAccount, { params: { handle: 'EXT_ALICE' } }));
+    const changed = expectSuccess(
+      C.updateExternalAccount,
+      await call(C.updateExternalAccount, {
+        params: { handle: 'ext_alice' },
+        body: { display_name: 'Alice on X', followers: 5 },
+      }),
+    );
+    expect([changed['account']['display_name'], changed['account']['followers_count']]).toEqual([
+      'Alice on X',
+      5,
+    ]);
+    const read = expectSuccess(
+      C.getExternalAccount,
+      await call(C.getExternalAccount, { params: { handle: 'EXT_ALICE' } }),
+    );
     expect(read['account']['posts'].map((p: Json) => p['text'])).toEqual(['hello\nworld']);
 
-    expectRefusal(C.updateExternalAccount, await call(C.updateExternalAccount, { params: { handle: 'ext_bob' }, body: { followers: -1 } }), 'validation_error');
-    expectSuccess(C.updateExternalAccount, await call(C.updateExternalAccount, { params: { handle: 'ext_bob' }, body: { banned: true } }));
-    expectRefusal(C.publishExternalPost, await call(C.publishExternalPost, { body: { handle: 'ext_bob', text: 'let me in' } }), 'account_banned');
-    expectRefusal(C.getExternalAccount, await call(C.getExternalAccount, { params: { handle: 'nobody_here' } }), 'not_found');
+    expectRefusal(
+      C.updateExternalAccount,
+      await call(C.updateExternalAccount, { params: { handle: 'ext_bob' }, body: { followers: -1 } }),
+      'validation_error',
+    );
+    expectSuccess(
+      C.updateExternalAccount,
+      await call(C.updateExternalAccount, { params: { handle: 'ext_bob' }, body: { banned: true } }),
+    );
+    expectRefusal(
+      C.publishExternalPost,
+      await call(C.publishExternalPost, { body: { handle: 'ext_bob', text: 'let me in' } }),
+      'account_banned',
+    );
+    expectRefusal(
+      C.getExternalAccount,
+      await call(C.getExternalAccount, { params: { handle: 'nobody_here' } }),
+      'not_found',
+    );
   });
 
   it('reads, advances, sets and steps the clock, and refuses a bad time or a clock moved backwards', async () => {
@@ -135,20 +192,42 @@ describe('the simulator-control contracts', () => {
     expect([clock['manual'], clock['busy']]).toEqual([true, null]);
     const advanced = expectSuccess(C.advanceClock, await call(C.advanceClock, { body: { ms: 60_000 } }));
     expect([advanced['now_ms'], advanced['cancelled']]).toEqual([clock['now_ms'] + 60_000, false]);
-    const set = expectSuccess(C.setClock, await call(C.setClock, { body: { at_ms: advanced['now_ms'] + 1000 } }));
+    const set = expectSuccess(
+      C.setClock,
+      await call(C.setClock, { body: { at_ms: advanced['now_ms'] + 1000 } }),
+    );
     expect(set['now_ms']).toBe(advanced['now_ms'] + 1000);
     const stepped = expectSuccess(C.stepClock, await call(C.stepClock));
     expect(stepped['stepped_to']).toBe(set['next_timer_at'] === null ? null : stepped['now']);
 
-    const zero = expectRefusal(C.advanceClock, await call(C.advanceClock, { body: { ms: 0 } }), 'validation_error');
+    const zero = expectRefusal(
+      C.advanceClock,
+      await call(C.advanceClock, { body: { ms: 0 } }),
+      'validation_error',
+    );
     expect([zero['field'], zero['message']]).toEqual(['ms', 'ms: must be >= 1']);
-    const tooFar = expectRefusal(C.advanceClock, await call(C.advanceClock, { body: { ms: C.MAX_ADVANCE_MS + 1 } }), 'validation_error');
+    const tooFar = expectRefusal(
+      C.advanceClock,
+      await call(C.advanceClock, { body: { ms: C.MAX_ADVANCE_MS + 1 } }),
+      'validation_error',
+    );
     expect(tooFar['field']).toBe('ms');
-    expectRefusal(C.setClock, await call(C.setClock, { body: { at: '2026-03-01T00:00:00Z' } }), 'bad_request');
+    expectRefusal(
+      C.setClock,
+      await call(C.setClock, { body: { at: '2026-03-01T00:00:00Z' } }),
+      'bad_request',
+    );
     expectRefusal(C.setClock, await call(C.setClock, { body: { at: 'tomorrow' } }), 'validation_error');
     expectRefusal(C.setClock, await call(C.setClock, { body: {} }), 'validation_error');
     expectRefusal(C.stepClock, await call(C.stepClock, { payload: '{"' }), 'validation_error');
-    expectRefusal(C.advanceClock, await call(C.advanceClock, { payload: '{"ms":1000}', headers: { authorization: control['authorization']!, 'content-type': 'text/plain' } }), 'unsupported_media_type');
+    expectRefusal(
+      C.advanceClock,
+      await call(C.advanceClock, {
+        payload: '{"ms":1000}',
+        headers: { authorization: control['authorization']!, 'content-type': 'text/plain' },
+      }),
+      'unsupported_media_type',
+    );
     expect(server.current.nowMs).toBe(stepped['now_ms']);
   });
 
@@ -183,7 +262,11 @@ describe('the simulator-control contracts', () => {
     expect([funded['lamports'], funded['balance_lamports']]).toEqual([1_500_000_000, 1_500_000_000]);
     expectRefusal(C.airdrop, await call(C.airdrop, { body: { handle: 'nobody', sol: 1 } }), 'not_found');
     for (const sol of [0, -1, C.MAX_AIRDROP_SOL + 1, 1e-10, '1']) {
-      const refused = expectRefusal(C.airdrop, await call(C.airdrop, { body: { handle: 'tester', sol } }), 'validation_error');
+      const refused = expectRefusal(
+        C.airdrop,
+        await call(C.airdrop, { body: { handle: 'tester', sol } }),
+        'validation_error',
+      );
       expect(refused['field'], String(sol)).toBe('sol');
     }
     const invariants = expectSuccess(C.getInvariants, await call(C.getInvariants));
@@ -197,17 +280,27 @@ describe('the simulator-control contracts', () => {
     const restored = expectSuccess(C.restoreSnapshot, await call(C.restoreSnapshot, { body: snapshot }));
     expect([restored['restored'], restored['now_ms']]).toEqual([true, snapshot['nowMs']]);
     expect(server.current.snapshot().stateHash).toBe(snapshot['stateHash']);
-    const wrong = expectRefusal(C.restoreSnapshot, await call(C.restoreSnapshot, { body: { format: 'x' } }), 'validation_error');
+    const wrong = expectRefusal(
+      C.restoreSnapshot,
+      await call(C.restoreSnapshot, { body: { format: 'x' } }),
+      'validation_error',
+    );
     expect(wrong['field']).toBe('snapshot');
     const none = expectRefusal(C.restoreSnapshot, await call(C.restoreSnapshot), 'validation_error');
-    expect([none['field'], none['message']]).toEqual(['format', "format: must have required property 'format'"]);
+    expect([none['field'], none['message']]).toEqual([
+      'format',
+      "format: must have required property 'format'",
+    ]);
   });
 
   it('words a bad body alike in both homes: the route table (humans) and the live server (airdrop)', async () => {
     const inTable = (body: unknown) => call(C.createHuman, { payload: JSON.stringify(body) });
     const inServer = (body: unknown) => call(C.airdrop, { payload: JSON.stringify(body) });
     /** The message with its field named generically, so two routes' refusals of one kind compare equal. */
-    const template = (answer: Json) => [answer['error'], answer['field'] === '' ? answer['message'] : answer['message'].split(answer['field']).join('<field>')];
+    const template = (answer: Json) => [
+      answer['error'],
+      answer['field'] === '' ? answer['message'] : answer['message'].split(answer['field']).join('<field>'),
+    ];
     const kinds: Array<[table: unknown, server: unknown]> = [
       [{}, { sol: 1 }], // a required field missing
       [{ username: 5 }, { handle: 5, sol: 1 }], // a wrong type
@@ -219,7 +312,11 @@ describe('the simulator-control contracts', () => {
       const b = expectRefusal(C.airdrop, await inServer(live), 'validation_error');
       expect(template(b), JSON.stringify(live)).toEqual(template(a));
     }
-    const pattern = expectRefusal(C.airdrop, await inServer({ handle: 'a\u202Eb', sol: 1 }), 'validation_error');
+    const pattern = expectRefusal(
+      C.airdrop,
+      await inServer({ handle: 'a\u202Eb', sol: 1 }),
+      'validation_error',
+    );
     expect(pattern['message']).toBe(`handle: ${TEXT_RULE_MESSAGE}`);
   });
 });

@@ -53,18 +53,27 @@ class ExternalAgent {
     const headers: Record<string, string> = {};
     if (this.key) headers['Authorization'] = `Bearer ${this.key}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${this.base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const json = (await response.json()) as Json;
     if (!response.ok) this.refusals.push(`${method} ${path.split('?')[0]} ${response.status} ${json.error}`);
     return { status: response.status, json };
   }
 
   async start(handle: string): Promise<void> {
-    const registered = await this.request('POST', '/register', { handle, tags: ['competitive'], bio: 'external test agent' });
+    const registered = await this.request('POST', '/register', {
+      handle,
+      tags: ['competitive'],
+      bio: 'external test agent',
+    });
     this.key = registered.json.api_key;
     const me = await this.request('GET', '/whoami');
     this.handle = me.json.agent.handle;
-    if (!Array.isArray(me.json.agent.tags) || me.json.agent.verified !== false) throw new Error('whoami shape');
+    if (!Array.isArray(me.json.agent.tags) || me.json.agent.verified !== false)
+      throw new Error('whoami shape');
     await this.request('POST', '/social/post', { content: `Hello from ${this.handle}, ready to play.` });
   }
 
@@ -83,14 +92,21 @@ class ExternalAgent {
       const moves = chess.moves({ verbose: true });
       const pick = moves[(game.moves.length * 7 + moves.length) % moves.length]!;
       const uci = pick.from + pick.to + (pick.promotion ?? '');
-      const played = await this.request('POST', '/chess/move', { game_id: game.game_id, move_san: pick.san, move_uci: uci });
-      if (played.status === 200) this.log.push(`move ${played.json.move.move_san} -> ${played.json.game_status}`);
+      const played = await this.request('POST', '/chess/move', {
+        game_id: game.game_id,
+        move_san: pick.san,
+        move_uci: uci,
+      });
+      if (played.status === 200)
+        this.log.push(`move ${played.json.move.move_san} -> ${played.json.game_status}`);
     }
   }
 
   async huntChallenges(): Promise<void> {
     const open = (await this.request('GET', '/chess/challenges/open?limit=50')).json.challenges as Json[];
-    const others = open.filter((c) => c.challenger.handle !== this.handle && typeof c.challenge_id === 'string');
+    const others = open.filter(
+      (c) => c.challenger.handle !== this.handle && typeof c.challenge_id === 'string',
+    );
     for (const challenge of others.slice(0, 1)) {
       const profile = (await this.request('GET', `/agents/${challenge.challenger.handle}`)).json.profile;
       if (typeof profile.chess_elo !== 'number') throw new Error('profile shape');
@@ -103,15 +119,27 @@ class ExternalAgent {
 
   async socialRound(): Promise<void> {
     const feed = (await this.request('GET', '/feed?limit=10&sort=recent')).json.posts as Json[];
-    const likeable = feed.find((p) => !p.has_liked && p.author.handle !== this.handle && typeof (p.likes_count ?? p.like_count) === 'number');
-    if (likeable && (await this.request('POST', '/social/like', { post_id: likeable.id })).status === 200) this.log.push('liked');
+    const likeable = feed.find(
+      (p) =>
+        !p.has_liked &&
+        p.author.handle !== this.handle &&
+        typeof (p.likes_count ?? p.like_count) === 'number',
+    );
+    if (likeable && (await this.request('POST', '/social/like', { post_id: likeable.id })).status === 200)
+      this.log.push('liked');
     const agents = (await this.request('GET', '/agents?limit=20')).json.agents as Json[];
     const target = agents.find((a) => a.handle !== this.handle && typeof a.social_score === 'number');
-    if (target && (await this.request('POST', '/social/follow', { target_handle: target.handle })).status === 200) this.log.push('followed');
+    if (
+      target &&
+      (await this.request('POST', '/social/follow', { target_handle: target.handle })).status === 200
+    )
+      this.log.push('followed');
     const notes = (await this.request('GET', '/feed/notifications?types=mentions&types=replies')).json;
-    if (!Array.isArray(notes.mentions) || !Array.isArray(notes.replies_to_my_posts)) throw new Error('notifications shape');
+    if (!Array.isArray(notes.mentions) || !Array.isArray(notes.replies_to_my_posts))
+      throw new Error('notifications shape');
     const around = (await this.request('GET', '/chess/leaderboard/around?half_window=5')).json;
-    if (!Array.isArray(around.leaderboard) || typeof around.total_ranked !== 'number') throw new Error('leaderboard shape');
+    if (!Array.isArray(around.leaderboard) || typeof around.total_ranked !== 'number')
+      throw new Error('leaderboard shape');
   }
 }
 
@@ -123,16 +151,24 @@ describe('an agent written for the real service', () => {
     await agent.start('outside_agent');
     for (let beat = 0; beat < 120; beat++) {
       await agent.heartbeat();
-      await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: CONTROL, body: JSON.stringify({ ms: 30_000 }) });
+      await fetch(`${origin}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: CONTROL,
+        body: JSON.stringify({ ms: 30_000 }),
+      });
     }
     expect(agent.log.filter((l) => l.startsWith('move')).length).toBeGreaterThan(20);
     expect(agent.log.some((l) => l.startsWith('accepted'))).toBe(true);
     expect(agent.log).toContain('liked');
     expect(agent.log).toContain('followed');
     // The only refusals are the ones a busy world produces: a challenge taken a moment earlier, a follow or like repeat limit.
-    const unexpected = agent.refusals.filter((r) => !/challenge_not_open|rate_limit_exceeded|too_many_open_challenges/.test(r));
+    const unexpected = agent.refusals.filter(
+      (r) => !/challenge_not_open|rate_limit_exceeded|too_many_open_challenges/.test(r),
+    );
     expect(unexpected).toEqual([]);
-    const invariants = (await (await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })).json()) as Json;
+    const invariants = (await (
+      await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })
+    ).json()) as Json;
     expect(invariants.invariants.filter((i: Json) => !i.passed)).toEqual([]);
   });
 });

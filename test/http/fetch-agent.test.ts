@@ -56,8 +56,14 @@ interface AgentRun {
 }
 
 /** Runs the example to completion; `onHeartbeat` is awaited in order for each heartbeat line it prints. */
-function runAgent(env: Record<string, string>, onHeartbeat: () => Promise<unknown> = async () => undefined, script = SCRIPT): Promise<AgentRun> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, HEARTBEAT_MS: '20', MAX_HEARTBEATS: String(HEARTBEATS), ...env } });
+function runAgent(
+  env: Record<string, string>,
+  onHeartbeat: () => Promise<unknown> = async () => undefined,
+  script = SCRIPT,
+): Promise<AgentRun> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, HEARTBEAT_MS: '20', MAX_HEARTBEATS: String(HEARTBEATS), ...env },
+  });
   const lines: string[] = [];
   let stderr = '';
   let stepping = Promise.resolve<unknown>(undefined);
@@ -72,7 +78,12 @@ function runAgent(env: Record<string, string>, onHeartbeat: () => Promise<unknow
   });
 }
 
-const advance = (origin: string) => () => fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: CONTROL, body: JSON.stringify({ ms: 30_000 }) });
+const advance = (origin: string) => () =>
+  fetch(`${origin}/_sim/clock/advance`, {
+    method: 'POST',
+    headers: CONTROL,
+    body: JSON.stringify({ ms: 30_000 }),
+  });
 
 async function json(origin: string, path: string): Promise<any> {
   return (await fetch(`${origin}/api${path}`)).json();
@@ -95,7 +106,9 @@ function summary(run: AgentRun): { totals: Record<string, number>; refusals: str
   const last = run.lines.at(-1) ?? '';
   const match = /^done: (.*); refusals: (.*)$/.exec(last);
   expect(match, `last line: ${last}\nstderr: ${run.stderr}`).not.toBeNull();
-  const totals = Object.fromEntries(match![1]!.split(', ').map((pair) => [pair.split(' ')[0]!, Number(pair.split(' ')[1])]));
+  const totals = Object.fromEntries(
+    match![1]!.split(', ').map((pair) => [pair.split(' ')[0]!, Number(pair.split(' ')[1])]),
+  );
   return { totals, refusals: match![2]! };
 }
 
@@ -105,7 +118,10 @@ const BUSY_WORLD = /^(challenge_not_open|too_many_open_challenges|bad_request) \
 describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
   it('registers, posts, plays its games and exits by itself after MAX_HEARTBEATS', async () => {
     const origin = await serve('spec');
-    const run = await runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_tester', SEED: '5' }, advance(origin));
+    const run = await runAgent(
+      { BASE_URL: `${origin}/api`, HANDLE: 'fetch_tester', SEED: '5' },
+      advance(origin),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.lines[0]).toMatch(/^registered fetch_tester; API key moltchess_\S+ \(shown once/);
     expect(run.lines).toContain('posted an introduction');
@@ -113,12 +129,15 @@ describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
     const { totals, refusals } = summary(run);
     expect(totals['moves']).toBeGreaterThan(10);
     expect(totals['accepted']! + totals['challenges']!).toBeGreaterThan(0);
-    for (const refusal of refusals === 'none' ? [] : refusals.split(', ')) expect(refusal).toMatch(BUSY_WORLD);
+    for (const refusal of refusals === 'none' ? [] : refusals.split(', '))
+      expect(refusal).toMatch(BUSY_WORLD);
 
     const profile = (await json(origin, '/agents/fetch_tester')).profile;
     expect(profile.posts_count).toBe(1);
     expect(await movesPlayedBy(origin, 'fetch_tester')).toBe(totals['moves']);
-    const invariants = (await (await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })).json()) as { invariants: Array<{ name: string; passed: boolean }> };
+    const invariants = (await (await fetch(`${origin}/_sim/invariants`, { headers: CONTROL })).json()) as {
+      invariants: Array<{ name: string; passed: boolean }>;
+    };
     expect(invariants.invariants.filter((i) => !i.passed)).toEqual([]);
   });
 
@@ -129,7 +148,10 @@ describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
       runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_a', SEED: '1' }, advance(origin)),
       runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_b', SEED: '2' }),
     ]);
-    for (const [handle, run] of [['fetch_a', first], ['fetch_b', second]] as const) {
+    for (const [handle, run] of [
+      ['fetch_a', first],
+      ['fetch_b', second],
+    ] as const) {
       expect(run.code, run.stderr).toBe(0);
       const { totals } = summary(run);
       expect(totals['likes'], handle).toBe(10);
@@ -144,10 +166,16 @@ describe('agents/examples/fetch-agent.mjs against serve --manual', () => {
     const origin = await serve('spec');
     const dir = mkdtempSync(join(tmpdir(), 'acs-fetch-agent-'));
     copyFileSync(SCRIPT, join(dir, 'fetch-agent.mjs'));
-    const run = await runAgent({ BASE_URL: `${origin}/api`, HANDLE: 'fetch_alone', MAX_HEARTBEATS: '3' }, advance(origin), join(dir, 'fetch-agent.mjs'));
+    const run = await runAgent(
+      { BASE_URL: `${origin}/api`, HANDLE: 'fetch_alone', MAX_HEARTBEATS: '3' },
+      advance(origin),
+      join(dir, 'fetch-agent.mjs'),
+    );
     rmSync(dir, { recursive: true });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.lines[0]).toBe('chess.js is not installed (npm i chess.js): signing in and posting only, no games');
+    expect(run.lines[0]).toBe(
+      'chess.js is not installed (npm i chess.js): signing in and posting only, no games',
+    );
     expect(run.lines).toContain('posted an introduction');
     expect(summary(run).totals).toEqual({ moves: 0, accepted: 0, challenges: 0, likes: 0, follows: 0 });
     expect((await json(origin, '/chess/games?player_handle=fetch_alone')).total).toBe(0);

@@ -46,17 +46,35 @@ const ODD_METHODS = ['HEAD', 'TRACE', 'PROPFIND', 'SEARCH', 'patch', 'delete'] a
 
 const { alice, bob } = PROTO.keys;
 const EXTRA_AUTHORIZATION = [
-  'Bearer', 'Bearer ', `Bearer ${alice} ${bob}`, `Bearer\t${alice}`, `Basic YWxpY2U6cHc=`, alice,
-  `Bearer ${alice.toUpperCase()}`, `Bearer ${alice.slice(0, -1)}`, `Bearer "${alice}"`, `Bearer ${'x'.repeat(4096)}`,
+  'Bearer',
+  'Bearer ',
+  `Bearer ${alice} ${bob}`,
+  `Bearer\t${alice}`,
+  `Basic YWxpY2U6cHc=`,
+  alice,
+  `Bearer ${alice.toUpperCase()}`,
+  `Bearer ${alice.slice(0, -1)}`,
+  `Bearer "${alice}"`,
+  `Bearer ${'x'.repeat(4096)}`,
 ];
 const authorization = fc.oneof(
   { weight: 4, arbitrary: keyChoice.map((key) => headersFor(PROTO, key)) },
-  { weight: 1, arbitrary: fc.constantFrom(...EXTRA_AUTHORIZATION).map((value) => ({ authorization: value })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...EXTRA_AUTHORIZATION).map((value) => ({ authorization: value })),
+  },
 );
 
 const contentType = fc.constantFrom(
-  undefined, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/vnd.api+json',
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'application/octet-stream',
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=zz',
+  'application/octet-stream',
 );
 
 /** Ways to break JSON text: cut short, trailing junk, wrong quotes, a byte-order mark, not JSON at all. */
@@ -76,8 +94,10 @@ const MANGLES: ReadonlyArray<(json: string) => string> = [
 ];
 
 /** A body larger than the server accepts, still valid JSON, so only the limit can refuse it. */
-const oversize = (body: unknown) => JSON.stringify({ ...asObject(body), pad: 'x'.repeat(DEFAULT_BODY_LIMIT) });
-const asObject = (body: unknown) => (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {});
+const oversize = (body: unknown) =>
+  JSON.stringify({ ...asObject(body), pad: 'x'.repeat(DEFAULT_BODY_LIMIT) });
+const asObject = (body: unknown) =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
 
 type PayloadKind = 'json' | 'malformed' | 'oversize' | 'form' | 'blank' | 'nonfinite';
 const payloadKind = fc.oneof(
@@ -111,10 +131,25 @@ function payloadFor(body: unknown, kind: PayloadKind, mangle: number): string | 
 }
 
 /** Query values as the wire carries them: arrays as repeated keys, then sometimes a broken tail. */
-const QUERY_TAILS = ['', '', '', '', '&limit=1&limit=2', '&status=active&status=pending', '#fragment', '&&', '&=x', '&%zz=1', '&limit', '&limit=%E0%A4%A'];
+const QUERY_TAILS = [
+  '',
+  '',
+  '',
+  '',
+  '&limit=1&limit=2',
+  '&status=active&status=pending',
+  '#fragment',
+  '&&',
+  '&=x',
+  '&%zz=1',
+  '&limit',
+  '&limit=%E0%A4%A',
+];
 function urlFor(path: string, query: Record<string, QueryValue>, tail: string): string {
   const pairs = Object.entries(query).flatMap(([key, value]) =>
-    value === undefined ? [] : ([] as string[]).concat(value).map((v) => `${encodeSegment(key)}=${encodeSegment(v)}`),
+    value === undefined
+      ? []
+      : ([] as string[]).concat(value).map((v) => `${encodeSegment(key)}=${encodeSegment(v)}`),
   );
   const search = [...pairs, tail.replace(/^&/, '')].filter((part) => part !== '').join('&');
   if (search === '') return path;
@@ -138,20 +173,37 @@ const wireRequest: fc.Arbitrary<WireRequest> = fc
   .map(({ base, oddMethod, auth, contentType: type, kind, mangle, tail }) => {
     const headers = { ...(auth ?? headersFor(PROTO, base.key)), ...(type ? { 'content-type': type } : {}) };
     const payload = payloadFor(base.body, kind, mangle);
-    return { method: oddMethod ?? base.method, url: urlFor(base.path, base.query, tail), headers, ...(payload !== undefined ? { payload } : {}) };
+    return {
+      method: oddMethod ?? base.method,
+      url: urlFor(base.path, base.query, tail),
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    };
   });
 
 // --- the contract over the wire -----------------------------------------------------------------------------
 
 /** An exception's name or message, or a stack frame: no refusal may carry one. */
 const INTERNAL_TEXT = [
-  /Cannot read/, /Maximum call stack/, /undefined/, / at /, /\bat \S+:\d+:\d+/, /\(node:/,
-  /TypeError/, /RangeError/, /ReferenceError/, /SyntaxError/, /Unexpected token/, /FST_ERR/,
+  /Cannot read/,
+  /Maximum call stack/,
+  /undefined/,
+  / at /,
+  /\bat \S+:\d+:\d+/,
+  /\(node:/,
+  /TypeError/,
+  /RangeError/,
+  /ReferenceError/,
+  /SyntaxError/,
+  /Unexpected token/,
+  /FST_ERR/,
 ];
 
 /** What the request itself carried, decoded as the dispatcher reads it: a refusal may echo it (`no agent "undefined"`). */
 function sentText(request: WireRequest): string {
-  return [request.url, safeDecode(request.url), request.payload ?? '', JSON.stringify(request.headers)].join('\n');
+  return [request.url, safeDecode(request.url), request.payload ?? '', JSON.stringify(request.headers)].join(
+    '\n',
+  );
 }
 
 function safeDecode(text: string): string {
@@ -165,15 +217,27 @@ function safeDecode(text: string): string {
 function expectNoInternalText(request: WireRequest, body: string): void {
   const sent = sentText(request);
   for (const pattern of INTERNAL_TEXT) {
-    if (!pattern.test(sent)) expect(body, `${request.method} ${request.url.slice(0, 80)} leaks ${pattern}: ${body.slice(0, 300)}`).not.toMatch(pattern);
+    if (!pattern.test(sent))
+      expect(
+        body,
+        `${request.method} ${request.url.slice(0, 80)} leaks ${pattern}: ${body.slice(0, 300)}`,
+      ).not.toMatch(pattern);
   }
 }
 
 /** Checks one wire answer; returns '2xx', the error code, or a label for HEAD. */
-function expectWireContract(request: WireRequest, response: LightMyRequestResponse, before: string, now: () => string): string {
+function expectWireContract(
+  request: WireRequest,
+  response: LightMyRequestResponse,
+  before: string,
+  now: () => string,
+): string {
   const status = response.statusCode;
   // No fuzzed input is a server fault: a 500 here means a handler threw.
-  expect(status, `${request.method} ${request.url.slice(0, 80)} answered ${status}: ${response.body.slice(0, 200)}`).toBeLessThan(500);
+  expect(
+    status,
+    `${request.method} ${request.url.slice(0, 80)} answered ${status}: ${response.body.slice(0, 200)}`,
+  ).toBeLessThan(500);
   if (status >= 400) expectNoInternalText(request, response.body);
   if (request.method.toUpperCase() === 'HEAD') {
     // HEAD answers carry headers only; the route table has no HEAD routes.
@@ -185,13 +249,19 @@ function expectWireContract(request: WireRequest, response: LightMyRequestRespon
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   let body: unknown;
   expect(() => (body = JSON.parse(response.body)), `not JSON: ${response.body.slice(0, 200)}`).not.toThrow();
-  if (status === 429) expect(response.headers['retry-after']).toBe(String((body as { retry_after?: unknown }).retry_after));
+  if (status === 429)
+    expect(response.headers['retry-after']).toBe(String((body as { retry_after?: unknown }).retry_after));
   return expectAnswerContract({ method: request.method, path: request.url, status, body }, before, now);
 }
 
 async function send(f: Fixture, request: WireRequest): Promise<string> {
   const before = f.world.fingerprint();
-  const response = await app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, ...(request.payload !== undefined ? { payload: request.payload } : {}) });
+  const response = await app.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers: request.headers,
+    ...(request.payload !== undefined ? { payload: request.payload } : {}),
+  });
   return expectWireContract(request, response, before, () => f.world.fingerprint());
 }
 
@@ -217,8 +287,20 @@ describe('fuzzing the HTTP server', () => {
     );
     if (process.env['FUZZ_STATS']) console.log(JSON.stringify([...seen].sort()));
     // The wire fuzzer reaches every gate: transport (413, malformed JSON), routing, authentication, validation, handlers.
-    const gates = ['2xx', 'payload_too_large', 'validation_error', 'route_not_found', 'method_not_allowed', 'authentication_required', 'invalid_api_key', 'not_found', 'bad_request', 'HEAD'];
-    for (const code of gates) expect(seen.get(code) ?? 0, `never saw ${code}: ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
+    const gates = [
+      '2xx',
+      'payload_too_large',
+      'validation_error',
+      'route_not_found',
+      'method_not_allowed',
+      'authentication_required',
+      'invalid_api_key',
+      'not_found',
+      'bad_request',
+      'HEAD',
+    ];
+    for (const code of gates)
+      expect(seen.get(code) ?? 0, `never saw ${code}: ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
   });
 
   it('refuses malformed JSON on every route that reads a body, and an oversized one with 413; a GET ignores its body', async () => {
@@ -233,12 +315,21 @@ describe('fuzzing the HTTP server', () => {
         const bare = await app.inject({ method: 'GET', url, headers: headersFor(f, 'alice') });
         for (const payload of ['{"content": ', oversize({})]) {
           const response = await app.inject({ method: 'GET', url, headers, payload });
-          expect([response.statusCode, response.json()['error']], label).toEqual([bare.statusCode, bare.json()['error']]);
+          expect([response.statusCode, response.json()['error']], label).toEqual([
+            bare.statusCode,
+            bare.json()['error'],
+          ]);
         }
         continue;
       }
-      expect(await send(f, { method: route.contract.method, url, headers, payload: '{"content": ' }), label).toBe('validation_error');
-      expect(await send(f, { method: route.contract.method, url, headers, payload: oversize({ content: 'hi' }) }), label).toBe('payload_too_large');
+      expect(
+        await send(f, { method: route.contract.method, url, headers, payload: '{"content": ' }),
+        label,
+      ).toBe('validation_error');
+      expect(
+        await send(f, { method: route.contract.method, url, headers, payload: oversize({ content: 'hi' }) }),
+        label,
+      ).toBe('payload_too_large');
     }
   });
 
@@ -252,22 +343,46 @@ describe('fuzzing the HTTP server', () => {
         ['POST', '/api/chess/challenge', `{"bounty_sol":${number}}`, 'bounty_sol'],
         ['PATCH', '/_sim/network/accounts/ext_alice', `{"followers":${number},"banned":false}`, 'followers'],
         ['PATCH', '/api/agents/profile', `{"tags":["a",${number}]}`, 'tags.1'],
-        ['POST', '/api/chess/move', `{"game_id":"${f.ids.gameId}","move_san":"e5","extra":{"n":${number}}}`, 'extra.n'],
+        [
+          'POST',
+          '/api/chess/move',
+          `{"game_id":"${f.ids.gameId}","move_san":"e5","extra":{"n":${number}}}`,
+          'extra.n',
+        ],
       );
     }
     for (const [method, url, payload, field] of cases) {
-      const request = { method, url, headers: { ...headersFor(f, 'alice'), 'content-type': 'application/json' }, payload };
+      const request = {
+        method,
+        url,
+        headers: { ...headersFor(f, 'alice'), 'content-type': 'application/json' },
+        payload,
+      };
       expect(await send(f, request), payload).toBe('validation_error');
       const answer = await app.inject({ method: method as 'POST', url, headers: request.headers, payload });
-      expect(answer.json(), payload).toEqual({ error: 'validation_error', message: `${field}: numbers must be finite`, field });
+      expect(answer.json(), payload).toEqual({
+        error: 'validation_error',
+        message: `${field}: numbers must be finite`,
+        field,
+      });
     }
   });
 
   it('reads valid JSON whatever the Content-Type says, as real clients send it', async () => {
     current = fixture();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', 'multipart/form-data; boundary=zz']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/octet-stream',
+      'multipart/form-data; boundary=zz',
+    ]) {
       const handle = `by_${type.split(/[/;]/)[1]!.replace(/-/g, '_')}`;
-      const registered = await app.inject({ method: 'POST', url: '/register', headers: { 'content-type': type }, payload: JSON.stringify({ handle }) });
+      const registered = await app.inject({
+        method: 'POST',
+        url: '/register',
+        headers: { 'content-type': type },
+        payload: JSON.stringify({ handle }),
+      });
       expect([registered.statusCode, registered.json()['handle']]).toEqual([200, handle]);
     }
   });

@@ -6,7 +6,13 @@ import { ROUTES } from '../../src/api/routes/index.js';
 import { implement, type ApiRequest, type Route } from '../../src/api/types.js';
 import { defineRoute } from '../../src/api/contract/define.js';
 import { Shape } from '../../src/api/contract/schema.js';
-import { buildServer, MAX_BODY_DEPTH, redactUrl, type RequestHandler, type ServerOptions } from '../../src/http/server.js';
+import {
+  buildServer,
+  MAX_BODY_DEPTH,
+  redactUrl,
+  type RequestHandler,
+  type ServerOptions,
+} from '../../src/http/server.js';
 import { newWorld, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -24,10 +30,22 @@ afterEach(async () => {
 type Json = Record<string, any>;
 
 /** Text no answer may carry: exception names and messages, stack frames. */
-const INTERNAL_TEXT = [/Cannot read/, /Maximum call stack/, /undefined/, /\bat \S+ \(/, / at /, /TypeError/, /RangeError/, /SyntaxError/, /Unexpected token/, /FST_/];
+const INTERNAL_TEXT = [
+  /Cannot read/,
+  /Maximum call stack/,
+  /undefined/,
+  /\bat \S+ \(/,
+  / at /,
+  /TypeError/,
+  /RangeError/,
+  /SyntaxError/,
+  /Unexpected token/,
+  /FST_/,
+];
 
 function expectNoInternalText(body: string): void {
-  for (const pattern of INTERNAL_TEXT) expect(body, `answer leaks ${pattern}: ${body.slice(0, 300)}`).not.toMatch(pattern);
+  for (const pattern of INTERNAL_TEXT)
+    expect(body, `answer leaks ${pattern}: ${body.slice(0, 300)}`).not.toMatch(pattern);
 }
 
 /** A route-table handler that records every request the dispatcher is handed. */
@@ -54,8 +72,18 @@ interface WireAnswer {
   json: Json;
 }
 
-async function wire(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<WireAnswer> {
-  const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body !== undefined ? { body } : {}) });
+async function wire(
+  base: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<WireAnswer> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   return { status: response.status, text, json: JSON.parse(text) as Json };
 }
@@ -85,7 +113,11 @@ describe('bodies the parser refuses', () => {
     const before = world.fingerprint();
     for (const [path, body, field] of cases) {
       const answer = await wire(base, path === '/api/agents/profile' ? 'PATCH' : 'POST', path, body, auth);
-      expect([answer.status, answer.json['error'], answer.json['field']], body).toEqual([400, 'validation_error', field]);
+      expect([answer.status, answer.json['error'], answer.json['field']], body).toEqual([
+        400,
+        'validation_error',
+        field,
+      ]);
       expect(answer.json['message']).toBe(`${field}: numbers must be finite`);
       expectNoInternalText(answer.text);
     }
@@ -98,7 +130,15 @@ describe('bodies the parser refuses', () => {
     const auth = aliceIn(world);
     const base = await listen(world.api);
     const before = world.fingerprint();
-    for (const body of ['{"bounty_sol":NaN}', '{"bounty_sol":Infinity}', '{"bounty_sol":-Infinity}', 'NaN', '{"bounty_sol":"NaN"}', '{"bounty_sol":"1e999"}', '{"bounty_sol":"Infinity"}']) {
+    for (const body of [
+      '{"bounty_sol":NaN}',
+      '{"bounty_sol":Infinity}',
+      '{"bounty_sol":-Infinity}',
+      'NaN',
+      '{"bounty_sol":"NaN"}',
+      '{"bounty_sol":"1e999"}',
+      '{"bounty_sol":"Infinity"}',
+    ]) {
       const answer = await wire(base, 'POST', '/api/chess/challenge', body, auth);
       expect([answer.status, answer.json['error']], body).toEqual([400, 'validation_error']);
       expectNoInternalText(answer.text);
@@ -116,9 +156,19 @@ describe('bodies the parser refuses', () => {
     const deepField = `{"content":"hi","tags":${deepArray}}`;
     const before = world.fingerprint();
     for (const body of [deepArray, deepObject, deepField]) {
-      for (const [method, path] of [['POST', '/api/register'], ['POST', '/api/chess/challenge'], ['PATCH', '/api/agents/profile'], ['POST', '/_sim/humans'], ['DELETE', '/api/social/follow']] as const) {
+      for (const [method, path] of [
+        ['POST', '/api/register'],
+        ['POST', '/api/chess/challenge'],
+        ['PATCH', '/api/agents/profile'],
+        ['POST', '/_sim/humans'],
+        ['DELETE', '/api/social/follow'],
+      ] as const) {
         const answer = await wire(base, method, path, body, auth);
-        expect([answer.status, answer.json['error'], answer.json['field']], `${method} ${path}`).toEqual([400, 'validation_error', 'body']);
+        expect([answer.status, answer.json['error'], answer.json['field']], `${method} ${path}`).toEqual([
+          400,
+          'validation_error',
+          'body',
+        ]);
         expect(answer.json['message']).toBe(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
         expectNoInternalText(answer.text);
       }
@@ -132,10 +182,15 @@ describe('bodies the parser refuses', () => {
     const auth = aliceIn(world);
     const handler = spying(world.api);
     const base = await listen(handler);
-    const nested = (depth: number) => `{"handle":"deep","tags":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
-    expect((await wire(base, 'POST', '/api/register', nested(MAX_BODY_DEPTH))).json['field']).not.toBe('body');
+    const nested = (depth: number) =>
+      `{"handle":"deep","tags":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect((await wire(base, 'POST', '/api/register', nested(MAX_BODY_DEPTH))).json['field']).not.toBe(
+      'body',
+    );
     expect(handler.seen).toHaveLength(1);
-    expect((await wire(base, 'POST', '/api/register', nested(MAX_BODY_DEPTH + 1))).json['field']).toBe('body');
+    expect((await wire(base, 'POST', '/api/register', nested(MAX_BODY_DEPTH + 1))).json['field']).toBe(
+      'body',
+    );
     expect(handler.seen).toHaveLength(1);
     world.advanceBy(60_000); // past the post cooldown
     const brackets = JSON.stringify({ content: `\\"[{${'['.repeat(200)}` });
@@ -154,12 +209,22 @@ describe('programmer errors', () => {
 
   it('answer 500 internal_error with the request id and nothing internal, and the stack reaches the hook', async () => {
     const reported: Array<[string, unknown]> = [];
-    const base = await listen(throwingHandler, { onInternalError: (requestId, error) => void reported.push([requestId, error]) });
+    const base = await listen(throwingHandler, {
+      onInternalError: (requestId, error) => void reported.push([requestId, error]),
+    });
     const first = await wire(base, 'GET', '/api/whoami');
     const second = await wire(base, 'POST', '/api/social/post', '{"content":"hi"}');
     expect(first.status).toBe(500);
-    expect(first.json).toEqual({ error: 'internal_error', message: 'internal error; see the server log', request_id: 'req-1' });
-    expect(second.json).toEqual({ error: 'internal_error', message: 'internal error; see the server log', request_id: 'req-2' });
+    expect(first.json).toEqual({
+      error: 'internal_error',
+      message: 'internal error; see the server log',
+      request_id: 'req-1',
+    });
+    expect(second.json).toEqual({
+      error: 'internal_error',
+      message: 'internal error; see the server log',
+      request_id: 'req-2',
+    });
     for (const answer of [first, second]) expectNoInternalText(answer.text);
     expect(reported.map(([id]) => id)).toEqual(['req-1', 'req-2']);
     const [, error] = reported[0]!;
@@ -170,7 +235,15 @@ describe('programmer errors', () => {
   it('answer 500 when a route handler behind the dispatcher throws (Api.handle rethrows it), changing nothing', async () => {
     const world = newWorld();
     const boom: Route = implement(
-      defineRoute({ method: 'POST', path: '/api/boom', group: 'System', auth: 'none', summary: 'throws', response: Shape({}), errors: [] }),
+      defineRoute({
+        method: 'POST',
+        path: '/api/boom',
+        group: 'System',
+        auth: 'none',
+        summary: 'throws',
+        response: Shape({}),
+        errors: [],
+      }),
       () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
@@ -180,7 +253,11 @@ describe('programmer errors', () => {
     const base = await listen(api, { onInternalError: (_id, error) => void reported.push(error) });
     const before = world.fingerprint();
     const answer = await wire(base, 'POST', '/api/boom', '{}');
-    expect([answer.status, answer.json['error'], answer.json['request_id']]).toEqual([500, 'internal_error', 'req-1']);
+    expect([answer.status, answer.json['error'], answer.json['request_id']]).toEqual([
+      500,
+      'internal_error',
+      'req-1',
+    ]);
     expectNoInternalText(answer.text);
     expect(reported).toHaveLength(1);
     expect(world.fingerprint()).toBe(before);
@@ -206,32 +283,54 @@ describe('programmer errors', () => {
 
   it('go to the request log with their stack when the logger is on, and the answer is the same', async () => {
     const lines: string[] = [];
-    const app = buildServer(throwingHandler, { logger: true, logStream: { write: (line) => void lines.push(line) } });
+    const app = buildServer(throwingHandler, {
+      logger: true,
+      logStream: { write: (line) => void lines.push(line) },
+    });
     servers.push(app);
     const answer = await app.inject({ method: 'GET', url: '/api/whoami' });
-    expect(answer.json()).toEqual({ error: 'internal_error', message: 'internal error; see the server log', request_id: 'req-1' });
-    const logged = lines.map((line) => JSON.parse(line) as Json).find((entry) => entry['msg'] === 'internal error');
+    expect(answer.json()).toEqual({
+      error: 'internal_error',
+      message: 'internal error; see the server log',
+      request_id: 'req-1',
+    });
+    const logged = lines
+      .map((line) => JSON.parse(line) as Json)
+      .find((entry) => entry['msg'] === 'internal error');
     expect(logged).toMatchObject({ level: 50, reqId: 'req-1', request_id: 'req-1' });
     expect(logged!['err']['stack']).toMatch(/TypeError: Cannot read properties of undefined/);
   });
 
   it('still answer 500 when the reporting hook itself throws', async () => {
-    const base = await listen(throwingHandler, { onInternalError: () => { throw new Error('hook broke'); } });
+    const base = await listen(throwingHandler, {
+      onInternalError: () => {
+        throw new Error('hook broke');
+      },
+    });
     const answer = await wire(base, 'GET', '/api/whoami');
     expect([answer.status, answer.json['error']]).toEqual([500, 'internal_error']);
     expect(answer.text).not.toContain('hook broke');
   });
 });
 
-describe("faults fastify finds itself", () => {
+describe('faults fastify finds itself', () => {
   it('keep their registered 4xx codes with fixed messages, echoing nothing', async () => {
     const world = newWorld();
     const reported: unknown[] = [];
-    const base = await listen(world.api, { bodyLimit: 1024, onInternalError: (_id, error) => void reported.push(error) });
+    const base = await listen(world.api, {
+      bodyLimit: 1024,
+      onInternalError: (_id, error) => void reported.push(error),
+    });
     const huge = await wire(base, 'POST', '/api/register', JSON.stringify({ handle: 'x'.repeat(2000) }));
-    expect(huge.json).toEqual({ error: 'payload_too_large', message: 'the request body is larger than the server accepts' });
+    expect(huge.json).toEqual({
+      error: 'payload_too_large',
+      message: 'the request body is larger than the server accepts',
+    });
     const badPath = await wire(base, 'GET', '/api/agents/%E0%A4%A<script>');
-    expect(badPath.json).toEqual({ error: 'bad_request', message: 'malformed request: the URL is not valid percent-encoding' });
+    expect(badPath.json).toEqual({
+      error: 'bad_request',
+      message: 'malformed request: the URL is not valid percent-encoding',
+    });
     for (const answer of [huge, badPath]) expectNoInternalText(answer.text);
     expect(reported).toEqual([]);
   });
@@ -239,8 +338,16 @@ describe("faults fastify finds itself", () => {
   it('answer a Content-Length that does not match the body with 400 bad_request and a fixed message', async () => {
     const app = buildServer(newWorld().api);
     servers.push(app);
-    const answer = await app.inject({ method: 'POST', url: '/api/register', headers: { 'content-length': '100' }, payload: '{"handle":"x"}' });
-    expect([answer.statusCode, answer.json()]).toEqual([400, { error: 'bad_request', message: 'malformed request: Content-Length does not match the body' }]);
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: { 'content-length': '100' },
+      payload: '{"handle":"x"}',
+    });
+    expect([answer.statusCode, answer.json()]).toEqual([
+      400,
+      { error: 'bad_request', message: 'malformed request: Content-Length does not match the body' },
+    ]);
   });
 });
 
@@ -249,16 +356,39 @@ describe('the request log', () => {
 
   it('redacts every header and query parameter that can carry a credential', async () => {
     const lines: string[] = [];
-    const app = buildServer(newWorld().api, { logger: true, logStream: { write: (line) => void lines.push(line) } });
+    const app = buildServer(newWorld().api, {
+      logger: true,
+      logStream: { write: (line) => void lines.push(line) },
+    });
     servers.push(app);
     const headers = {
-      authorization: `Bearer ${SECRET}`, 'proxy-authorization': `Basic ${SECRET}`, 'x-api-key': SECRET,
-      cookie: `session=${SECRET}`, 'set-cookie': `k=${SECRET}`, 'x-control-token': SECRET, 'X-Api-Key': SECRET,
+      authorization: `Bearer ${SECRET}`,
+      'proxy-authorization': `Basic ${SECRET}`,
+      'x-api-key': SECRET,
+      cookie: `session=${SECRET}`,
+      'set-cookie': `k=${SECRET}`,
+      'x-control-token': SECRET,
+      'X-Api-Key': SECRET,
     };
-    const params = ['api_key', 'apikey', 'key', 'token', 'access_token', 'control_token', 'API_KEY', 'Token', 'api%5Fkey', 'Access_Token'];
+    const params = [
+      'api_key',
+      'apikey',
+      'key',
+      'token',
+      'access_token',
+      'control_token',
+      'API_KEY',
+      'Token',
+      'api%5Fkey',
+      'Access_Token',
+    ];
     const query = params.map((name) => `${name}=${SECRET}`).join('&');
     await app.inject({ method: 'GET', url: `/api/feed?limit=5&${query}&sort=new`, headers });
-    await app.inject({ method: 'GET', url: `/api/whoami?api_key=${SECRET}`, headers: { 'x-api-key': SECRET } });
+    await app.inject({
+      method: 'GET',
+      url: `/api/whoami?api_key=${SECRET}`,
+      headers: { 'x-api-key': SECRET },
+    });
     const log = lines.join('');
     expect(log).toContain('/api/feed?limit=5&api_key=[redacted]');
     expect(log).toContain('&sort=new');
@@ -270,7 +400,11 @@ describe('the request log', () => {
   it('stamps each line with the simulated time when given a virtual clock', async () => {
     const lines: string[] = [];
     const world = newWorld();
-    const app = buildServer(world.api, { logger: true, logStream: { write: (line) => void lines.push(line) }, virtualNowMs: () => world.platform.nowMs });
+    const app = buildServer(world.api, {
+      logger: true,
+      logStream: { write: (line) => void lines.push(line) },
+      virtualNowMs: () => world.platform.nowMs,
+    });
     servers.push(app);
     await app.inject({ method: 'GET', url: '/api/health' });
     const stamped = lines.map((line) => JSON.parse(line) as { virtual_time?: string });

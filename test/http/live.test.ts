@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../../src/sim/live.js';
-import { parseScenarioWithSource } from '../../src/sim/scenario.js';
+import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
 import { startLiveServer, TEST_CONTROL_TOKEN } from '../helpers/live-server.js';
 
 /**
@@ -35,14 +35,27 @@ const SECRET = { keySecret: Buffer.alloc(32, 3) };
 const start = () => LiveWorld.start(parseScenarioWithSource(SCENARIO), SECRET);
 
 function register(live: LiveWorld, handle: string): string {
-  return (live.handleNow({ method: 'POST', path: '/api/register', body: { handle } }).body as Json)['api_key'] as string;
+  return (live.handleNow({ method: 'POST', path: '/api/register', body: { handle } }).body as Json)[
+    'api_key'
+  ] as string;
 }
 
 /** What an agent under test does from outside, every 7 virtual minutes: post, challenge, poll, read. */
-async function play(live: LiveWorld, key: string, from: number, to: number, slicing?: Slicing): Promise<void> {
+async function play(
+  live: LiveWorld,
+  key: string,
+  from: number,
+  to: number,
+  slicing?: Slicing,
+): Promise<void> {
   const headers = { authorization: `Bearer ${key}` };
   for (let step = from; step < to; step++) {
-    live.handleNow({ method: 'POST', path: '/api/social/post', headers, body: { content: `step ${step} @random_0001` } });
+    live.handleNow({
+      method: 'POST',
+      path: '/api/social/post',
+      headers,
+      body: { content: `step ${step} @random_0001` },
+    });
     live.handleNow({ method: 'POST', path: '/api/chess/challenge', headers, body: {} });
     live.handleNow({ method: 'GET', path: '/api/feed/unseen?limit=5', headers });
     live.handleNow({ method: 'GET', path: '/api/chess/games/my-turn', headers });
@@ -93,12 +106,18 @@ describe('snapshot and restore', () => {
     for (let i = 0; i < 2_000; i++) {
       live.handleNow({ method: 'GET', path: '/api/chess/games/my-turn', headers });
       live.handleNow({ method: 'GET', path: '/api/whoami', headers });
-      live.handleNow({ method: 'POST', path: '/api/chess/challenge', headers, body: { opponent_handle: 'nobody_here' } });
+      live.handleNow({
+        method: 'POST',
+        path: '/api/chess/challenge',
+        headers,
+        body: { opponent_handle: 'nobody_here' },
+      });
     }
     expect(live.loggedInputs).toBe(before);
     const snapshot = JSON.parse(JSON.stringify(live.snapshot())) as LiveSnapshot;
     const restored = await LiveWorld.restore(snapshot, parseScenarioWithSource(SCENARIO));
-    const usage = (w: LiveWorld) => (w.handleNow({ method: 'GET', path: '/api/whoami', headers }).body as Json)['api_key'];
+    const usage = (w: LiveWorld) =>
+      (w.handleNow({ method: 'GET', path: '/api/whoami', headers }).body as Json)['api_key'];
     expect(usage(restored)).toEqual(usage(live));
     expect(usage(live)['requests_today']).toBeGreaterThan(4_000);
   });
@@ -107,7 +126,10 @@ describe('snapshot and restore', () => {
     const sliced = await start();
     const key = register(sliced, 'tester');
     await play(sliced, key, 0, 4, everyInstants(3));
-    const whole = await LiveWorld.restore(JSON.parse(JSON.stringify(sliced.snapshot())), parseScenarioWithSource(SCENARIO));
+    const whole = await LiveWorld.restore(
+      JSON.parse(JSON.stringify(sliced.snapshot())),
+      parseScenarioWithSource(SCENARIO),
+    );
     expect(whole.world.fingerprintSoFar()).toBe(sliced.world.fingerprintSoFar());
     const plain = await start();
     await play(plain, register(plain, 'tester'), 0, 4);
@@ -129,12 +151,17 @@ describe('snapshot and restore', () => {
     try {
       const marker = join(dir, 'imported');
       const module = join(dir, 'evil.mjs');
-      writeFileSync(module, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'ran'); export default class { async heartbeat() {} }`);
+      writeFileSync(
+        module,
+        `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'ran'); export default class { async heartbeat() {} }`,
+      );
       const live = await start();
       const snapshot = live.snapshot();
       const population = [{ module, count: 1, heartbeat: { min: '20s', max: '40s' } }];
       const evil = { ...snapshot, scenario: { ...snapshot.scenario, population } };
-      await expect(LiveWorld.restore(evil, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/agent or invariant modules/);
+      await expect(LiveWorld.restore(evil, parseScenarioWithSource(SCENARIO))).rejects.toThrow(
+        /agent or invariant modules/,
+      );
       const checks = { ...snapshot, scenario: { ...snapshot.scenario, invariants: [{ module }] } };
       await expect(LiveWorld.restore(checks, parseScenarioWithSource(SCENARIO))).rejects.toThrow(/modules/);
       const invalid = { ...snapshot, scenario: { ...snapshot.scenario, duration: 'forever' } };
@@ -151,7 +178,15 @@ describe('snapshot and restore', () => {
     await play(live, key, 0, 2);
     const snapshot = JSON.parse(JSON.stringify(live.snapshot())) as Json;
     const paths = leafPaths(snapshot).filter((p) => p[0] !== 'state');
-    const junk = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.constant({}), fc.constant([]), fc.constant(-1));
+    const junk = fc.oneof(
+      fc.constant(null),
+      fc.integer(),
+      fc.double(),
+      fc.string(),
+      fc.constant({}),
+      fc.constant([]),
+      fc.constant(-1),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), junk, async (path, value) => {
         const edited = structuredClone(snapshot);
@@ -195,7 +230,13 @@ describe('the /_sim control routes', () => {
   it('advances, sets and steps the clock, never backwards', async () => {
     const { app, server, control } = await liveServer();
     const start = server.current.nowMs;
-    const post = (url: string, payload?: unknown) => app.inject({ method: 'POST', url, headers: control, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
+    const post = (url: string, payload?: unknown) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: control,
+        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      });
     const advanced = (await post('/_sim/clock/advance', { ms: 90_000 })).json<Json>();
     expect([advanced['now_ms'], advanced['cancelled']]).toEqual([start + 90_000, false]);
     const set = (await post('/_sim/clock/set', { at: '2026-03-01T01:00:00Z' })).json<Json>();
@@ -207,7 +248,12 @@ describe('the /_sim control routes', () => {
     expect(stepped['now_ms']).toBe(next);
     // Raw JSON texts: `1e999` parses to Infinity (a JavaScript literal 1e999 would print as `Infinity`, not JSON).
     for (const ms of ['-5', '0', '1.5', '1e999', '"60000"', String(400 * 24 * 3600 * 1000)]) {
-      const bad = await app.inject({ method: 'POST', url: '/_sim/clock/advance', headers: control, payload: `{"ms":${ms}}` });
+      const bad = await app.inject({
+        method: 'POST',
+        url: '/_sim/clock/advance',
+        headers: control,
+        payload: `{"ms":${ms}}`,
+      });
       expect([bad.statusCode, bad.json<Json>()['error']]).toEqual([400, 'validation_error']);
     }
     expect(server.current.nowMs).toBe(next);
@@ -215,16 +261,21 @@ describe('the /_sim control routes', () => {
 
   it('airdrops, reports invariants, snapshots and restores over HTTP', async () => {
     const { app, server, control } = await liveServer();
-    const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: control, payload: JSON.stringify(payload) });
+    const post = (url: string, payload: unknown) =>
+      app.inject({ method: 'POST', url, headers: control, payload: JSON.stringify(payload) });
     await app.inject({ method: 'POST', url: '/api/register', payload: { handle: 'tester' } });
     const funded = (await post('/_sim/airdrop', { handle: 'tester', sol: 2 })).json<Json>();
     expect(funded['balance_lamports']).toBe(2_000_000_000);
     const unknown = await post('/_sim/airdrop', { handle: 'nobody', sol: 1 });
     expect([unknown.statusCode, unknown.json<Json>()['error']]).toEqual([404, 'not_found']);
     await post('/_sim/clock/advance', { ms: 20 * MIN });
-    const invariants = (await app.inject({ method: 'GET', url: '/_sim/invariants', headers: control })).json<Json>();
+    const invariants = (
+      await app.inject({ method: 'GET', url: '/_sim/invariants', headers: control })
+    ).json<Json>();
     expect(invariants['invariants'].every((i: Json) => i['passed'])).toBe(true);
-    const snapshot = (await app.inject({ method: 'GET', url: '/_sim/snapshot', headers: control })).json<Json>();
+    const snapshot = (
+      await app.inject({ method: 'GET', url: '/_sim/snapshot', headers: control })
+    ).json<Json>();
     await post('/_sim/clock/advance', { ms: 20 * MIN });
     const restored = await post('/_sim/restore', snapshot);
     expect(restored.json<Json>()['now_ms']).toBe(snapshot['nowMs']);
@@ -249,24 +300,42 @@ describe('the /_sim control routes', () => {
       const answer = await app.inject({ method: 'GET', url, headers });
       expect([url, answer.statusCode, answer.json<Json>()['error']]).toEqual([url, status, code]);
     }
-    const form = await app.inject({ method: 'POST', url: '/_sim/clock/advance', headers: { authorization: control['authorization']!, 'content-type': 'text/plain' }, payload: '{"ms":60000}' });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/_sim/clock/advance',
+      headers: { authorization: control['authorization']!, 'content-type': 'text/plain' },
+      payload: '{"ms":60000}',
+    });
     expect([form.statusCode, form.json<Json>()['error']]).toEqual([415, 'unsupported_media_type']);
-    const human = await app.inject({ method: 'POST', url: '/_sim/humans', headers: { 'content-type': 'text/plain' }, payload: '{"username":"sneaky"}' });
+    const human = await app.inject({
+      method: 'POST',
+      url: '/_sim/humans',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"username":"sneaky"}',
+    });
     expect(human.statusCode).toBe(401);
     expect(server.current.nowMs).toBe(start);
     expect(server.current.world.platform.state.humans.size).toBe(0);
     for (const host of ['localhost:8787', '127.0.0.1', '[::1]:8787']) {
-      expect((await app.inject({ method: 'GET', url: '/api/health', headers: { host } })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/api/health', headers: { host } })).statusCode).toBe(
+        200,
+      );
     }
   });
 
   it('answers other clients while a long advance runs, and the advance can be cancelled', async () => {
-    const { app, origin, server, control } = await startLiveServer(SCENARIO, { wallClockMs: () => performance.now() });
+    const { app, origin, server, control } = await startLiveServer(SCENARIO, {
+      wallClockMs: () => performance.now(),
+    });
     apps.push(app);
     {
       const startMs = server.current.nowMs;
       // A week, so that even a much faster machine is still advancing after 20 polls; the cancel below ends it.
-      const day = fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: control, body: JSON.stringify({ ms: 7 * 24 * 60 * MIN }) }).then((r) => r.json() as Promise<Json>);
+      const day = fetch(`${origin}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: control,
+        body: JSON.stringify({ ms: 7 * 24 * 60 * MIN }),
+      }).then((r) => r.json() as Promise<Json>);
       let settled = false;
       void day.then(() => (settled = true));
       const waits: number[] = [];
@@ -277,10 +346,18 @@ describe('the /_sim control routes', () => {
         if (!settled) waits.push(performance.now() - sent);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const busy = await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: control, body: '{"ms":1000}' });
-      const cancel = (await (await fetch(`${origin}/_sim/clock/cancel`, { method: 'POST', headers: control })).json()) as Json;
+      const busy = await fetch(`${origin}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: control,
+        body: '{"ms":1000}',
+      });
+      const cancel = (await (
+        await fetch(`${origin}/_sim/clock/cancel`, { method: 'POST', headers: control })
+      ).json()) as Json;
       const answer = await day;
-      console.log(`health answered ${waits.length} times during a long advance; worst wait ${Math.max(...waits).toFixed(1)} ms`);
+      console.log(
+        `health answered ${waits.length} times during a long advance; worst wait ${Math.max(...waits).toFixed(1)} ms`,
+      );
       expect(waits.length).toBeGreaterThanOrEqual(5); // unsliced, none would be answered before the day had run
       expect(cancel['cancelled']).toBe(true);
       expect(busy.status).toBe(503);
@@ -293,7 +370,10 @@ describe('the /_sim control routes', () => {
   it('refuses a restore body larger than its limit before reading it', async () => {
     const { origin, server, control } = await liveServer(true);
     const limit = server.restoreLimitBytes();
-    const answer = await rawRequest(origin, `POST /_sim/restore HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${control['authorization']}\r\nContent-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n{`);
+    const answer = await rawRequest(
+      origin,
+      `POST /_sim/restore HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${control['authorization']}\r\nContent-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n{`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer).toContain('payload_too_large');
   });
@@ -304,11 +384,28 @@ describe('the /_sim control routes', () => {
     try {
       const marker = join(dir, 'imported');
       const module = join(dir, 'evil.mjs');
-      writeFileSync(module, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'ran'); export default class { async heartbeat() {} }`);
+      writeFileSync(
+        module,
+        `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'ran'); export default class { async heartbeat() {} }`,
+      );
       const snapshot = server.current.snapshot();
-      const body = JSON.stringify({ ...snapshot, scenario: { ...snapshot.scenario, population: [{ module, count: 1, heartbeat: { min: '20s', max: '40s' } }] } });
-      const form = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
-      const forged = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: { authorization: control['authorization']!, 'content-type': 'text/plain' }, body });
+      const body = JSON.stringify({
+        ...snapshot,
+        scenario: {
+          ...snapshot.scenario,
+          population: [{ module, count: 1, heartbeat: { min: '20s', max: '40s' } }],
+        },
+      });
+      const form = await fetch(`${origin}/_sim/restore`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body,
+      });
+      const forged = await fetch(`${origin}/_sim/restore`, {
+        method: 'POST',
+        headers: { authorization: control['authorization']!, 'content-type': 'text/plain' },
+        body,
+      });
       const owner = await fetch(`${origin}/_sim/restore`, { method: 'POST', headers: control, body });
       expect([form.status, forged.status, owner.status]).toEqual([401, 415, 400]);
       expect(((await owner.json()) as Json)['message']).toMatch(/invariant modules/);
@@ -321,10 +418,17 @@ describe('the /_sim control routes', () => {
   it('lets an asked-for advance preempt the real-time clock', async () => {
     const { app, server, control } = await liveServer();
     const ticking = server.tick(12 * 60 * MIN);
-    const asked = await app.inject({ method: 'POST', url: '/_sim/clock/advance', headers: control, payload: '{"ms":60000}' });
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/_sim/clock/advance',
+      headers: control,
+      payload: '{"ms":60000}',
+    });
     await ticking;
     expect([asked.statusCode, asked.json<Json>()['cancelled']]).toEqual([200, false]);
-    expect(server.current.nowMs).toBeLessThan(parseScenarioWithSource(SCENARIO).scenario.startMs + 12 * 60 * MIN);
+    expect(server.current.nowMs).toBeLessThan(
+      parseScenarioWithSource(SCENARIO).scenario.startMs + 12 * 60 * MIN,
+    );
   });
 
   it('gives two servers of one seed different keys', async () => {
@@ -352,7 +456,10 @@ async function rawRequest(origin: string, text: string): Promise<string> {
 
 describe('agent-chess-sim serve', () => {
   it('prints its base URL and control token, guards /_sim, serves the API and the clock, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--manual'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ACS_CONTROL_TOKEN: '' } });
+    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--manual'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ACS_CONTROL_TOKEN: '' },
+    });
     let out = '';
     const [origin, token] = await new Promise<[string, string]>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -365,11 +472,27 @@ describe('agent-chess-sim serve', () => {
     });
     expect(out).toMatch(/curl -s -X POST .*\/api\/register/);
     expect(token.length).toBeGreaterThanOrEqual(32);
-    const registered = (await (await fetch(`${origin}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"handle":"outsider"}' })).json()) as Json;
+    const registered = (await (
+      await fetch(`${origin}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"handle":"outsider"}',
+      })
+    ).json()) as Json;
     expect(registered['api_key']).toMatch(/^moltchess_[a-z0-9]{40}$/);
-    const refused = await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":60000}' });
+    const refused = await fetch(`${origin}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"ms":60000}',
+    });
     expect(refused.status).toBe(401);
-    const clock = (await (await fetch(`${origin}/_sim/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"ms":60000}' })).json()) as Json;
+    const clock = (await (
+      await fetch(`${origin}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"ms":60000}',
+      })
+    ).json()) as Json;
     expect(clock['manual']).toBe(true);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
@@ -380,7 +503,11 @@ describe('agent-chess-sim serve', () => {
   it('gives the first agent of two servers with one seed different keys', async () => {
     const keys: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--manual', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--manual', '--seed', '7'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       const origin = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => {
@@ -390,7 +517,9 @@ describe('agent-chess-sim serve', () => {
         });
         child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
       });
-      const registered = (await (await fetch(`${origin}/api/register`, { method: 'POST', body: '{"handle":"first_comer"}' })).json()) as Json;
+      const registered = (await (
+        await fetch(`${origin}/api/register`, { method: 'POST', body: '{"handle":"first_comer"}' })
+      ).json()) as Json;
       keys.push(registered['api_key'] as string);
       const exited = new Promise((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
@@ -401,8 +530,13 @@ describe('agent-chess-sim serve', () => {
   });
 
   it('refuses a bad speed or token with exit code 2 and one line', async () => {
-    for (const args of [['--speed', '0'], ['--control-token', 'short']]) {
-      const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const args of [
+      ['--speed', '0'],
+      ['--control-token', 'short'],
+    ]) {
+      const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
@@ -411,7 +545,21 @@ describe('agent-chess-sim serve', () => {
   });
 
   it('warns when bound beyond loopback and explains a busy port in one line', async () => {
-    const first = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', '0', '--host', '0.0.0.0', '--manual', '--control-token', TEST_CONTROL_TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(
+      process.execPath,
+      [
+        'bin/agent-chess-sim.js',
+        'serve',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--manual',
+        '--control-token',
+        TEST_CONTROL_TOKEN,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     first.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -423,9 +571,14 @@ describe('agent-chess-sim serve', () => {
       });
       first.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
     });
-    for (let i = 0; i < 100 && !err.includes('warning'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 100 && !err.includes('warning'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(err).toMatch(/^warning: serve is listening on 0\.0\.0\.0, not loopback/);
-    const second = spawn(process.execPath, ['bin/agent-chess-sim.js', 'serve', '--port', port, '--host', '0.0.0.0', '--manual'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(
+      process.execPath,
+      ['bin/agent-chess-sim.js', 'serve', '--port', port, '--host', '0.0.0.0', '--manual'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let secondErr = '';
     second.stderr.on('data', (chunk: Buffer) => (secondErr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));

@@ -20,17 +20,27 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-function track<T extends Served>(served: T, sockets: number): { served: T; client: LoopbackClient; connections: () => number } {
+function track<T extends Served>(
+  served: T,
+  sockets: number,
+): { served: T; client: LoopbackClient; connections: () => number } {
   let connections = 0;
   served.app.server.on('connection', () => connections++);
   const client = new LoopbackClient(served.port, sockets);
-  closers.push(() => served.app.close(), () => client.close());
+  closers.push(
+    () => served.app.close(),
+    () => client.close(),
+  );
   return { served, client, connections: () => connections };
 }
 
 describe('the HTTP load generator', () => {
   it('plays paired games over loopback, re-challenges when they end, and counts exactly what the platform recorded', async () => {
-    const { served: twin, client, connections } = track(await startTwin('load-smoke', { game: { moveLimitPlies: 6 } }), 4);
+    const {
+      served: twin,
+      client,
+      connections,
+    } = track(await startTwin('load-smoke', { game: { moveLimitPlies: 6 } }), 4);
     const world = await enrolAgents(client, 4, 'load-smoke');
     const round = await runTwinRound(client, world, { moves: 30, seconds: 10 }); // seconds: a stall fails, not hangs
     const r = round.recorder;
@@ -45,7 +55,9 @@ describe('the HTTP load generator', () => {
     expect(games.reduce((sum, g) => sum + g.moves.length, 0)).toBe(r.count('move'));
     expect(games.filter((g) => g.status === 'completed')).toHaveLength(r.gamesCompleted);
     expect(games).toHaveLength(r.count('accept'));
-    expect(r.count('challenge')).toBe(r.count('accept') + world.pairs.filter((p) => p.phase === 'challenged').length);
+    expect(r.count('challenge')).toBe(
+      r.count('accept') + world.pairs.filter((p) => p.phase === 'challenged').length,
+    );
     // 30 moves at 6 plies a game over 2 pairs: at least 4 games ended, so both pairs re-challenged.
     expect(r.gamesCompleted).toBeGreaterThanOrEqual(4);
     expect(r.count('challenge')).toBeGreaterThan(world.pairs.length);

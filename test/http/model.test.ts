@@ -69,15 +69,33 @@ interface Answer {
 type Cmd = fc.AsyncCommand<M.Model, Real>;
 const pick = M.pick;
 
-async function send(r: Real, method: 'GET' | 'POST' | 'DELETE', url: string, key?: string, body?: unknown): Promise<Answer> {
+async function send(
+  r: Real,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  key?: string,
+  body?: unknown,
+): Promise<Answer> {
   const auth: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
   if (r.base !== undefined) {
     const json = body === undefined ? {} : { body: JSON.stringify(body) };
-    const headers: Record<string, string> = { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers: Record<string, string> = {
+      ...auth,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     const res = await fetch(`${r.base}${url}`, { method, headers, ...json });
-    return { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') ?? undefined };
+    return {
+      status: res.status,
+      body: await res.json(),
+      retryAfter: res.headers.get('retry-after') ?? undefined,
+    };
   }
-  const res = await r.app.inject({ method, url, headers: auth, ...(body === undefined ? {} : { payload: body as object }) });
+  const res = await r.app.inject({
+    method,
+    url,
+    headers: auth,
+    ...(body === undefined ? {} : { payload: body as object }),
+  });
   return { status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] };
 }
 
@@ -87,7 +105,12 @@ function expectOk(answer: Answer, expected: unknown): void {
 }
 
 /** Sends a request the model says must be refused: the code, its registered status, and no state change. */
-async function refused(r: Real, code: ErrorCode, request: () => Promise<Answer>, extra: object = {}): Promise<Answer> {
+async function refused(
+  r: Real,
+  code: ErrorCode,
+  request: () => Promise<Answer>,
+  extra: object = {},
+): Promise<Answer> {
   const before = r.world.fingerprint();
   const answer = await request();
   expect(answer.body, `expected ${code}`).toMatchObject({ error: code, ...extra });
@@ -126,12 +149,19 @@ function relative(count: number, me: number, offset: number): number {
 // ---- identity and posts ------------------------------------------------------------------------------
 
 class Register implements Cmd {
-  constructor(readonly name: number, readonly mask: number) {}
+  constructor(
+    readonly name: number,
+    readonly mask: number,
+  ) {}
   check = (): boolean => true;
   async run(m: M.Model, r: Real): Promise<void> {
     const handle = recase(pick(NAMES, this.name), this.mask);
     const checkHandle = () => send(r, 'GET', `/api/register/check/${handle}`);
-    const refusal: ErrorCode | null = !M.validHandle(handle) ? 'validation_error' : M.handleTaken(m, handle) ? 'handle_taken' : null;
+    const refusal: ErrorCode | null = !M.validHandle(handle)
+      ? 'validation_error'
+      : M.handleTaken(m, handle)
+        ? 'handle_taken'
+        : null;
     if (refusal === null) {
       expectOk(await checkHandle(), { success: true, available: true, handle });
       return registerAgent(m, r, handle);
@@ -152,7 +182,10 @@ async function registerAgent(m: M.Model, r: Real, handle: string): Promise<void>
 
 class Post implements Cmd {
   /** `wait`: let the 30 s cooldown pass first (31 s of virtual time); otherwise post at once. */
-  constructor(readonly by: number, readonly wait: boolean) {}
+  constructor(
+    readonly by: number,
+    readonly wait: boolean,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     if (this.wait) await advance(m, r, m.nowMs + 31_000);
@@ -165,7 +198,12 @@ class Post implements Cmd {
     const answer = await request();
     expect(answer.status).toBe(200);
     const post = M.recordPost(m, author, answer.body.post_id, content);
-    expect(answer.body).toEqual({ success: true, post_id: post.id, post: M.postView(m, post, author), deduplicated: false });
+    expect(answer.body).toEqual({
+      success: true,
+      post_id: post.id,
+      post: M.postView(m, post, author),
+      deduplicated: false,
+    });
   }
   toString = (): string => `post(${this.by}${this.wait ? ', after 31 s' : ''})`;
 }
@@ -174,7 +212,11 @@ class Post implements Cmd {
 
 class Challenge implements Cmd {
   /** `target` null: an open challenge; otherwise a direct one (possibly at oneself). */
-  constructor(readonly by: number, readonly target: number | null, readonly mask: number) {}
+  constructor(
+    readonly by: number,
+    readonly target: number | null,
+    readonly mask: number,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const me = this.by % m.agents.length;
@@ -185,7 +227,13 @@ class Challenge implements Cmd {
     if (refusal) return void (await refused(r, refusal, request));
     const answer = await request();
     expect(answer.status).toBe(200);
-    const challenge: M.ModelChallenge = { id: answer.body.challenge.challenge_id, challenger: me, opponent, atMs: m.nowMs, status: 'open' };
+    const challenge: M.ModelChallenge = {
+      id: answer.body.challenge.challenge_id,
+      challenger: me,
+      opponent,
+      atMs: m.nowMs,
+      status: 'open',
+    };
     m.challenges.push(challenge);
     expect(answer.body).toEqual({ success: true, challenge: M.challengeView(m, challenge), ...M.NO_ESCROW });
   }
@@ -215,14 +263,20 @@ function challengeRefusal(m: M.Model, me: number, opponent: number | null): Erro
 
 class Accept implements Cmd {
   /** `openOnly` picks among open challenges; `named` lets a direct challenge's opponent accept it. */
-  constructor(readonly challenge: number, readonly by: number, readonly openOnly: boolean, readonly named: boolean) {}
+  constructor(
+    readonly challenge: number,
+    readonly by: number,
+    readonly openOnly: boolean,
+    readonly named: boolean,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => this.candidates(m).length > 0;
   candidates(m: Readonly<M.Model>): M.ModelChallenge[] {
     return this.openOnly ? m.challenges.filter((c) => c.status === 'open') : m.challenges;
   }
   async run(m: M.Model, r: Real): Promise<void> {
     const c = pick(this.candidates(m), this.challenge);
-    const me = this.named && c.opponent !== null ? c.opponent : relative(m.agents.length, c.challenger, this.by);
+    const me =
+      this.named && c.opponent !== null ? c.opponent : relative(m.agents.length, c.challenger, this.by);
     const request = () => send(r, 'POST', `/api/chess/challenges/${c.id}/accept`, m.agents[me]!.key);
     const refusal = acceptRefusal(m, c, me);
     if (refusal) return void (await refused(r, refusal, request));
@@ -230,7 +284,8 @@ class Accept implements Cmd {
     const game = M.startGame(m, c, me);
     expectOk(answer, { success: true, game: M.gameSummary(m, game), ...M.NO_ESCROW });
   }
-  toString = (): string => `accept(#${this.challenge}${this.openOnly ? ' open' : ''} by ${this.named ? 'named' : this.by})`;
+  toString = (): string =>
+    `accept(#${this.challenge}${this.openOnly ? ' open' : ''} by ${this.named ? 'named' : this.by})`;
 }
 
 function acceptRefusal(m: M.Model, c: M.ModelChallenge, me: number): ErrorCode | null {
@@ -245,8 +300,15 @@ function acceptRefusal(m: M.Model, c: M.ModelChallenge, me: number): ErrorCode |
 type Mover = 'turn' | 'wrong' | 'outsider';
 
 class MoveCmd implements Cmd {
-  constructor(readonly game: number, readonly move: number, readonly who: Mover, readonly uci: boolean, readonly activeOnly: boolean) {}
-  check = (m: Readonly<M.Model>): boolean => this.candidates(m).length > 0 && (this.who !== 'outsider' || m.agents.length > 2);
+  constructor(
+    readonly game: number,
+    readonly move: number,
+    readonly who: Mover,
+    readonly uci: boolean,
+    readonly activeOnly: boolean,
+  ) {}
+  check = (m: Readonly<M.Model>): boolean =>
+    this.candidates(m).length > 0 && (this.who !== 'outsider' || m.agents.length > 2);
   candidates(m: Readonly<M.Model>): M.ModelGame[] {
     return this.activeOnly ? m.games.filter((g) => g.end === null) : m.games;
   }
@@ -255,10 +317,13 @@ class MoveCmd implements Cmd {
     const mover = this.moverOf(m, game);
     const legal = M.legalMoves(game);
     const move = legal.length > 0 ? pick(legal, this.move) : null;
-    const text = move === null ? { move_san: 'e4' } : this.uci ? { move_uci: move.lan } : { move_san: move.san };
-    const request = () => send(r, 'POST', '/api/chess/move', m.agents[mover]!.key, { game_id: game.id, ...text });
+    const text =
+      move === null ? { move_san: 'e4' } : this.uci ? { move_uci: move.lan } : { move_san: move.san };
+    const request = () =>
+      send(r, 'POST', '/api/chess/move', m.agents[mover]!.key, { game_id: game.id, ...text });
     const refusal = moveRefusal(m, game, mover);
-    if (refusal) return void (await refused(r, refusal.code, request, refusal.reason ? { reason: refusal.reason } : {}));
+    if (refusal)
+      return void (await refused(r, refusal.code, request, refusal.reason ? { reason: refusal.reason } : {}));
     await playChecked(m, r, game, move!, this.uci);
   }
   moverOf(m: Readonly<M.Model>, game: M.ModelGame): number {
@@ -268,7 +333,8 @@ class MoveCmd implements Cmd {
     const outsiders = m.agents.map((_, i) => i).filter((i) => i !== game.white && i !== game.black);
     return pick(outsiders, this.move);
   }
-  toString = (): string => `move(#${this.game}${this.activeOnly ? ' live' : ''}, ${this.move}, ${this.who}${this.uci ? ', uci' : ''})`;
+  toString = (): string =>
+    `move(#${this.game}${this.activeOnly ? ' live' : ''}, ${this.move}, ${this.who}${this.uci ? ', uci' : ''})`;
 }
 
 /** The side to move plays a legal move; the answer must match the model's record of it. */
@@ -279,19 +345,47 @@ async function playChecked(m: M.Model, r: Real, game: M.ModelGame, move: Move, u
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   M.playMove(m, game, move, answer.body.move.move_id);
   const summary = M.gameSummary(m, game);
-  const expected = { success: true, move: M.moveView(game, game.moves.length - 1), game_status: summary.status };
+  const expected = {
+    success: true,
+    move: M.moveView(game, game.moves.length - 1),
+    game_status: summary.status,
+  };
   expectOk(answer, { ...expected, game_result: summary.result, end_reason: summary.end_reason });
 }
 
 /** Short lines that end a game on the board, so the board's endings (and a rated draw) are reached. */
 const LINES = {
   foolsMate: ['f3', 'e5', 'g4', 'Qh4#'],
-  stalemate: ['e3', 'a5', 'Qh5', 'Ra6', 'Qxa5', 'h5', 'h4', 'Rah6', 'Qxc7', 'f6', 'Qxd7+', 'Kf7', 'Qxb7', 'Qd3', 'Qxb8', 'Qh7', 'Qxc8', 'Kg6', 'Qe6'],
+  stalemate: [
+    'e3',
+    'a5',
+    'Qh5',
+    'Ra6',
+    'Qxa5',
+    'h5',
+    'h4',
+    'Rah6',
+    'Qxc7',
+    'f6',
+    'Qxd7+',
+    'Kf7',
+    'Qxb7',
+    'Qd3',
+    'Qxb8',
+    'Qh7',
+    'Qxc8',
+    'Kg6',
+    'Qe6',
+  ],
   threefold: ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1', 'Ng8'],
 } as const;
 
 class PlayLine implements Cmd {
-  constructor(readonly game: number, readonly line: keyof typeof LINES, readonly uci: boolean) {}
+  constructor(
+    readonly game: number,
+    readonly line: keyof typeof LINES,
+    readonly uci: boolean,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => this.fresh(m).length > 0;
   fresh(m: Readonly<M.Model>): M.ModelGame[] {
     return m.games.filter((g) => g.end === null && g.moves.length === 0);
@@ -308,11 +402,19 @@ class PlayLine implements Cmd {
   toString = (): string => `playLine(#${this.game}, ${this.line}${this.uci ? ', uci' : ''})`;
 }
 
-function moveRefusal(m: M.Model, game: M.ModelGame, mover: number): { code: ErrorCode; reason?: string } | null {
+function moveRefusal(
+  m: M.Model,
+  game: M.ModelGame,
+  mover: number,
+): { code: ErrorCode; reason?: string } | null {
   if (!M.researchDone(m.agents[mover]!)) return { code: 'research_phase_incomplete' };
   const color = M.colorOf(game, mover);
   if (color === null) return { code: 'bad_request', reason: 'not_a_player' };
-  if (game.end) return { code: 'bad_request', reason: game.end.reason === 'timeout' ? 'deadline_passed' : 'game_not_active' };
+  if (game.end)
+    return {
+      code: 'bad_request',
+      reason: game.end.reason === 'timeout' ? 'deadline_passed' : 'game_not_active',
+    };
   if (color !== M.sideToMove(game)) return { code: 'bad_request', reason: 'not_your_turn' };
   return null;
 }
@@ -320,13 +422,22 @@ function moveRefusal(m: M.Model, game: M.ModelGame, mover: number): { code: Erro
 // ---- likes, follows, votes ---------------------------------------------------------------------------
 
 class Like implements Cmd {
-  constructor(readonly by: number, readonly post: number) {}
+  constructor(
+    readonly by: number,
+    readonly post: number,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.posts.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const me = this.by % m.agents.length;
     const post = pick(m.posts, this.post);
     const request = () => send(r, 'POST', '/api/social/like', m.agents[me]!.key, { post_id: post.id });
-    if (post.likedBy.has(me)) return expectOk(await request(), { success: true, post_id: post.id, already_liked: true, likes_count: post.likedBy.size });
+    if (post.likedBy.has(me))
+      return expectOk(await request(), {
+        success: true,
+        post_id: post.id,
+        already_liked: true,
+        likes_count: post.likedBy.size,
+      });
     if (post.author === me) return void (await refused(r, 'bad_request', request, { reason: 'own_content' }));
     const wait = M.rateWait(m, m.agents[me]!, 'like');
     if (wait !== null) return rateLimited(r, wait, request);
@@ -341,15 +452,25 @@ class Like implements Cmd {
 }
 
 class Follow implements Cmd {
-  constructor(readonly by: number, readonly target: number, readonly mask: number) {}
+  constructor(
+    readonly by: number,
+    readonly target: number,
+    readonly mask: number,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const me = this.by % m.agents.length;
     const target = relative(m.agents.length, me, this.target);
     const handle = m.agents[target]!.handle;
-    const request = () => send(r, 'POST', '/api/social/follow', m.agents[me]!.key, { target_handle: recase(handle, this.mask) });
+    const request = () =>
+      send(r, 'POST', '/api/social/follow', m.agents[me]!.key, { target_handle: recase(handle, this.mask) });
     if (me === target) return void (await refused(r, 'bad_request', request, { reason: 'self_follow' }));
-    const answer = (already: boolean) => ({ success: true, already_following: already, following: handle, target_type: 'agent' });
+    const answer = (already: boolean) => ({
+      success: true,
+      already_following: already,
+      following: handle,
+      target_type: 'agent',
+    });
     if (m.follows.has(M.pair(me, target))) return expectOk(await request(), answer(true));
     const wait = M.rateWait(m, m.agents[me]!, 'follow');
     if (wait !== null) return rateLimited(r, wait, request);
@@ -364,14 +485,19 @@ class Follow implements Cmd {
 }
 
 class Unfollow implements Cmd {
-  constructor(readonly by: number, readonly target: number) {}
+  constructor(
+    readonly by: number,
+    readonly target: number,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const me = this.by % m.agents.length;
     const target = relative(m.agents.length, me, this.target);
     const handle = m.agents[target]!.handle;
-    const request = () => send(r, 'DELETE', '/api/social/follow', m.agents[me]!.key, { target_handle: handle });
-    if (!m.follows.has(M.pair(me, target))) return expectOk(await request(), { success: true, unfollowed: false, target: handle });
+    const request = () =>
+      send(r, 'DELETE', '/api/social/follow', m.agents[me]!.key, { target_handle: handle });
+    if (!m.follows.has(M.pair(me, target)))
+      return expectOk(await request(), { success: true, unfollowed: false, target: handle });
     const wait = M.rateWait(m, m.agents[me]!, 'follow');
     if (wait !== null) return rateLimited(r, wait, request);
     const sent = await request();
@@ -386,13 +512,21 @@ class Unfollow implements Cmd {
 }
 
 class VoteCmd implements Cmd {
-  constructor(readonly by: number, readonly target: number, readonly vote: 'up' | 'down' | 'clear') {}
+  constructor(
+    readonly by: number,
+    readonly target: number,
+    readonly vote: 'up' | 'down' | 'clear',
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const me = this.by % m.agents.length;
     const target = relative(m.agents.length, me, this.target);
     const t = m.agents[target]!;
-    const request = () => send(r, 'POST', '/api/agents/profile/vote', m.agents[me]!.key, { target_handle: t.handle, vote: this.vote });
+    const request = () =>
+      send(r, 'POST', '/api/agents/profile/vote', m.agents[me]!.key, {
+        target_handle: t.handle,
+        vote: this.vote,
+      });
     if (me === target) return void (await refused(r, 'bad_request', request, { reason: 'self_vote' }));
     const next = this.vote === 'clear' ? null : this.vote;
     const standing = m.votes.get(M.pair(me, target)) ?? null;
@@ -405,7 +539,13 @@ class VoteCmd implements Cmd {
       M.setVote(m, me, target, next);
       m.agents[me]!.rate.vote.push(m.nowMs);
     }
-    expectOk(answer, { success: true, target_agent_id: t.id, profile_upvotes: t.up, profile_downvotes: t.down, your_vote: next });
+    expectOk(answer, {
+      success: true,
+      target_agent_id: t.id,
+      profile_upvotes: t.up,
+      profile_downvotes: t.down,
+      your_vote: next,
+    });
   }
   toString = (): string => `vote(${this.by} -> ${this.target}: ${this.vote})`;
 }
@@ -429,7 +569,8 @@ class PassDeadline implements Cmd {
 
 class ReadOpenChallenges implements Cmd {
   check = (): boolean => true;
-  run = async (m: M.Model, r: Real): Promise<void> => expectOk(await send(r, 'GET', '/api/chess/challenges/open'), M.openChallengesAnswer(m));
+  run = async (m: M.Model, r: Real): Promise<void> =>
+    expectOk(await send(r, 'GET', '/api/chess/challenges/open'), M.openChallengesAnswer(m));
   toString = (): string => 'read(open challenges)';
 }
 
@@ -438,12 +579,21 @@ class ReadFeed implements Cmd {
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const viewer = this.viewer === null ? null : this.viewer % m.agents.length;
-    expectOk(await send(r, 'GET', '/api/feed', viewer === null ? undefined : m.agents[viewer]!.key), M.feedAnswer(m, viewer));
+    expectOk(
+      await send(r, 'GET', '/api/feed', viewer === null ? undefined : m.agents[viewer]!.key),
+      M.feedAnswer(m, viewer),
+    );
   }
   toString = (): string => `read(feed as ${this.viewer ?? 'nobody'})`;
 }
 
-async function checkProfile(m: M.Model, r: Real, target: number, viewer: number | null, name?: string): Promise<void> {
+async function checkProfile(
+  m: M.Model,
+  r: Real,
+  target: number,
+  viewer: number | null,
+  name?: string,
+): Promise<void> {
   const key = viewer === null ? undefined : m.agents[viewer]!.key;
   const answer = await send(r, 'GET', `/api/agents/${name ?? m.agents[target]!.handle}`, key);
   expectOk(answer, M.profileAnswer(m, target, viewer));
@@ -451,7 +601,12 @@ async function checkProfile(m: M.Model, r: Real, target: number, viewer: number 
 
 class ReadProfile implements Cmd {
   /** `byId` addresses the profile by UUID instead of the handle (in `mask`'s case). */
-  constructor(readonly target: number, readonly viewer: number | null, readonly mask: number, readonly byId: boolean) {}
+  constructor(
+    readonly target: number,
+    readonly viewer: number | null,
+    readonly mask: number,
+    readonly byId: boolean,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.agents.length > 0;
   run(m: M.Model, r: Real): Promise<void> {
     const target = this.target % m.agents.length;
@@ -463,7 +618,10 @@ class ReadProfile implements Cmd {
 }
 
 class ReadGame implements Cmd {
-  constructor(readonly game: number, readonly viewer: number | null) {}
+  constructor(
+    readonly game: number,
+    readonly viewer: number | null,
+  ) {}
   check = (m: Readonly<M.Model>): boolean => m.games.length > 0;
   async run(m: M.Model, r: Real): Promise<void> {
     const game = pick(m.games, this.game);
@@ -480,26 +638,59 @@ const who = fc.nat(7);
 const mask = fc.nat(15);
 const viewer = fc.option(who, { nil: null });
 /** Another agent, or (one time in ten) 0, which names the acting agent itself. */
-const other = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 7 }), weight: 9 });
-const repeat = <T>(times: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T>[] => Array.from({ length: times }, () => arbitrary);
+const other = fc.oneof(
+  { arbitrary: fc.constant(0), weight: 1 },
+  { arbitrary: fc.integer({ min: 1, max: 7 }), weight: 9 },
+);
+const repeat = <T>(times: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T>[] =>
+  Array.from({ length: times }, () => arbitrary);
 
 const COMMANDS = [
   fc.tuple(fc.nat(NAMES.length - 1), mask).map(([n, k]) => new Register(n, k)),
-  ...repeat(3, fc.tuple(who, fc.boolean()).map(([b, w]) => new Post(b, w))),
-  ...repeat(2, fc.tuple(who, fc.option(other, { nil: null }), mask).map(([b, t, k]) => new Challenge(b, t, k))),
+  ...repeat(
+    3,
+    fc.tuple(who, fc.boolean()).map(([b, w]) => new Post(b, w)),
+  ),
+  ...repeat(
+    2,
+    fc.tuple(who, fc.option(other, { nil: null }), mask).map(([b, t, k]) => new Challenge(b, t, k)),
+  ),
   who.map((b) => new ChallengeBurst(b)),
-  ...repeat(2, fc.tuple(fc.nat(20), other, fc.boolean(), fc.boolean()).map(([c, b, o, n]) => new Accept(c, b, o, n))),
+  ...repeat(
+    2,
+    fc.tuple(fc.nat(20), other, fc.boolean(), fc.boolean()).map(([c, b, o, n]) => new Accept(c, b, o, n)),
+  ),
   ...repeat(
     6,
     fc
-      .tuple(fc.nat(20), fc.nat(200), fc.constantFrom<Mover>('turn', 'turn', 'turn', 'turn', 'turn', 'turn', 'wrong', 'outsider'), fc.boolean(), fc.nat(9))
+      .tuple(
+        fc.nat(20),
+        fc.nat(200),
+        fc.constantFrom<Mover>('turn', 'turn', 'turn', 'turn', 'turn', 'turn', 'wrong', 'outsider'),
+        fc.boolean(),
+        fc.nat(9),
+      )
       .map(([g, mv, w, u, a]) => new MoveCmd(g, mv, w, u, a > 0)),
   ),
-  fc.tuple(fc.nat(20), fc.constantFrom<keyof typeof LINES>('foolsMate', 'stalemate', 'threefold'), fc.boolean()).map(([g, l, u]) => new PlayLine(g, l, u)),
-  ...repeat(2, fc.tuple(who, fc.nat(30)).map(([b, p]) => new Like(b, p))),
+  fc
+    .tuple(
+      fc.nat(20),
+      fc.constantFrom<keyof typeof LINES>('foolsMate', 'stalemate', 'threefold'),
+      fc.boolean(),
+    )
+    .map(([g, l, u]) => new PlayLine(g, l, u)),
+  ...repeat(
+    2,
+    fc.tuple(who, fc.nat(30)).map(([b, p]) => new Like(b, p)),
+  ),
   fc.tuple(who, other, mask).map(([b, t, k]) => new Follow(b, t, k)),
   fc.tuple(who, other).map(([b, t]) => new Unfollow(b, t)),
-  ...repeat(2, fc.tuple(who, other, fc.constantFrom('up' as const, 'down' as const, 'clear' as const)).map(([b, t, v]) => new VoteCmd(b, t, v))),
+  ...repeat(
+    2,
+    fc
+      .tuple(who, other, fc.constantFrom('up' as const, 'down' as const, 'clear' as const))
+      .map(([b, t, v]) => new VoteCmd(b, t, v)),
+  ),
   fc.integer({ min: 1, max: 90_000 }).map((ms) => new Wait(ms)),
   fc.integer({ min: 20 * 60_000, max: 70 * 60_000 }).map((ms) => new Wait(ms)), // challenges expire, hourly windows slide
   fc.integer({ min: 0, max: 3_000 }).map((ms) => new PassDeadline(ms)),
@@ -523,16 +714,19 @@ async function setup(socket: boolean): Promise<{ model: M.Model; real: Real }> {
 }
 
 function modelProperty(socket: boolean) {
-  return fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
-    const run = await setup(socket);
-    try {
-      await fc.asyncModelRun(() => run, commands);
-      // Every profile agrees at the end, whatever the last commands touched.
-      for (let i = 0; i < run.model.agents.length; i++) await checkProfile(run.model, run.real, i, null);
-    } finally {
-      await run.real.app.close();
-    }
-  });
+  return fc.asyncProperty(
+    fc.commands(COMMANDS, { maxCommands: MAX_COMMANDS, size: 'max' }),
+    async (commands) => {
+      const run = await setup(socket);
+      try {
+        await fc.asyncModelRun(() => run, commands);
+        // Every profile agrees at the end, whatever the last commands touched.
+        for (let i = 0; i < run.model.agents.length; i++) await checkProfile(run.model, run.real, i, null);
+      } finally {
+        await run.real.app.close();
+      }
+    },
+  );
 }
 
 describe('the HTTP API against a reference model', () => {

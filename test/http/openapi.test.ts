@@ -10,7 +10,12 @@ import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/kernel/errors.js';
 import { docsPage, escapeHtml } from '../../src/http/docs-page.js';
-import { openApiDocument, operationIdOf, type OpenApiDocument, type OpenApiOperation } from '../../src/http/openapi.js';
+import {
+  openApiDocument,
+  operationIdOf,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from '../../src/http/openapi.js';
 import { buildServer } from '../../src/http/server.js';
 import { newWorld } from '../helpers/world.js';
 
@@ -29,7 +34,8 @@ function operationOf(document: OpenApiDocument, method: string, path: string): O
   return operation;
 }
 
-const contractOf = (method: string, path: string) => CONTRACTS.find((c) => c.method === method && c.path === path)!;
+const contractOf = (method: string, path: string) =>
+  CONTRACTS.find((c) => c.method === method && c.path === path)!;
 const isControl = (contract: RouteContract) => contract.path.startsWith('/_sim/');
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
@@ -38,13 +44,23 @@ describe('the OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(DOCUMENT) as never)).resolves.toBeTruthy();
   });
 
-  it('documents every route of the table, and the live server\'s control routes besides', () => {
+  it("documents every route of the table, and the live server's control routes besides", () => {
     const documented = new Set(CONTRACTS.map((c) => `${c.method} ${c.path}`));
-    for (const route of ROUTES) expect(documented, `${route.contract.method} ${route.contract.path}`).toContain(`${route.contract.method} ${route.contract.path}`);
+    for (const route of ROUTES)
+      expect(documented, `${route.contract.method} ${route.contract.path}`).toContain(
+        `${route.contract.method} ${route.contract.path}`,
+      );
     for (const route of ROUTES) expect(CONTRACTS).toContain(route.contract);
     const count = Object.values(DOCUMENT.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
     expect(count).toBe(CONTRACTS.length);
-    for (const path of ['/_sim/clock', '/_sim/clock/advance', '/_sim/snapshot', '/_sim/restore', '/_sim/airdrop', '/_sim/invariants']) {
+    for (const path of [
+      '/_sim/clock',
+      '/_sim/clock/advance',
+      '/_sim/snapshot',
+      '/_sim/restore',
+      '/_sim/airdrop',
+      '/_sim/invariants',
+    ]) {
       expect(Object.keys(DOCUMENT.paths)).toContain(path);
     }
   });
@@ -55,11 +71,16 @@ describe('the OpenAPI document', () => {
       const operation = operationOf(DOCUMENT, contract.method, contract.path);
       expect(operation.summary).toBe(contract.summary);
       expect(operation.tags).toEqual([contract.group]);
-      expect(operation.security).toEqual(isControl(contract) ? [{ controlToken: [] }] : securityByAuth[contract.auth]);
+      expect(operation.security).toEqual(
+        isControl(contract) ? [{ controlToken: [] }] : securityByAuth[contract.auth],
+      );
       expect(operation['x-actors']).toBe(contract.actors ?? 'agents');
     }
     expect(DOCUMENT.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(DOCUMENT.components.securitySchemes['controlToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(DOCUMENT.components.securitySchemes['controlToken']).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('keeps full paths under a root server and says /_sim is simulator control', () => {
@@ -68,7 +89,9 @@ describe('the OpenAPI document', () => {
     for (const path of Object.keys(DOCUMENT.paths)) expect(path).toMatch(/^\/(api|_sim)\//);
     expect(DOCUMENT.info.title).toBe('agent-chess-sim');
     expect(DOCUMENT.info.description).toMatch(/`\/_sim` are simulator control, not part of the platform/);
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(DOCUMENT.info.version).toBe(manifest.version);
   });
 
@@ -89,13 +112,16 @@ describe('the OpenAPI document', () => {
       ['GET', '/api/health', 'System'],
       ['POST', '/_sim/network/posts', 'Simulator control'],
     ];
-    for (const [method, path, group] of expected) expect([path, operationOf(DOCUMENT, method, path).tags[0]]).toEqual([path, group]);
+    for (const [method, path, group] of expected)
+      expect([path, operationOf(DOCUMENT, method, path).tags[0]]).toEqual([path, group]);
     expect(DOCUMENT.tags.map((tag) => tag.name)).toEqual(GROUPS.map(([name]) => name));
   });
 
   it('derives unique operationIds from method and path', () => {
     expect(operationIdOf('GET', '/api/chess/games/{id}')).toBe('getChessGamesById');
-    expect(operationIdOf('GET', '/api/chess/leaderboard/tournament-wins')).toBe('getChessLeaderboardTournamentWins');
+    expect(operationIdOf('GET', '/api/chess/leaderboard/tournament-wins')).toBe(
+      'getChessLeaderboardTournamentWins',
+    );
     expect(operationIdOf('PATCH', '/_sim/network/accounts/{handle}')).toBe('patchSimNetworkAccountsByHandle');
     const ids = CONTRACTS.map((c) => operationOf(DOCUMENT, c.method, c.path).operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -110,9 +136,12 @@ describe('the OpenAPI document', () => {
   it('declares every templated path segment as a required path parameter', () => {
     for (const contract of CONTRACTS) {
       const names = [...contract.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-      const declared = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter((parameter) => parameter.in === 'path');
+      const declared = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter(
+        (parameter) => parameter.in === 'path',
+      );
       expect(declared.map((parameter) => parameter.name)).toEqual(names);
-      for (const parameter of declared) expect(parameter).toMatchObject({ required: true, schema: { type: 'string' } });
+      for (const parameter of declared)
+        expect(parameter).toMatchObject({ required: true, schema: { type: 'string' } });
     }
   });
 
@@ -126,30 +155,52 @@ describe('the OpenAPI document', () => {
     }
     expect(operationOf(DOCUMENT, 'POST', '/api/register').requestBody?.required).toBe(true);
     expect(operationOf(DOCUMENT, 'POST', '/api/chess/challenge').requestBody?.required).toBe(false); // an open challenge: empty body
-    for (const contract of CONTRACTS.filter((c) => !c.body)) expect(operationOf(DOCUMENT, contract.method, contract.path).requestBody).toBeUndefined();
+    for (const contract of CONTRACTS.filter((c) => !c.body))
+      expect(operationOf(DOCUMENT, contract.method, contract.path).requestBody).toBeUndefined();
   });
 
   it('lists query parameters with their enums, bounds, defaults and required flags', () => {
-    const feed = Object.fromEntries(operationOf(DOCUMENT, 'GET', '/api/feed').parameters.map((p) => [p.name, p]));
-    expect(feed['sort']).toMatchObject({ in: 'query', required: false, schema: { type: 'string', enum: ['recent', 'trending', 'top'], default: 'recent' } });
+    const feed = Object.fromEntries(
+      operationOf(DOCUMENT, 'GET', '/api/feed').parameters.map((p) => [p.name, p]),
+    );
+    expect(feed['sort']).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['recent', 'trending', 'top'], default: 'recent' },
+    });
     expect(feed['limit']?.schema).toEqual({ type: 'integer', minimum: 1, default: 50, 'x-clamped-to': 100 });
-    expect(operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters.find((p) => p.name === 'limit')?.schema['default']).toBe(20);
+    expect(
+      operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters.find((p) => p.name === 'limit')?.schema[
+        'default'
+      ],
+    ).toBe(20);
     expect(feed['offset']?.schema).toMatchObject({ type: 'integer', minimum: 0 });
     expect(feed['post_type']?.schema['enum']).toContain('game_result');
     const search = operationOf(DOCUMENT, 'GET', '/api/search/posts').parameters;
-    expect(search.find((p) => p.name === 'q')).toMatchObject({ required: true, schema: { minLength: 1, maxLength: 200 } });
+    expect(search.find((p) => p.name === 'q')).toMatchObject({
+      required: true,
+      schema: { minLength: 1, maxLength: 200 },
+    });
     for (const contract of CONTRACTS) {
-      const query = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter((p) => p.in === 'query');
-      expect(query.map((p) => p.name)).toEqual(Object.keys((contract.query?.['properties'] as object | undefined) ?? {}));
+      const query = operationOf(DOCUMENT, contract.method, contract.path).parameters.filter(
+        (p) => p.in === 'query',
+      );
+      expect(query.map((p) => p.name)).toEqual(
+        Object.keys((contract.query?.['properties'] as object | undefined) ?? {}),
+      );
     }
   });
 
   it('sends list-valued query parameters as repeated keys (form style, exploded)', () => {
     const tag = operationOf(DOCUMENT, 'GET', '/api/agents').parameters.find((p) => p.name === 'tag');
     expect(tag).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
-    const types = operationOf(DOCUMENT, 'GET', '/api/feed/notifications').parameters.find((p) => p.name === 'types');
+    const types = operationOf(DOCUMENT, 'GET', '/api/feed/notifications').parameters.find(
+      (p) => p.name === 'types',
+    );
     expect(types).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
-    expect((types!.schema['items'] as { enum: string[] }).enum).toEqual(expect.arrayContaining(['mentions', 'game_posts', 'replies_to_my_posts', 'replies']));
+    expect((types!.schema['items'] as { enum: string[] }).enum).toEqual(
+      expect.arrayContaining(['mentions', 'game_posts', 'replies_to_my_posts', 'replies']),
+    );
     const limit = operationOf(DOCUMENT, 'GET', '/api/agents').parameters.find((p) => p.name === 'limit');
     expect(limit).not.toHaveProperty('style');
   });
@@ -159,7 +210,10 @@ describe('the OpenAPI document', () => {
       const responses = operationOf(DOCUMENT, contract.method, contract.path).responses;
       const schema = responses[String(contract.status ?? 200)]?.content?.['application/json']?.schema;
       expect(schema, `${contract.method} ${contract.path}`).toEqual(plain(contract.response));
-      const bare = schema?.['type'] === 'object' && schema['properties'] === undefined && schema['additionalProperties'] === undefined;
+      const bare =
+        schema?.['type'] === 'object' &&
+        schema['properties'] === undefined &&
+        schema['additionalProperties'] === undefined;
       expect(bare, `${contract.method} ${contract.path} answers a bare object`).toBe(false);
     }
   });
@@ -181,21 +235,28 @@ describe('the OpenAPI document', () => {
     expect(reply[0]).toBe('201');
     const check = operationOf(DOCUMENT, 'GET', '/api/register/check/{handle}').responses;
     expect(check['400']?.description).toContain('handle_taken');
-    expect(operationOf(DOCUMENT, 'GET', '/api/chess/tournaments/{id}').responses['404']?.description).toContain('not_found');
+    expect(
+      operationOf(DOCUMENT, 'GET', '/api/chess/tournaments/{id}').responses['404']?.description,
+    ).toContain('not_found');
     const move = operationOf(DOCUMENT, 'POST', '/api/chess/move').responses;
     expect(move['401']?.description).toBe('Error: authentication_required, invalid_api_key');
     expect(move['403']?.description).toContain('agents_only'); // an agents-only route refuses a human's key
     expect(move['429']?.headers).toHaveProperty('Retry-After');
     expect(operationOf(DOCUMENT, 'GET', '/api/whoami').responses).not.toHaveProperty('429'); // quota-exempt
-    expect(operationOf(DOCUMENT, 'GET', '/api/feed').responses['401']?.description).toBe('Error: invalid_api_key'); // key optional
-    expect(operationOf(DOCUMENT, 'POST', '/_sim/clock/advance').responses['401']?.description).toBe('Error: control_token_required, invalid_control_token');
+    expect(operationOf(DOCUMENT, 'GET', '/api/feed').responses['401']?.description).toBe(
+      'Error: invalid_api_key',
+    ); // key optional
+    expect(operationOf(DOCUMENT, 'POST', '/_sim/clock/advance').responses['401']?.description).toBe(
+      'Error: control_token_required, invalid_control_token',
+    );
   });
 
   it('lists every code of the error registry with its HTTP status, and the shared Error schema', () => {
     const errorCode = DOCUMENT.components.schemas['ErrorCode']!;
     expect(errorCode['enum']).toEqual([...ERROR_CODES]);
     expect(errorCode['x-http-status']).toEqual(HTTP_STATUS_BY_CODE);
-    for (const code of ERROR_CODES) expect(errorCode['description']).toContain(`\`${code}\`: HTTP ${HTTP_STATUS_BY_CODE[code]}`);
+    for (const code of ERROR_CODES)
+      expect(errorCode['description']).toContain(`\`${code}\`: HTTP ${HTTP_STATUS_BY_CODE[code]}`);
     expect(DOCUMENT.components.schemas['Error']).toMatchObject({
       required: ['error', 'message'],
       properties: { error: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' } },
@@ -207,7 +268,10 @@ describe('the OpenAPI document', () => {
     expect(refs.length).toBeGreaterThan(CONTRACTS.length);
     for (const ref of new Set(refs)) {
       const pointer = ref.slice('"$ref":"#/'.length, -1).split('/');
-      const target = pointer.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], DOCUMENT);
+      const target = pointer.reduce<unknown>(
+        (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+        DOCUMENT,
+      );
       expect(target, ref).toBeTypeOf('object');
     }
   });
@@ -236,21 +300,31 @@ describe('the docs page', () => {
       const operation = operationOf(DOCUMENT, contract.method, contract.path);
       const anchor = `op-${operation.operationId.toLowerCase()}`;
       expect(PAGE).toContain(`<a href="#${anchor}">`);
-      expect(PAGE).toContain(`<article id="${anchor}">\n<h3><span class="method ${contract.method.toLowerCase()}">${contract.method}</span> <code>${escapeHtml(contract.path)}</code></h3>`);
+      expect(PAGE).toContain(
+        `<article id="${anchor}">\n<h3><span class="method ${contract.method.toLowerCase()}">${contract.method}</span> <code>${escapeHtml(contract.path)}</code></h3>`,
+      );
       expect(PAGE).toContain(escapeHtml(contract.summary));
     }
     for (const tag of DOCUMENT.tags) expect(PAGE).toContain(`>${escapeHtml(tag.name)}</h2>`);
-    for (const code of ERROR_CODES) expect(PAGE).toContain(`<tr><td><code>${code}</code></td><td>${HTTP_STATUS_BY_CODE[code]}</td></tr>`);
+    for (const code of ERROR_CODES)
+      expect(PAGE).toContain(`<tr><td><code>${code}</code></td><td>${HTTP_STATUS_BY_CODE[code]}</td></tr>`);
   });
 
   it('writes out parameters with enums and defaults, body fields and auth', () => {
-    const feed = PAGE.slice(PAGE.indexOf('<article id="op-getfeed">'), PAGE.indexOf('</article>', PAGE.indexOf('<article id="op-getfeed">')));
-    expect(feed).toContain('one of: <code>recent</code>, <code>trending</code>, <code>top</code>; default <code>recent</code>');
+    const feed = PAGE.slice(
+      PAGE.indexOf('<article id="op-getfeed">'),
+      PAGE.indexOf('</article>', PAGE.indexOf('<article id="op-getfeed">')),
+    );
+    expect(feed).toContain(
+      'one of: <code>recent</code>, <code>trending</code>, <code>top</code>; default <code>recent</code>',
+    );
     expect(feed).toContain('at least 1; default <code>50</code>; a larger value is clamped to 100');
     expect(feed).toContain('<strong>Auth Optional.</strong>');
     expect(PAGE).toContain('<strong>Public.</strong> No key needed');
     expect(PAGE).toContain('<strong>Auth Required.</strong> Needs an agent&#39;s key');
-    expect(PAGE).toContain('each one of: <code>mentions</code>, <code>game_posts</code>, <code>replies_to_my_posts</code>, <code>replies</code>');
+    expect(PAGE).toContain(
+      'each one of: <code>mentions</code>, <code>game_posts</code>, <code>replies_to_my_posts</code>, <code>replies</code>',
+    );
     expect(PAGE).toContain('<tr><td><code>game_id</code></td><td>string</td><td>yes</td><td></td></tr>');
   });
 
@@ -261,9 +335,14 @@ describe('the docs page', () => {
   });
 
   it('escapes markup characters in any text', () => {
-    expect(escapeHtml('<script>alert("x & \'y\'")</script>')).toBe('&lt;script&gt;alert(&quot;x &amp; &#39;y&#39;&quot;)&lt;/script&gt;');
+    expect(escapeHtml('<script>alert("x & \'y\'")</script>')).toBe(
+      '&lt;script&gt;alert(&quot;x &amp; &#39;y&#39;&quot;)&lt;/script&gt;',
+    );
     const unescape = (text: string) =>
-      text.replace(/&(lt|gt|quot|#39|amp);/g, (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
+      text.replace(
+        /&(lt|gt|quot|#39|amp);/g,
+        (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!,
+      );
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         const escaped = escapeHtml(text);
@@ -274,7 +353,10 @@ describe('the docs page', () => {
   });
 
   it('escapes route text that carries markup', () => {
-    const hostile: RouteContract = { ...contractOf('POST', '/api/register'), summary: 'steal <script>alert(1)</script> & `keys`' };
+    const hostile: RouteContract = {
+      ...contractOf('POST', '/api/register'),
+      summary: 'steal <script>alert(1)</script> & `keys`',
+    };
     const page = docsPage(openApiDocument([hostile]));
     expect(page).not.toContain('<script>');
     expect(page).toContain('steal &lt;script&gt;alert(1)&lt;/script&gt; &amp; <code>keys</code>');

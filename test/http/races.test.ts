@@ -7,7 +7,7 @@ import { ApiError, PlatformClient } from '../../src/client/client.js';
 import { HttpTransport } from '../../src/client/http.js';
 import { buildServer } from '../../src/http/server.js';
 import type { PlatformEvent } from '../../src/platform/events.js';
-import { InvariantSuite } from '../../src/sim/invariants.js';
+import { InvariantSuite } from '../../src/sim/invariants/invariants.js';
 import { newWorld, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -37,7 +37,11 @@ const app = buildServer({
 });
 afterAll(() => app.close());
 
-function freshWorld(rules: unknown = {}): { world: TestWorld; suite: InvariantSuite; events: PlatformEvent[] } {
+function freshWorld(rules: unknown = {}): {
+  world: TestWorld;
+  suite: InvariantSuite;
+  events: PlatformEvent[];
+} {
   const world = newWorld({ seed: 'races', rules });
   const suite = new InvariantSuite(world.platform); // subscribes itself to the platform's events
   const events: PlatformEvent[] = [];
@@ -81,10 +85,16 @@ async function race(s: fc.Scheduler, racers: readonly Racer[]): Promise<Map<stri
   const responses = await Promise.all(answers);
   const tags = new Set(racers.map((r) => r.tag));
   expect(rig.arrivals.filter((tag) => tags.has(tag))).toHaveLength(racers.length); // each reached the route table once
-  return new Map(racers.map((r, i) => [r.tag, { status: responses[i]!.statusCode, body: responses[i]!.json() }]));
+  return new Map(
+    racers.map((r, i) => [r.tag, { status: responses[i]!.statusCode, body: responses[i]!.json() }]),
+  );
 }
 
-function expectRefused(answer: Answer | undefined, code: keyof typeof HTTP_STATUS_BY_CODE, reason?: string): void {
+function expectRefused(
+  answer: Answer | undefined,
+  code: keyof typeof HTTP_STATUS_BY_CODE,
+  reason?: string,
+): void {
   expect(answer?.body['error']).toBe(code);
   expect(answer?.status).toBe(HTTP_STATUS_BY_CODE[code]);
   if (reason !== undefined) expect(answer?.body['reason']).toBe(reason);
@@ -95,11 +105,13 @@ function expectInvariantsHold(world: TestWorld, suite: InvariantSuite): void {
   expect(failed.map((r) => `${r.name}: ${r.violations[0]?.message}`)).toEqual([]);
 }
 
-const count = (events: readonly PlatformEvent[], type: PlatformEvent['type']) => events.filter((e) => e.type === type).length;
+const count = (events: readonly PlatformEvent[], type: PlatformEvent['type']) =>
+  events.filter((e) => e.type === type).length;
 
 /** Every racer must have won some run: the scheduler reached both (all) orders. */
 function expectEveryOrder(wins: Map<string, number>, tags: readonly string[]): void {
-  for (const tag of tags) expect(wins.get(tag) ?? 0, `${tag} never arrived first: ${JSON.stringify([...wins])}`).toBeGreaterThan(0);
+  for (const tag of tags)
+    expect(wins.get(tag) ?? 0, `${tag} never arrived first: ${JSON.stringify([...wins])}`).toBeGreaterThan(0);
 }
 const win = (wins: Map<string, number>, tag: string) => wins.set(tag, (wins.get(tag) ?? 0) + 1);
 
@@ -120,10 +132,17 @@ interface AcceptRace {
 }
 
 /** One accept won, the other refused; exactly one game, Alice's against the winner, and the loser has none. */
-function expectOneAccept({ world, events, challengeId, alice }: AcceptRace, winner: TestAgent, loser: TestAgent): void {
+function expectOneAccept(
+  { world, events, challengeId, alice }: AcceptRace,
+  winner: TestAgent,
+  loser: TestAgent,
+): void {
   const games = [...world.platform.state.games.values()];
   expect(games.map((g) => [g.id, g.whiteId, g.blackId])).toEqual([[challengeId, alice.id, winner.id]]);
-  expect(world.platform.state.challenges.get(challengeId)).toMatchObject({ status: 'accepted', acceptedById: winner.id });
+  expect(world.platform.state.challenges.get(challengeId)).toMatchObject({
+    status: 'accepted',
+    acceptedById: winner.id,
+  });
   expect([count(events, 'challenge_accepted'), count(events, 'game_started')]).toEqual([1, 1]);
   expect(games.some((g) => g.whiteId === loser.id || g.blackId === loser.id)).toBe(false);
 }
@@ -156,21 +175,32 @@ describe('two agents accept the same open challenge', () => {
   it('resolves the same way over a loopback socket, with typed clients, in both orders', async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`;
-    for (const order of [['bob', 'carol'], ['carol', 'bob']] as const) {
+    for (const order of [
+      ['bob', 'carol'],
+      ['carol', 'bob'],
+    ] as const) {
       const setup = await openChallengeWorld();
       const { world, suite, bob, carol, challengeId } = setup;
       const agents = { bob, carol };
-      const calls = order.map((name) => new PlatformClient(new HttpTransport(base), agents[name].apiKey).acceptChallenge(challengeId));
+      const calls = order.map((name) =>
+        new PlatformClient(new HttpTransport(base), agents[name].apiKey).acceptChallenge(challengeId),
+      );
       const settled = await Promise.allSettled(calls);
       expect(rig.arrivals).toHaveLength(2);
       const firstKey = rig.arrivals[0];
       const [winner, loser] = firstKey === bob.apiKey ? [bob, carol] : [carol, bob];
       const byName = (agent: TestAgent) => settled[order.indexOf(agent.handle as 'bob' | 'carol')]!;
-      expect(byName(winner)).toMatchObject({ status: 'fulfilled', value: { game: { game_id: challengeId } } });
+      expect(byName(winner)).toMatchObject({
+        status: 'fulfilled',
+        value: { game: { game_id: challengeId } },
+      });
       const refused = byName(loser);
       expect(refused.status).toBe('rejected');
       expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(ApiError);
-      expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'challenge_not_open' });
+      expect((refused as PromiseRejectedResult).reason).toMatchObject({
+        status: 409,
+        code: 'challenge_not_open',
+      });
       expectOneAccept(setup, winner, loser);
       expectInvariantsHold(world, suite);
     }
@@ -186,7 +216,8 @@ async function gameWorld(opening: readonly string[] = []) {
   return { ...fresh, white, black, gameId };
 }
 
-const sans = (world: TestWorld, gameId: string) => world.platform.state.games.get(gameId)!.moves.map((m) => m.san);
+const sans = (world: TestWorld, gameId: string) =>
+  world.platform.state.games.get(gameId)!.moves.map((m) => m.san);
 
 describe('two moves at once in one game', () => {
   it('the same player twice: the first to arrive is played, the other is bad_request (not_your_turn)', async () => {
@@ -194,7 +225,13 @@ describe('two moves at once in one game', () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), async (s) => {
         const { world, suite, events, white, gameId } = await gameWorld();
-        const move = (san: string): Racer => ({ tag: san, agent: white, method: 'POST', url: '/api/chess/move', body: { game_id: gameId, move_san: san } });
+        const move = (san: string): Racer => ({
+          tag: san,
+          agent: white,
+          method: 'POST',
+          url: '/api/chess/move',
+          body: { game_id: gameId, move_san: san },
+        });
         const answers = await race(s, [move('e4'), move('d4')]);
         const [first, second] = rig.arrivals as [string, string];
         expect(answers.get(first)).toMatchObject({ status: 200, body: { move: { move_san: first } } });
@@ -217,8 +254,20 @@ describe('two moves at once in one game', () => {
       fc.asyncProperty(fc.scheduler(), async (s) => {
         const { world, suite, events, white, black, gameId } = await gameWorld(opening);
         const answers = await race(s, [
-          { tag: 'white', agent: white, method: 'POST', url: '/api/chess/move', body: { game_id: gameId, move_san: 'Bxf7+' } },
-          { tag: 'black', agent: black, method: 'POST', url: '/api/chess/move', body: { game_id: gameId, move_uci: 'g8f6' } },
+          {
+            tag: 'white',
+            agent: white,
+            method: 'POST',
+            url: '/api/chess/move',
+            body: { game_id: gameId, move_san: 'Bxf7+' },
+          },
+          {
+            tag: 'black',
+            agent: black,
+            method: 'POST',
+            url: '/api/chess/move',
+            body: { game_id: gameId, move_uci: 'g8f6' },
+          },
         ]);
         expect(answers.get('white')).toMatchObject({ status: 200, body: { move: { move_san: 'Bxf7+' } } });
         const reason = rig.arrivals[0] === 'black' ? 'not_your_turn' : 'illegal_move';
@@ -242,7 +291,8 @@ describe('two joins for the last place of a tournament', () => {
         const { world, suite, events } = freshWorld({ tournaments: { creatorMinGames: 0 } });
         const creator = await world.agent('creator');
         const entrants = await world.agents(9);
-        const id = (await creator.client.createTournament({ name: 'Last Seat', max_participants: 8 })).tournament.id;
+        const id = (await creator.client.createTournament({ name: 'Last Seat', max_participants: 8 }))
+          .tournament.id;
         for (const agent of entrants.slice(0, 7)) await agent.client.joinTournament(id);
         const url = `/api/chess/tournaments/${id}/join`;
         const [x, y] = [entrants[7]!, entrants[8]!];
@@ -251,7 +301,10 @@ describe('two joins for the last place of a tournament', () => {
           { tag: y.handle, agent: y, method: 'POST', url },
         ]);
         const [first, second] = rig.arrivals as [string, string];
-        expect(answers.get(first)).toMatchObject({ status: 200, body: { success: true, already_joined: false } });
+        expect(answers.get(first)).toMatchObject({
+          status: 200,
+          body: { success: true, already_joined: false },
+        });
         expectRefused(answers.get(second), 'tournament_full');
         expect((await world.client().tournament(id)).tournament.participants).toHaveLength(8);
         const entered = world.platform.state.tournaments.get(id)!.participants.map((p) => p.agentId);
@@ -273,13 +326,24 @@ describe('a move racing its own deadline', () => {
     const fresh = await gameWorld();
     const deadline = fresh.world.platform.state.games.get(fresh.gameId)!.deadlineMs!;
     expect(deadline).toBe(fresh.world.nowMs + TURN_MS);
-    const move = () => app.inject({ method: 'POST', url: '/api/chess/move', headers: { authorization: `Bearer ${fresh.white.apiKey}` }, payload: { game_id: fresh.gameId, move_san: 'e4' } });
+    const move = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/chess/move',
+        headers: { authorization: `Bearer ${fresh.white.apiKey}` },
+        payload: { game_id: fresh.gameId, move_san: 'e4' },
+      });
     return { ...fresh, deadline, move };
   }
 
   function expectTimedOut(world: TestWorld, gameId: string, deadline: number): void {
     const game = world.platform.state.games.get(gameId)!;
-    expect([game.status, game.end?.reason, game.end?.result, game.moves.length]).toEqual(['completed', 'timeout', '0-1', 0]);
+    expect([game.status, game.end?.reason, game.end?.result, game.moves.length]).toEqual([
+      'completed',
+      'timeout',
+      '0-1',
+      0,
+    ]);
     expect(game.end?.endedAtMs).toBe(deadline);
   }
 
@@ -309,14 +373,23 @@ describe('a move racing its own deadline', () => {
         const { world, suite, gameId, deadline, white } = await turnWorld();
         world.platform.advanceTo(deadline - 1);
         const answers = await race(s, [
-          { tag: 'move', agent: white, method: 'POST', url: '/api/chess/move', body: { game_id: gameId, move_san: 'e4' } },
+          {
+            tag: 'move',
+            agent: white,
+            method: 'POST',
+            url: '/api/chess/move',
+            body: { game_id: gameId, move_san: 'e4' },
+          },
           { tag: 'clock', method: 'POST', url: '/_sim/race-clock', body: { to_ms: deadline } },
         ]);
         const answer = answers.get('move');
         const first = rig.arrivals[0]!;
         if (first === 'move') {
           expect(answer!.status).toBe(200);
-          expect(world.platform.state.games.get(gameId)).toMatchObject({ status: 'active', deadlineMs: deadline - 1 + TURN_MS });
+          expect(world.platform.state.games.get(gameId)).toMatchObject({
+            status: 'active',
+            deadlineMs: deadline - 1 + TURN_MS,
+          });
         } else {
           expectRefused(answer, 'bad_request', 'deadline_passed');
           expectTimedOut(world, gameId, deadline);
@@ -340,11 +413,24 @@ describe('a burst of likes on one post from one agent', () => {
         const author = await world.agent('author');
         const fan = await world.agent('fan');
         const postId = [...world.platform.state.posts.values()].find((p) => p.authorId === author.id)!.id;
-        const racers = Array.from({ length: BURST }, (_, i): Racer => ({ tag: `like${i}`, agent: fan, method: 'POST', url: '/api/social/like', body: { post_id: postId } }));
+        const racers = Array.from({ length: BURST }, (_, i): Racer => ({
+          tag: `like${i}`,
+          agent: fan,
+          method: 'POST',
+          url: '/api/social/like',
+          body: { post_id: postId },
+        }));
         const answers = await race(s, racers);
         const [first, ...rest] = rig.arrivals;
-        expect(answers.get(first!)).toEqual({ status: 200, body: { success: true, post_id: postId, likes_count: 1 } });
-        for (const tag of rest) expect(answers.get(tag)).toEqual({ status: 200, body: { success: true, post_id: postId, already_liked: true, likes_count: 1 } });
+        expect(answers.get(first!)).toEqual({
+          status: 200,
+          body: { success: true, post_id: postId, likes_count: 1 },
+        });
+        for (const tag of rest)
+          expect(answers.get(tag)).toEqual({
+            status: 200,
+            body: { success: true, post_id: postId, already_liked: true, likes_count: 1 },
+          });
         expect(world.platform.state.posts.get(postId)!.likesCount).toBe(1);
         expect(count(events, 'liked')).toBe(1);
         expectInvariantsHold(world, suite);

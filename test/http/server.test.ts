@@ -57,21 +57,50 @@ describe('the HTTP server', () => {
     const app = serve(world);
     const alice = await registered(app, 'alice');
     const bob = await registered(app, 'bob');
-    for (const key of [alice, bob]) await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'hello' } });
-    const created = await app.inject({ method: 'POST', url: '/api/chess/challenge', headers: bearer(alice), payload: {} });
+    for (const key of [alice, bob])
+      await app.inject({
+        method: 'POST',
+        url: '/api/social/post',
+        headers: bearer(key),
+        payload: { content: 'hello' },
+      });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/chess/challenge',
+      headers: bearer(alice),
+      payload: {},
+    });
     const id = created.json<Json>()['challenge']['challenge_id'];
-    const accepted = await app.inject({ method: 'POST', url: `/api/chess/challenges/${id}/accept`, headers: bearer(bob) });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `/api/chess/challenges/${id}/accept`,
+      headers: bearer(bob),
+    });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json<Json>()['game']['black_player']['handle']).toBe('bob');
-    await app.inject({ method: 'POST', url: '/api/social/follow', headers: bearer(bob), payload: { target_handle: 'alice' } });
-    const unfollowed = await app.inject({ method: 'DELETE', url: '/api/social/follow', headers: { ...bearer(bob), 'content-type': 'application/json' }, payload: JSON.stringify({ target_handle: 'alice' }) });
+    await app.inject({
+      method: 'POST',
+      url: '/api/social/follow',
+      headers: bearer(bob),
+      payload: { target_handle: 'alice' },
+    });
+    const unfollowed = await app.inject({
+      method: 'DELETE',
+      url: '/api/social/follow',
+      headers: { ...bearer(bob), 'content-type': 'application/json' },
+      payload: JSON.stringify({ target_handle: 'alice' }),
+    });
     expect(unfollowed.json()).toEqual({ success: true, unfollowed: true, target: 'alice' });
   });
 
   it('reads repeated query keys as arrays and booleans as text', async () => {
     const world = newWorld();
     const app = serve(world);
-    await app.inject({ method: 'POST', url: '/api/register', payload: { handle: 'alice', tags: ['a', 'b'] } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { handle: 'alice', tags: ['a', 'b'] },
+    });
     await app.inject({ method: 'POST', url: '/api/register', payload: { handle: 'bob', tags: ['a'] } });
     const both = await app.inject({ method: 'GET', url: '/api/agents?tag=a&tag=b&stats=true' });
     expect(both.json<Json>()['agents'].map((a: Json) => a['handle'])).toEqual(['alice']);
@@ -82,13 +111,33 @@ describe('the HTTP server', () => {
     const world = newWorld();
     const app = serve(world, { bodyLimit: 4096 });
     const key = await registered(app, 'alice');
-    const posted = await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'root' } });
-    const reply = await app.inject({ method: 'POST', url: '/api/social/reply', headers: bearer(key), payload: { post_id: posted.json<Json>()['post_id'], content: 'hi' } });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/api/social/post',
+      headers: bearer(key),
+      payload: { content: 'root' },
+    });
+    const reply = await app.inject({
+      method: 'POST',
+      url: '/api/social/reply',
+      headers: bearer(key),
+      payload: { post_id: posted.json<Json>()['post_id'], content: 'hi' },
+    });
     expect(reply.statusCode).toBe(201);
     const before = world.fingerprint();
-    const malformed = await app.inject({ method: 'POST', url: '/api/social/post', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: '{"content": ' });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/social/post',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: '{"content": ',
+    });
     expect([malformed.statusCode, malformed.json<Json>()['error']]).toEqual([400, 'validation_error']);
-    const huge = await app.inject({ method: 'POST', url: '/api/social/post', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: JSON.stringify({ content: 'x'.repeat(5000) }) });
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/api/social/post',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: JSON.stringify({ content: 'x'.repeat(5000) }),
+    });
     expect([huge.statusCode, huge.json<Json>()['error']]).toEqual([413, 'payload_too_large']);
     expect(HTTP_STATUS_BY_CODE.payload_too_large).toBe(413);
     expect(world.fingerprint()).toBe(before);
@@ -97,8 +146,18 @@ describe('the HTTP server', () => {
   it('sends Retry-After with a 429', async () => {
     const app = serve(newWorld());
     const key = await registered(app, 'alice');
-    await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'one' } });
-    const second = await app.inject({ method: 'POST', url: '/api/social/post', headers: bearer(key), payload: { content: 'two' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/social/post',
+      headers: bearer(key),
+      payload: { content: 'one' },
+    });
+    const second = await app.inject({
+      method: 'POST',
+      url: '/api/social/post',
+      headers: bearer(key),
+      payload: { content: 'two' },
+    });
     expect(second.statusCode).toBe(429);
     expect(second.headers['retry-after']).toBe('30');
     expect(second.json<Json>()['retry_after']).toBe(30);
@@ -106,7 +165,10 @@ describe('the HTTP server', () => {
 
   it('never writes an API key to its log', async () => {
     const lines: string[] = [];
-    const app = buildServer(newWorld().api, { logger: true, logStream: { write: (line) => void lines.push(line) } });
+    const app = buildServer(newWorld().api, {
+      logger: true,
+      logStream: { write: (line) => void lines.push(line) },
+    });
     servers.push(app);
     const key = await registered(app, 'alice');
     await app.inject({ method: 'GET', url: '/api/whoami', headers: bearer(key) });
@@ -138,10 +200,13 @@ describe('the typed client over real HTTP', () => {
     await bob.post('ready');
     const created = await alice.createChallenge({ opponent_handle: 'bob' });
     const gameId = (await bob.acceptChallenge(created.challenge.challenge_id)).game.game_id;
-    for (const [i, san] of FOOLS_MATE.entries()) await (i % 2 === 0 ? alice : bob).move({ game_id: gameId, move_san: san });
+    for (const [i, san] of FOOLS_MATE.entries())
+      await (i % 2 === 0 ? alice : bob).move({ game_id: gameId, move_san: san });
     expect((await bob.game(gameId)).result).toBe('0-1');
     let limited: unknown;
-    await bob.post('I won', { post_type: 'game_result', chess_game_id: gameId }).catch((e: unknown) => (limited = e));
+    await bob
+      .post('I won', { post_type: 'game_result', chess_game_id: gameId })
+      .catch((e: unknown) => (limited = e));
     expect(limited).toBeInstanceOf(ApiError);
     expect(limited).toMatchObject({ status: 429, retryAfterSeconds: 30 });
   });

@@ -33,11 +33,21 @@ function send(f: Fixture, req: FuzzRequest): void {
   const before = f.world.fingerprint();
   let response: ApiResponse;
   try {
-    response = f.world.api.handle({ method: req.method, path: req.path, query: req.query, headers: headersFor(f, req.key), body: req.body });
+    response = f.world.api.handle({
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      headers: headersFor(f, req.key),
+      body: req.body,
+    });
   } catch (error) {
-    throw new Error(`threw instead of answering ${req.method} ${req.path.slice(0, 120)}: ${String(error)}`, { cause: error });
+    throw new Error(`threw instead of answering ${req.method} ${req.path.slice(0, 120)}: ${String(error)}`, {
+      cause: error,
+    });
   }
-  const code = expectAnswerContract({ method: req.method, path: req.path, ...response }, before, () => f.world.fingerprint());
+  const code = expectAnswerContract({ method: req.method, path: req.path, ...response }, before, () =>
+    f.world.fingerprint(),
+  );
   seenCodes.set(code, (seenCodes.get(code) ?? 0) + 1);
 }
 
@@ -51,7 +61,10 @@ describe('bad input never breaks the platform', () => {
 
   it('answers fuzzed requests to every route with 2xx or a registered 4xx, and refusals change nothing', () => {
     seenCodes.clear();
-    const request = fc.oneof({ weight: 2, arbitrary: fuzzRequest }, { weight: 3, arbitrary: nearValid(PROTO) });
+    const request = fc.oneof(
+      { weight: 2, arbitrary: fuzzRequest },
+      { weight: 3, arbitrary: nearValid(PROTO) },
+    );
     fc.assert(
       fc.property(fc.array(request, { minLength: 1, maxLength: 6 }), (requests) => {
         const f = fixture();
@@ -61,8 +74,19 @@ describe('bad input never breaks the platform', () => {
     );
     if (process.env['FUZZ_STATS']) console.log(JSON.stringify([...seenCodes].sort()));
     // The fuzzer reaches past authentication and validation, not only the first gate.
-    for (const code of ['2xx', 'validation_error', 'not_found', 'authentication_required', 'invalid_api_key', 'bad_request', 'route_not_found']) {
-      expect(seenCodes.get(code) ?? 0, `never saw ${code}: ${JSON.stringify([...seenCodes])}`).toBeGreaterThan(0);
+    for (const code of [
+      '2xx',
+      'validation_error',
+      'not_found',
+      'authentication_required',
+      'invalid_api_key',
+      'bad_request',
+      'route_not_found',
+    ]) {
+      expect(
+        seenCodes.get(code) ?? 0,
+        `never saw ${code}: ${JSON.stringify([...seenCodes])}`,
+      ).toBeGreaterThan(0);
     }
   });
 
@@ -74,10 +98,21 @@ describe('bad input never breaks the platform', () => {
       fc.property(
         fc.constantFrom(...bodyRoutes),
         fc.constantFrom<KeyChoice>('alice', 'bob', 'carol'),
-        fc.oneof(fc.array(anyValue, { maxLength: 3 }), fc.string(), fc.integer(), fc.boolean(), fc.double({ noNaN: true })),
+        fc.oneof(
+          fc.array(anyValue, { maxLength: 3 }),
+          fc.string(),
+          fc.integer(),
+          fc.boolean(),
+          fc.double({ noNaN: true }),
+        ),
         (route, key, body) => {
           const before = f.world.fingerprint();
-          const response = f.world.api.handle({ method: route.contract.method, path: route.contract.path, headers: headersFor(f, key), body });
+          const response = f.world.api.handle({
+            method: route.contract.method,
+            path: route.contract.path,
+            headers: headersFor(f, key),
+            body,
+          });
           expect((response.body as { error?: string }).error).toBe('validation_error');
           expect(response.status).toBe(400);
           expect(f.world.fingerprint()).toBe(before);

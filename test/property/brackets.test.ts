@@ -14,7 +14,7 @@ import {
   type Entrant,
   type PlayedMatch,
   type Seeded,
-} from '../../src/rules/brackets.js';
+} from '../../src/rules/chess/brackets.js';
 
 const params = { numRuns: 300 };
 type Result = 'white' | 'black' | null;
@@ -25,13 +25,20 @@ const elo = fc.oneof(fc.integer({ min: 1200, max: 1204 }), fc.integer({ min: 100
 /** A field of `size` entrants with distinct ids and join orders, given in a random order. */
 function field(size: number): fc.Arbitrary<Entrant[]> {
   return fc
-    .tuple(fc.array(elo, { minLength: size, maxLength: size }), fc.uniqueArray(fc.nat(10_000), { minLength: size, maxLength: size }))
+    .tuple(
+      fc.array(elo, { minLength: size, maxLength: size }),
+      fc.uniqueArray(fc.nat(10_000), { minLength: size, maxLength: size }),
+    )
     .map(([elos, joins]) => elos.map((e, i) => ({ id: `agent-${i}`, elo: e, joinOrder: joins[i]! })));
 }
 
-const bracketCase = fc
-  .constantFrom(...BRACKET_SIZES)
-  .chain((size) => fc.record({ size: fc.constant(size), entrants: field(size), results: fc.array(result, { minLength: size - 1, maxLength: size - 1 }) }));
+const bracketCase = fc.constantFrom(...BRACKET_SIZES).chain((size) =>
+  fc.record({
+    size: fc.constant(size),
+    entrants: field(size),
+    results: fc.array(result, { minLength: size - 1, maxLength: size - 1 }),
+  }),
+);
 
 /** The checker's own reading of the tiebreak, written apart from `advancer`. */
 function expectedAdvancer(m: PlayedMatch): Seeded {
@@ -43,7 +50,9 @@ function expectedAdvancer(m: PlayedMatch): Seeded {
 function checkRounds(size: number, entrants: readonly Entrant[], rounds: PlayedMatch[][]): void {
   expect(rounds).toHaveLength(Math.log2(size));
   expect(rounds.flat()).toHaveLength(size - 1);
-  expect(rounds[0]!.flatMap((m) => [m.white.id, m.black.id]).sort()).toEqual(entrants.map((e) => e.id).sort());
+  expect(rounds[0]!.flatMap((m) => [m.white.id, m.black.id]).sort()).toEqual(
+    entrants.map((e) => e.id).sort(),
+  );
   rounds.forEach((matches, r) => {
     expect(matches).toHaveLength(size / 2 ** (r + 1));
     const ids = matches.flatMap((m) => [m.white.id, m.black.id]);
@@ -70,7 +79,9 @@ describe('bracket properties', () => {
         const played = playBracket(entrants, () => results[game++]!);
         expect(game).toBe(size - 1);
         checkRounds(size, entrants, played.rounds);
-        const losers = new Set(played.rounds.flat().map((m) => (m.advanced === m.white ? m.black.id : m.white.id)));
+        const losers = new Set(
+          played.rounds.flat().map((m) => (m.advanced === m.white ? m.black.id : m.white.id)),
+        );
         const unbeaten = entrants.filter((e) => !losers.has(e.id));
         expect(unbeaten.map((e) => e.id)).toEqual([played.champion.id]);
         expect(played.champion).toBe(played.rounds.at(-1)![0]!.advanced);
@@ -121,7 +132,12 @@ describe('bracket order', () => {
   it('matches the 8-player layout', () => {
     expect(bracketOrder(8)).toEqual([1, 8, 4, 5, 2, 7, 3, 6]);
     expect(bracketOrder(2)).toEqual([1, 2]);
-    expect(firstRoundPairings(8)).toEqual([[1, 8], [4, 5], [2, 7], [3, 6]]);
+    expect(firstRoundPairings(8)).toEqual([
+      [1, 8],
+      [4, 5],
+      [2, 7],
+      [3, 6],
+    ]);
   });
 
   it('is a permutation of 1..size whose first-round pairs sum to size + 1', () => {
@@ -160,7 +176,10 @@ describe('bracket steps', () => {
   });
 
   it('placements: 3rd is the semifinal loser beaten by the champion', () => {
-    const semis = [{ winner: 'w1', loser: 'l1' }, { winner: 'w2', loser: 'l2' }];
+    const semis = [
+      { winner: 'w1', loser: 'l1' },
+      { winner: 'w2', loser: 'l2' },
+    ];
     expect(placements({ winner: 'w2', loser: 'w1' }, semis)).toEqual(['w2', 'w1', 'l2', 'l1']);
     expect(() => placements({ winner: 'w2', loser: 'x' }, semis)).toThrow();
     expect(() => placements({ winner: 'w1', loser: 'w1' }, semis)).toThrow();

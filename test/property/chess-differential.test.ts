@@ -1,5 +1,5 @@
 /**
- * Differential test: src/rules/chess.ts (chessops) against chess.js, an independent implementation, over
+ * Differential test: src/rules/chess/chess.ts (chessops) against chess.js, an independent implementation, over
  * seeded uniformly random games. At every ply: the same legal-move set (as wire UCI), the same FEN, the
  * same SAN for the move played, the same check and mate flags, and the same game end.
  *
@@ -34,7 +34,7 @@ import {
   parseMove,
   playMove,
   toWireUci,
-} from '../../src/rules/chess.js';
+} from '../../src/rules/chess/chess.js';
 
 /**
  * 200 games (about 70,000 plies) reach every ending several times over (with the default seed: 21 mates,
@@ -112,7 +112,10 @@ class Oracle {
     this.moves = this.inner._moves({ legal: true });
     const ucis = this.moves.map(jsUci).sort();
     if (viaPublic) {
-      const pub = this.js.moves({ verbose: true }).map((m) => m.lan).sort();
+      const pub = this.js
+        .moves({ verbose: true })
+        .map((m) => m.lan)
+        .sort();
       expect(ucis, 'chess.js internal vs public legal moves').toEqual(pub);
     }
     return ucis;
@@ -173,7 +176,8 @@ function comparePosition(board: Board, oracle: Oracle, viaPublic: boolean, where
   const moves = legalMoves(board);
   const ours = moves.map((m) => toWireUci(board, m)).sort();
   const theirs = oracle.legalUcis(viaPublic);
-  if (ours.join() !== theirs.join()) expect.fail(`${where()}: legal moves\n ours ${ours.join()}\n js   ${theirs.join()}`);
+  if (ours.join() !== theirs.join())
+    expect.fail(`${where()}: legal moves\n ours ${ours.join()}\n js   ${theirs.join()}`);
   const fen = currentFen(board);
   if (fen !== oracle.js.fen()) expect.fail(`${where()}: fen vs chess.js ${oracle.js.fen()}`);
   return moves;
@@ -187,7 +191,8 @@ function compareEnd(board: Board, oracle: Oracle, where: () => string): boolean 
   if (ours !== fide) expect.fail(`${where()}: ending ${ours} vs chess.js (legal-e.p. repetition) ${fide}`);
   // ...and chess.js's own verdict must be exactly its stored-e.p. count: the difference is nothing else.
   const jsThreefold = oracle.js.isThreefoldRepetition();
-  if (jsThreefold !== oracle.storedEpThreefold) expect.fail(`${where()}: chess.js threefold not explained by its e.p. key`);
+  if (jsThreefold !== oracle.storedEpThreefold)
+    expect.fail(`${where()}: chess.js threefold not explained by its e.p. key`);
   return jsThreefold !== oracle.legalEpThreefold;
 }
 
@@ -223,7 +228,13 @@ describe('chessops rules vs chess.js', () => {
       `positions with an unplayable e.p. square ${tally.epKeyDiffers}, threefold disagreements ${tally.threefoldDisagreements}`,
     );
     // Every ending must actually occur, or the comparison of that ending proved nothing.
-    for (const ending of ['checkmate', 'stalemate', 'insufficient_material', 'threefold_repetition', 'fifty_move_rule']) {
+    for (const ending of [
+      'checkmate',
+      'stalemate',
+      'insufficient_material',
+      'threefold_repetition',
+      'fifty_move_rule',
+    ]) {
       expect(tally.endings.get(ending) ?? 0, ending).toBeGreaterThan(0);
     }
   });
@@ -261,7 +272,8 @@ function randomMaterialFen(rng: () => number): string {
   const place = (piece: string) => {
     for (;;) {
       const sq = Math.floor(rng() * 64);
-      if (squares[sq] === '' && !(piece.toLowerCase() === 'p' && (sq < 8 || sq >= 56))) return void (squares[sq] = piece);
+      if (squares[sq] === '' && !(piece.toLowerCase() === 'p' && (sq < 8 || sq >= 56)))
+        return void (squares[sq] = piece);
     }
   };
   place('K');
@@ -271,7 +283,13 @@ function randomMaterialFen(rng: () => number): string {
   if (rng() < 0.15) place('PRQprq'[Math.floor(rng() * 6)]!);
   const ranks: string[] = [];
   for (let rank = 7; rank >= 0; rank -= 1) {
-    ranks.push(squares.slice(rank * 8, rank * 8 + 8).map((p) => p || '1').join('').replace(/1+/g, (run) => String(run.length)));
+    ranks.push(
+      squares
+        .slice(rank * 8, rank * 8 + 8)
+        .map((p) => p || '1')
+        .join('')
+        .replace(/1+/g, (run) => String(run.length)),
+    );
   }
   return `${ranks.join('/')} ${rng() < 0.5 ? 'w' : 'b'} - - 0 1`;
 }
@@ -280,7 +298,7 @@ describe('insufficient material: chessops and chess.js definitions coincide', ()
   it('on 20,000 random positions with kings and minor pieces', () => {
     const rng = seedrandom.alea(`${SEED}/material`);
     const seen = { insufficient: 0, sufficient: 0 };
-    for (let n = 0; n < 20_000; ) {
+    for (let n = 0; n < 20_000;) {
       const fen = randomMaterialFen(rng);
       let board: Board;
       try {
@@ -290,7 +308,8 @@ describe('insufficient material: chessops and chess.js definitions coincide', ()
       }
       n += 1;
       const ours = board.pos.isInsufficientMaterial();
-      if (ours !== new JsChess(fen).isInsufficientMaterial()) expect.fail(`insufficient material differs: ${fen}`);
+      if (ours !== new JsChess(fen).isInsufficientMaterial())
+        expect.fail(`insufficient material differs: ${fen}`);
       seen[ours ? 'insufficient' : 'sufficient'] += 1;
     }
     expect(seen.insufficient).toBeGreaterThan(1000);

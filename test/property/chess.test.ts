@@ -15,7 +15,7 @@ import {
   positionKey,
   sideToMove,
   toWireUci,
-} from '../../src/rules/chess.js';
+} from '../../src/rules/chess/chess.js';
 
 /**
  * Random legal play: each number picks one legal move (modulo their count); stops at a board ending.
@@ -41,7 +41,9 @@ function expectSameMove(board: Board, text: string, expected: Move): void {
   const parsed = parseMove(board, text);
   if (!parsed.ok) expect.fail(`"${text}" rejected in ${currentFen(board)}: ${parsed.reason}`);
   if (!moveEquals(parsed.move, expected)) {
-    expect.fail(`"${text}" parsed as ${makeUci(parsed.move)}, expected ${makeUci(expected)} in ${currentFen(board)}`);
+    expect.fail(
+      `"${text}" parsed as ${makeUci(parsed.move)}, expected ${makeUci(expected)} in ${currentFen(board)}`,
+    );
   }
 }
 
@@ -148,7 +150,8 @@ describe('playMove', () => {
 
 describe('legalMoves', () => {
   it('is strictly ordered by from, to, promotion and free of duplicates', () => {
-    const promoRank = (m: Move) => ('promotion' in m && m.promotion ? 'qrbn'.indexOf(makeUci(m)[4] ?? '') : -1);
+    const promoRank = (m: Move) =>
+      'promotion' in m && m.promotion ? 'qrbn'.indexOf(makeUci(m)[4] ?? '') : -1;
     fc.assert(
       fc.property(walkArb, (choices) => {
         walk(choices, (board) => {
@@ -185,7 +188,9 @@ describe('own SAN and FEN writers and SAN parser agree with chessops', () => {
             const san = makeSanAndPlay(theirs, move);
             for (const [kind, pattern] of SAN_KINDS) if (pattern.test(san)) seen.add(kind);
             if (played.san !== san || played.fenAfter !== makeFen(theirs.toSetup())) {
-              expect.fail(`${makeUci(move)} in ${fen}: ${played.san} ${played.fenAfter} != ${san} ${makeFen(theirs.toSetup())}`);
+              expect.fail(
+                `${makeUci(move)} in ${fen}: ${played.san} ${played.fenAfter} != ${san} ${makeFen(theirs.toSetup())}`,
+              );
             }
           }
         });
@@ -197,19 +202,32 @@ describe('own SAN and FEN writers and SAN parser agree with chessops', () => {
 
   it('parseMove reads SAN-shaped text as chessops parseSan does (same move, or refused by both)', () => {
     const SAN_SHAPE = /^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$/;
-    const sanShaped = fc.string({ unit: fc.constantFrom(...'abcdefghNBRQK12345678x-=qrbnk'), minLength: 2, maxLength: 7 });
+    const sanShaped = fc.string({
+      unit: fc.constantFrom(...'abcdefghNBRQK12345678x-=qrbnk'),
+      minLength: 2,
+      maxLength: 7,
+    });
     fc.assert(
       fc.property(walkArb, fc.array(sanShaped, { maxLength: 40 }), (choices, texts) => {
         const board = walk(choices, () => {});
         const written = legalMoves(board).map((m) => makeSan(board.pos, m).replace(/[+#]$/, ''));
-        const longForms = legalMoves(board).map((m) => makeUci(m).slice(0, 2) + makeSan(board.pos, m).replace(/[+#]$/, '').replace(/^[NBRQK]/, ''));
+        const longForms = legalMoves(board).map(
+          (m) =>
+            makeUci(m).slice(0, 2) +
+            makeSan(board.pos, m)
+              .replace(/[+#]$/, '')
+              .replace(/^[NBRQK]/, ''),
+        );
         for (const text of [...texts, ...written, ...longForms, 'Kh1', 'Kxh1', 'Ka1', 'Kh8', 'Kxa8']) {
           // Only what parseMove reads as SAN: UCI-shaped text (b1a3, e7e8q) takes the UCI path first.
           if (!SAN_SHAPE.test(text) || /^[a-h][1-8][a-h][1-8][qrbnQRBN]?$/.test(text)) continue;
           const ours = parseMove(board, text);
           const theirs = parseSan(board.pos, text);
           const same = ours.ok ? theirs !== undefined && moveEquals(ours.move, theirs) : theirs === undefined;
-          if (!same) expect.fail(`"${text}" in ${currentFen(board)}: ours ${ours.ok ? makeUci(ours.move) : ours.reason}, chessops ${theirs ? makeUci(theirs) : 'undefined'}`);
+          if (!same)
+            expect.fail(
+              `"${text}" in ${currentFen(board)}: ours ${ours.ok ? makeUci(ours.move) : ours.reason}, chessops ${theirs ? makeUci(theirs) : 'undefined'}`,
+            );
         }
       }),
       { numRuns: 200 },

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eloChange, expectedScore, kFactorFor, rateGame, roundHalfAwayFromZero, type Score } from '../../src/rules/elo.js';
+import {
+  eloChange,
+  expectedScore,
+  kFactorFor,
+  rateGame,
+  roundHalfAwayFromZero,
+  type Score,
+} from '../../src/rules/chess/elo.js';
 import { FIDE_K_FACTOR } from '../../src/rules/ruleset.js';
 
 const params = { numRuns: 2000 };
@@ -24,7 +31,12 @@ describe('elo properties', () => {
         const ratings = Array.from({ length: 10 }, () => 1200);
         for (const [w, b, s] of games) {
           if (w === b) continue;
-          const u = rateGame({ rating: ratings[w]!, gamesPlayed: 0, peakRating: 0 }, { rating: ratings[b]!, gamesPlayed: 0, peakRating: 0 }, s, { mode: 'fixed', k: 40 });
+          const u = rateGame(
+            { rating: ratings[w]!, gamesPlayed: 0, peakRating: 0 },
+            { rating: ratings[b]!, gamesPlayed: 0, peakRating: 0 },
+            s,
+            { mode: 'fixed', k: 40 },
+          );
           ratings[w]! += u.whiteDelta;
           ratings[b]! += u.blackDelta;
         }
@@ -55,7 +67,9 @@ describe('elo properties', () => {
     fc.assert(
       fc.property(rating, rating, k, (a, b, kf) => {
         const draw = Math.abs(eloChange(a, b, 0.5, kf));
-        expect(draw).toBeLessThanOrEqual(Math.max(Math.abs(eloChange(a, b, 1, kf)), Math.abs(eloChange(a, b, 0, kf))));
+        expect(draw).toBeLessThanOrEqual(
+          Math.max(Math.abs(eloChange(a, b, 1, kf)), Math.abs(eloChange(a, b, 0, kf))),
+        );
       }),
       params,
     );

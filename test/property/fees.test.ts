@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BPS, PRIZE_DISTRIBUTIONS, PRIZE_SHARES_BPS, bountySettlement, poolProblem, prizeSplit, tournamentPool } from '../../src/rules/fees.js';
+import {
+  BPS,
+  PRIZE_DISTRIBUTIONS,
+  PRIZE_SHARES_BPS,
+  bountySettlement,
+  poolProblem,
+  prizeSplit,
+  tournamentPool,
+} from '../../src/rules/money/fees.js';
 
 const params = { numRuns: 2000 };
 const SOL = 1_000_000_000;
@@ -30,25 +38,33 @@ function checkBounty(s: number, winner: 'white' | 'black' | null, rate: number):
 
 describe('bounty settlement properties', () => {
   it('fee + payouts === pot at the 10% fee, every outcome, stakes 1 lamport..10 SOL', () => {
-    fc.assert(fc.property(stake, outcome, (s, w) => checkBounty(s, w, 1000)), params);
+    fc.assert(
+      fc.property(stake, outcome, (s, w) => checkBounty(s, w, 1000)),
+      params,
+    );
   });
 
   it('fee + payouts === pot at any fee 0..10000 bps', () => {
-    fc.assert(fc.property(stake, outcome, bps, (s, w, rate) => checkBounty(s, w, rate)), params);
+    fc.assert(
+      fc.property(stake, outcome, bps, (s, w, rate) => checkBounty(s, w, rate)),
+      params,
+    );
   });
 
   it('exhaustive: every stake 1..5000 lamports at the 10% fee', () => {
     for (let s = 1; s <= 5000; s += 1) {
       for (const w of ['white', 'black', null] as const) {
         const r = bountySettlement(s, w, 1000);
-        if (r.white + r.black + r.fee !== r.pot || r.pot !== 2 * s) expect.fail(`stake ${s}, winner ${w}: ${JSON.stringify(r)}`);
+        if (r.white + r.black + r.fee !== r.pot || r.pot !== 2 * s)
+          expect.fail(`stake ${s}, winner ${w}: ${JSON.stringify(r)}`);
         if (w !== null && r.fee !== Math.floor((2 * s) / 10)) expect.fail(`stake ${s}: fee ${r.fee}`);
       }
     }
   });
 
   it('rejects bad stakes and rates', () => {
-    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => bountySettlement(bad, 'white', 1000)).toThrow();
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => bountySettlement(bad, 'white', 1000)).toThrow();
     for (const bad of [-1, 10_001, 0.5]) expect(() => bountySettlement(100, 'white', bad)).toThrow();
     expect(() => bountySettlement(Number.MAX_SAFE_INTEGER, 'white', 1000)).toThrow(); // the pot is not safe
   });
@@ -92,16 +108,44 @@ describe('tournament pool properties', () => {
   });
 
   it('examples', () => {
-    const base = { prizeLamports: SOL, participants: 8, systemFeeBps: 1000, organizerFeeBps: 500, rentExemptMinimum: RENT };
+    const base = {
+      prizeLamports: SOL,
+      participants: 8,
+      systemFeeBps: 1000,
+      organizerFeeBps: 500,
+      rentExemptMinimum: RENT,
+    };
     // 8 x 0.001 SOL = 8_000_000; the organizer's 5% is 400_000, below rent, so it stays in the pool.
-    expect(tournamentPool({ ...base, entryFeeLamports: 1_000_000 })).toEqual({ entriesTotal: 8_000_000, systemFee: 800_000, organizerFee: 0, pool: SOL + 7_200_000 });
+    expect(tournamentPool({ ...base, entryFeeLamports: 1_000_000 })).toEqual({
+      entriesTotal: 8_000_000,
+      systemFee: 800_000,
+      organizerFee: 0,
+      pool: SOL + 7_200_000,
+    });
     // 8 x 0.1 SOL = 0.8 SOL; 10% system, 5% organizer; the 1 SOL prize is never charged.
-    expect(tournamentPool({ ...base, entryFeeLamports: SOL / 10 })).toEqual({ entriesTotal: 800_000_000, systemFee: 80_000_000, organizerFee: 40_000_000, pool: 1_680_000_000 });
-    expect(tournamentPool({ ...base, entryFeeLamports: 0 })).toEqual({ entriesTotal: 0, systemFee: 0, organizerFee: 0, pool: SOL });
+    expect(tournamentPool({ ...base, entryFeeLamports: SOL / 10 })).toEqual({
+      entriesTotal: 800_000_000,
+      systemFee: 80_000_000,
+      organizerFee: 40_000_000,
+      pool: 1_680_000_000,
+    });
+    expect(tournamentPool({ ...base, entryFeeLamports: 0 })).toEqual({
+      entriesTotal: 0,
+      systemFee: 0,
+      organizerFee: 0,
+      pool: SOL,
+    });
   });
 
   it('rejects bad input, including fees that together pass 100%', () => {
-    const ok = { prizeLamports: 0, entryFeeLamports: 1, participants: 8, systemFeeBps: 0, organizerFeeBps: 0, rentExemptMinimum: RENT };
+    const ok = {
+      prizeLamports: 0,
+      entryFeeLamports: 1,
+      participants: 8,
+      systemFeeBps: 0,
+      organizerFeeBps: 0,
+      rentExemptMinimum: RENT,
+    };
     expect(() => tournamentPool({ ...ok, participants: -1 })).toThrow();
     expect(() => tournamentPool({ ...ok, entryFeeLamports: 0.5 })).toThrow();
     expect(() => tournamentPool({ ...ok, systemFeeBps: 10_001 })).toThrow();
@@ -124,7 +168,10 @@ function checkSplit(pool: number, dist: (typeof PRIZE_DISTRIBUTIONS)[number]): v
 
 describe('prize split properties', () => {
   it('sums exactly to the pool, non-increasing by place, no dust below the rent minimum', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 100 * SOL + 64 * 10 * SOL }), distribution, checkSplit), params);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 * SOL + 64 * 10 * SOL }), distribution, checkSplit),
+      params,
+    );
   });
 
   it('the same near the rent minimum, where folding happens', () => {
@@ -147,13 +194,33 @@ describe('prize split properties', () => {
 
 describe('bounty examples', () => {
   it('0.1 SOL stakes at 10%: fee 0.02 SOL, winner 0.18 SOL', () => {
-    expect(bountySettlement(100_000_000, 'white', 1000)).toEqual({ pot: 200_000_000, fee: 20_000_000, white: 180_000_000, black: 0 });
-    expect(bountySettlement(100_000_000, 'black', 1000)).toEqual({ pot: 200_000_000, fee: 20_000_000, white: 0, black: 180_000_000 });
-    expect(bountySettlement(100_000_000, null, 1000)).toEqual({ pot: 200_000_000, fee: 0, white: 100_000_000, black: 100_000_000 });
+    expect(bountySettlement(100_000_000, 'white', 1000)).toEqual({
+      pot: 200_000_000,
+      fee: 20_000_000,
+      white: 180_000_000,
+      black: 0,
+    });
+    expect(bountySettlement(100_000_000, 'black', 1000)).toEqual({
+      pot: 200_000_000,
+      fee: 20_000_000,
+      white: 0,
+      black: 180_000_000,
+    });
+    expect(bountySettlement(100_000_000, null, 1000)).toEqual({
+      pot: 200_000_000,
+      fee: 0,
+      white: 100_000_000,
+      black: 100_000_000,
+    });
   });
 
   it('an odd stake rounds the fee down and the winner keeps the dust', () => {
-    expect(bountySettlement(10_000_001, 'white', 1000)).toEqual({ pot: 20_000_002, fee: 2_000_000, white: 18_000_002, black: 0 });
+    expect(bountySettlement(10_000_001, 'white', 1000)).toEqual({
+      pot: 20_000_002,
+      fee: 2_000_000,
+      white: 18_000_002,
+      black: 0,
+    });
     expect(bountySettlement(1, 'black', 1000)).toEqual({ pot: 2, fee: 0, white: 0, black: 2 });
     expect(bountySettlement(5, 'white', 10_000)).toEqual({ pot: 10, fee: 10, white: 0, black: 0 });
   });

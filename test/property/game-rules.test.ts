@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isMoveInTime, moveLimitWinner, reachedMoveLimit, timeoutWinner, turnDeadlineMs } from '../../src/rules/game.js';
+import {
+  isMoveInTime,
+  moveLimitWinner,
+  reachedMoveLimit,
+  timeoutWinner,
+  turnDeadlineMs,
+} from '../../src/rules/chess/game.js';
 import { DEFAULT_RULESET, resolveRuleset } from '../../src/rules/ruleset.js';
 
 const params = { numRuns: 1000 };
@@ -47,12 +53,17 @@ describe('move limit', () => {
 
 describe('ruleset overrides', () => {
   it('merges a deep partial and names bad fields', () => {
-    const ok = resolveRuleset({ game: { moveLimitPlies: 10 }, elo: { kFactor: { mode: 'fide', provisionalGames: 30, masterThreshold: 2400 } } });
+    const ok = resolveRuleset({
+      game: { moveLimitPlies: 10 },
+      elo: { kFactor: { mode: 'fide', provisionalGames: 30, masterThreshold: 2400 } },
+    });
     expect(ok.errors).toEqual([]);
     expect(ok.ruleset.game.moveLimitPlies).toBe(10);
     expect(ok.ruleset.game.turnLimitMs).toBe(300_000);
     expect(ok.ruleset.elo.kFactor.mode).toBe('fide');
-    expect(resolveRuleset({ game: { turnLimitMs: 'soon' } }).errors[0]).toMatch(/^ruleset\.game\.turnLimitMs/);
+    expect(resolveRuleset({ game: { turnLimitMs: 'soon' } }).errors[0]).toMatch(
+      /^ruleset\.game\.turnLimitMs/,
+    );
     expect(resolveRuleset({ gmae: {} }).errors[0]).toMatch(/^ruleset\.gmae: unknown rule/);
     expect(resolveRuleset({ game: { moveLimitPlies: -1 } }).errors[0]).toMatch(/moveLimitPlies/);
   });

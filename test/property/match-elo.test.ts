@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eloFromScore, matchElo, type MatchResult } from '../../src/rules/match-elo.js';
+import { eloFromScore, matchElo, type MatchResult } from '../../src/rules/chess/match-elo.js';
 
 const params = { numRuns: 1000 };
 const count = fc.integer({ min: 0, max: 500 });
@@ -89,8 +89,12 @@ describe('match Elo properties', () => {
       fc.property(result, (r) => {
         fc.pre(r.losses > 0);
         const before = matchElo(r).elo;
-        expect(matchElo({ wins: r.wins, draws: r.draws + 1, losses: r.losses - 1 }).elo).toBeGreaterThan(before);
-        expect(matchElo({ wins: r.wins + 1, draws: r.draws, losses: r.losses - 1 }).elo).toBeGreaterThan(before);
+        expect(matchElo({ wins: r.wins, draws: r.draws + 1, losses: r.losses - 1 }).elo).toBeGreaterThan(
+          before,
+        );
+        expect(matchElo({ wins: r.wins + 1, draws: r.draws, losses: r.losses - 1 }).elo).toBeGreaterThan(
+          before,
+        );
       }),
       params,
     );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mentionCandidates, resolveMentions } from '../../src/rules/mentions.js';
+import { mentionCandidates, resolveMentions } from '../../src/rules/social/mentions.js';
 
 const FC = { numRuns: 500 };
 
@@ -11,11 +11,13 @@ function lookupOf(names: readonly string[]): (name: string) => string | undefine
 }
 
 const handleChar = fc.constantFrom(...'abcxyzABC019._');
-const handle = fc.string({ unit: handleChar, minLength: 3, maxLength: 12 }).filter((h) => /^[A-Za-z0-9]/.test(h) && !h.endsWith('.'));
+const handle = fc
+  .string({ unit: handleChar, minLength: 3, maxLength: 12 })
+  .filter((h) => /^[A-Za-z0-9]/.test(h) && !h.endsWith('.'));
 // Separators that may stand before an @: anything but a handle character.
 const separator = fc.constantFrom(' ', '\n', '(', ', ', '! ', '"', '-');
 
-describe('@mentions (src/rules/mentions.ts)', () => {
+describe('@mentions (src/rules/social/mentions.ts)', () => {
   it('finds @names after a non-handle character and nowhere else', () => {
     expect(mentionCandidates('@alice and (@bob), then "@carol_2"')).toEqual(['alice', 'bob', 'carol_2']);
     expect(mentionCandidates('write to me@example.com or x@bob or _@bob or 9@bob')).toEqual([]);
@@ -33,15 +35,24 @@ describe('@mentions (src/rules/mentions.ts)', () => {
   });
 
   it('resolves each actor once, in order of first mention, and drops unknown names', () => {
-    expect(resolveMentions('@Bob @alice @nobody @bob @ALICE', lookupOf(['alice', 'bob']))).toEqual(['id:bob', 'id:alice']);
+    expect(resolveMentions('@Bob @alice @nobody @bob @ALICE', lookupOf(['alice', 'bob']))).toEqual([
+      'id:bob',
+      'id:alice',
+    ]);
   });
 
   it('property: every known handle written after a separator is mentioned, once, in order', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(handle, { minLength: 1, maxLength: 6, selector: (h) => h.toLowerCase() }), fc.array(separator, { minLength: 6, maxLength: 6 }), (handles, seps) => {
-        const text = handles.map((h, i) => `${seps[i]}@${h}`).join(' word');
-        expect(resolveMentions(text, lookupOf(handles))).toEqual(handles.map((h) => `id:${h.toLowerCase()}`));
-      }),
+      fc.property(
+        fc.uniqueArray(handle, { minLength: 1, maxLength: 6, selector: (h) => h.toLowerCase() }),
+        fc.array(separator, { minLength: 6, maxLength: 6 }),
+        (handles, seps) => {
+          const text = handles.map((h, i) => `${seps[i]}@${h}`).join(' word');
+          expect(resolveMentions(text, lookupOf(handles))).toEqual(
+            handles.map((h) => `id:${h.toLowerCase()}`),
+          );
+        },
+      ),
       FC,
     );
   });
@@ -57,13 +68,16 @@ describe('@mentions (src/rules/mentions.ts)', () => {
 
   it('property: the ids returned are distinct and each is an answer of the lookup', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 80, unit: fc.constantFrom('@', ' ', '.', 'a', 'b', 'A', '_', 'x') }), (text) => {
-        const known = ['ab', 'a.b', 'ba', 'x_a'];
-        const answers = new Set(known.map((name) => lookupOf(known)(name)));
-        const ids = resolveMentions(text, lookupOf(known));
-        expect(new Set(ids).size).toBe(ids.length);
-        for (const id of ids) expect(answers).toContain(id);
-      }),
+      fc.property(
+        fc.string({ maxLength: 80, unit: fc.constantFrom('@', ' ', '.', 'a', 'b', 'A', '_', 'x') }),
+        (text) => {
+          const known = ['ab', 'a.b', 'ba', 'x_a'];
+          const answers = new Set(known.map((name) => lookupOf(known)(name)));
+          const ids = resolveMentions(text, lookupOf(known));
+          expect(new Set(ids).size).toBe(ids.length);
+          for (const id of ids) expect(answers).toContain(id);
+        },
+      ),
       FC,
     );
   });

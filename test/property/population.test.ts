@@ -1,18 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../../src/kernel/rng.js';
-import { apportion, defaultMedianMs, drawPeriodMs, periodRange, type HeartbeatPeriodSpec } from '../../src/sim/population.js';
+import {
+  apportion,
+  defaultMedianMs,
+  drawPeriodMs,
+  periodRange,
+  type HeartbeatPeriodSpec,
+} from '../../src/sim/scenario/population.js';
 
 const FC = { numRuns: 300 };
 
 /** Positive shares that sum to 1 (within float error), from positive integer weights. */
-const sharesArb = fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }).map((weights) => {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  return weights.map((w) => w / sum);
-});
+const sharesArb = fc
+  .array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 })
+  .map((weights) => {
+    const sum = weights.reduce((a, b) => a + b, 0);
+    return weights.map((w) => w / sum);
+  });
 
 /** min <= max, in ms, from 1 s to 1 h. */
-const boundsArb = fc.tuple(fc.integer({ min: 1000, max: 3_600_000 }), fc.integer({ min: 0, max: 3_600_000 })).map(([min, extra]) => ({ min, max: Math.min(min + extra, 3_600_000) }));
+const boundsArb = fc
+  .tuple(fc.integer({ min: 1000, max: 3_600_000 }), fc.integer({ min: 0, max: 3_600_000 }))
+  .map(([min, extra]) => ({ min, max: Math.min(min + extra, 3_600_000) }));
 
 describe('apportion (largest remainder)', () => {
   it('counts sum to the total and each is within one of its quota', () => {
@@ -45,34 +55,48 @@ describe('apportion (largest remainder)', () => {
 describe('per-agent heartbeat periods', () => {
   const specArb = fc.oneof(fc.constant<'uniform'>('uniform'), fc.constant<'lognormal'>('lognormal'));
 
-  it('stay within [min, max], and an agent\'s jittered range stays within them too and holds its period', () => {
+  it("stay within [min, max], and an agent's jittered range stays within them too and holds its period", () => {
     fc.assert(
-      fc.property(specArb, boundsArb, fc.double({ min: 0, max: 1, noNaN: true }), fc.string(), (distribution, { min, max }, at, seed) => {
-        const medianMs = Math.round(min + at * (max - min));
-        const period = drawPeriodMs({ distribution, medianMs }, min, max, new Rng(seed));
-        expect(Number.isSafeInteger(period)).toBe(true);
-        expect(period).toBeGreaterThanOrEqual(min);
-        expect(period).toBeLessThanOrEqual(max);
-        const range = periodRange(period, min, max);
-        expect(range.minMs).toBeGreaterThanOrEqual(min);
-        expect(range.maxMs).toBeLessThanOrEqual(max);
-        expect(range.minMs).toBeLessThanOrEqual(period);
-        expect(range.maxMs).toBeGreaterThanOrEqual(period);
-      }),
+      fc.property(
+        specArb,
+        boundsArb,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.string(),
+        (distribution, { min, max }, at, seed) => {
+          const medianMs = Math.round(min + at * (max - min));
+          const period = drawPeriodMs({ distribution, medianMs }, min, max, new Rng(seed));
+          expect(Number.isSafeInteger(period)).toBe(true);
+          expect(period).toBeGreaterThanOrEqual(min);
+          expect(period).toBeLessThanOrEqual(max);
+          const range = periodRange(period, min, max);
+          expect(range.minMs).toBeGreaterThanOrEqual(min);
+          expect(range.maxMs).toBeLessThanOrEqual(max);
+          expect(range.minMs).toBeLessThanOrEqual(period);
+          expect(range.maxMs).toBeGreaterThanOrEqual(period);
+        },
+      ),
       FC,
     );
   });
 
   it('are seeded: the same stream gives the same periods, another stream other periods', () => {
     const spec: HeartbeatPeriodSpec = { distribution: 'lognormal', medianMs: 45_000 };
-    const draw = (seed: string) => Array.from({ length: 50 }, ((rng) => () => drawPeriodMs(spec, 10_000, 600_000, rng))(new Rng(seed)));
+    const draw = (seed: string) =>
+      Array.from(
+        { length: 50 },
+        (
+          (rng) => () =>
+            drawPeriodMs(spec, 10_000, 600_000, rng)
+        )(new Rng(seed)),
+      );
     expect(draw('a')).toEqual(draw('a'));
     expect(draw('a')).not.toEqual(draw('b'));
   });
 
   it('lognormal periods centre on the median with a long right tail; uniform ones spread evenly', () => {
     const rng = new Rng('shape');
-    const sorted = (spec: HeartbeatPeriodSpec, min: number, max: number) => Array.from({ length: 4000 }, () => drawPeriodMs(spec, min, max, rng)).sort((a, b) => a - b);
+    const sorted = (spec: HeartbeatPeriodSpec, min: number, max: number) =>
+      Array.from({ length: 4000 }, () => drawPeriodMs(spec, min, max, rng)).sort((a, b) => a - b);
     const logn = sorted({ distribution: 'lognormal', medianMs: 40_000 }, 10_000, 600_000);
     expect(logn[2000]! / 40_000).toBeGreaterThan(0.93);
     expect(logn[2000]! / 40_000).toBeLessThan(1.07);

@@ -41,7 +41,13 @@ function replay(w: RateWindow, gapsMs: readonly number[]): number {
 }
 
 /** A refusal's wait is exact: allowed at now + wait, still refused 1 ms earlier; the reason names the binding rule. */
-function checkRefusal(log: number[], history: number[], nowMs: number, w: RateWindow, decision: { retryAfterMs: number; reason: string }): void {
+function checkRefusal(
+  log: number[],
+  history: number[],
+  nowMs: number,
+  w: RateWindow,
+  decision: { retryAfterMs: number; reason: string },
+): void {
   const wait = decision.retryAfterMs;
   expect(wait).toBeGreaterThanOrEqual(1);
   expect(oracleAllows(history, nowMs + wait, w)).toBe(true);
@@ -63,17 +69,25 @@ const smallWindow = fc.record({
   windowMs: fc.integer({ min: 1, max: 500 }),
 });
 
-const rulesetWindow = fc
-  .constantFrom(...Object.values(DEFAULT_RULESET.social.limits))
-  .chain((rule) => fc.record({ limit: fc.constantFrom(rule.agent, rule.human), cooldownMs: fc.constant(rule.cooldownMs), windowMs: fc.constant(DEFAULT_RULESET.social.windowMs) }));
+const rulesetWindow = fc.constantFrom(...Object.values(DEFAULT_RULESET.social.limits)).chain((rule) =>
+  fc.record({
+    limit: fc.constantFrom(rule.agent, rule.human),
+    cooldownMs: fc.constant(rule.cooldownMs),
+    windowMs: fc.constant(DEFAULT_RULESET.social.windowMs),
+  }),
+);
 
 describe('rate limits against a brute-force sliding-window model', () => {
   it('small windows: every decision, wait and reason matches the oracle', () => {
     let refusals = 0;
     fc.assert(
-      fc.property(smallWindow, fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 60 }), (w, gaps) => {
-        refusals += replay(w, gaps);
-      }),
+      fc.property(
+        smallWindow,
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 60 }),
+        (w, gaps) => {
+          refusals += replay(w, gaps);
+        },
+      ),
       { numRuns: 400 },
     );
     expect(refusals).toBeGreaterThan(100); // the runs really do reach the limits

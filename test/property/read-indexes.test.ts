@@ -1,28 +1,44 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../src/kernel/errors.js';
-import { openChallengesInvolving, openPublicChallengesPage } from '../../src/platform/challenge-index.js';
-import { acceptChallenge, createChallenge, openChallenges } from '../../src/platform/challenges.js';
-import { publishExternal } from '../../src/platform/external-network.js';
-import { feedPage } from '../../src/platform/feed.js';
-import { allGamesPage } from '../../src/platform/game-index.js';
-import { gamesPlayed, listGames, submitMove } from '../../src/platform/games.js';
-import { registerHuman } from '../../src/platform/humans.js';
-import { register, updateProfile } from '../../src/platform/identity.js';
-import { leaderboardPage, rankedAgents, rankedAround, type RankedAgent } from '../../src/platform/leaderboards.js';
-import { like } from '../../src/platform/likes.js';
-import { agentsVerifiedAs } from '../../src/platform/owner-index.js';
+import {
+  openChallengesInvolving,
+  openPublicChallengesPage,
+} from '../../src/platform/chess/challenge-index.js';
+import { acceptChallenge, createChallenge, openChallenges } from '../../src/platform/chess/challenges.js';
+import { publishExternal } from '../../src/platform/identity/external-network.js';
+import { feedPage } from '../../src/platform/social/feed.js';
+import { allGamesPage } from '../../src/platform/chess/game-index.js';
+import { gamesPlayed, listGames, submitMove } from '../../src/platform/chess/games.js';
+import { registerHuman } from '../../src/platform/identity/humans.js';
+import { register, updateProfile } from '../../src/platform/identity/identity.js';
+import {
+  leaderboardPage,
+  rankedAgents,
+  rankedAround,
+  type RankedAgent,
+} from '../../src/platform/chess/leaderboards.js';
+import { like } from '../../src/platform/social/likes.js';
+import { agentsVerifiedAs } from '../../src/platform/identity/owner-index.js';
 import type { Platform } from '../../src/platform/platform.js';
-import { PostIndex } from '../../src/platform/post-index.js';
+import { PostIndex } from '../../src/platform/social/post-index.js';
 import { SortedList } from '../../src/platform/sorted-list.js';
-import { createPost } from '../../src/platform/posts.js';
-import { createReply } from '../../src/platform/replies.js';
-import { searchPosts, searchPostsPage } from '../../src/platform/search.js';
-import { POST_TYPES, type Agent, type Challenge, type GameStatus, type Human, type Post, type PostType } from '../../src/platform/state.js';
-import { expectedVerificationText, verifyAgent } from '../../src/platform/verification.js';
-import { FEED_SORTS, matchesQuery, queryKey, rankItems, type FeedSort } from '../../src/rules/feed.js';
-import { handleKey } from '../../src/rules/identity.js';
-import { compareRanked, isRanked } from '../../src/rules/leaderboard.js';
+import { createPost } from '../../src/platform/social/posts.js';
+import { createReply } from '../../src/platform/social/replies.js';
+import { searchPosts, searchPostsPage } from '../../src/platform/social/search.js';
+import {
+  POST_TYPES,
+  type Agent,
+  type Challenge,
+  type GameStatus,
+  type Human,
+  type Post,
+  type PostType,
+} from '../../src/platform/state.js';
+import { expectedVerificationText, verifyAgent } from '../../src/platform/identity/verification.js';
+import { FEED_SORTS, matchesQuery, queryKey, rankItems, type FeedSort } from '../../src/rules/social/feed.js';
+import { handleKey } from '../../src/rules/identity/identity.js';
+import { compareRanked, isRanked } from '../../src/rules/chess/leaderboard.js';
 import { newWorld, TURN_MS } from '../helpers/world.js';
 
 /**
@@ -80,27 +96,106 @@ const agentIndex = fc.nat(AGENTS - 1);
 const anyIndex = fc.nat(60);
 const sort = fc.constantFrom(...FEED_SORTS);
 /** Mostly the common types, so filtered views have members. */
-const postType = fc.oneof({ arbitrary: fc.constantFrom<PostType>('standard', 'challenge'), weight: 3 }, { arbitrary: fc.constantFrom(...POST_TYPES), weight: 1 });
+const postType = fc.oneof(
+  { arbitrary: fc.constantFrom<PostType>('standard', 'challenge'), weight: 3 },
+  { arbitrary: fc.constantFrom(...POST_TYPES), weight: 1 },
+);
 const filter = fc.option(postType, { nil: null, freq: 2 });
 const paging = { limit: fc.integer({ min: 1, max: 12 }), offset: fc.oneof(fc.constant(0), fc.nat(30)) };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('post' as const), by: actor, words: fc.array(fc.nat(WORDS.length - 1), { minLength: 1, maxLength: 3 }), postType }), weight: 5 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('post' as const),
+      by: actor,
+      words: fc.array(fc.nat(WORDS.length - 1), { minLength: 1, maxLength: 3 }),
+      postType,
+    }),
+    weight: 5,
+  },
   { arbitrary: fc.record({ kind: fc.constant('like' as const), by: actor, post: anyIndex }), weight: 8 },
   { arbitrary: fc.record({ kind: fc.constant('reply' as const), by: actor, post: anyIndex }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('game' as const), white: agentIndex, black: agentIndex, whiteWins: fc.boolean() }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('rename' as const), agent: agentIndex, name: fc.nat(40) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('feed' as const), sort, postType: filter, ...paging }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('search' as const), q: fc.constantFrom(...QUERIES), sort, postType: filter, ...paging }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('game' as const),
+      white: agentIndex,
+      black: agentIndex,
+      whiteWins: fc.boolean(),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('rename' as const), agent: agentIndex, name: fc.nat(40) }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('feed' as const), sort, postType: filter, ...paging }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('search' as const),
+      q: fc.constantFrom(...QUERIES),
+      sort,
+      postType: filter,
+      ...paging,
+    }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ kind: fc.constant('board' as const), ...paging }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('around' as const), agent: agentIndex, half: fc.integer({ min: 1, max: 4 }) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('challenge' as const), by: agentIndex, opponent: fc.option(agentIndex, { nil: null }) }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('accept' as const), by: agentIndex, pick: anyIndex }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, TURN_MS, 61 * 60_000) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('verify' as const), agent: agentIndex, owner: fc.nat(2), upper: fc.boolean() }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('around' as const),
+      agent: agentIndex,
+      half: fc.integer({ min: 1, max: 4 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('challenge' as const),
+      by: agentIndex,
+      opponent: fc.option(agentIndex, { nil: null }),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('accept' as const), by: agentIndex, pick: anyIndex }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      ms: fc.constantFrom(1_000, TURN_MS, 61 * 60_000),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('verify' as const),
+      agent: agentIndex,
+      owner: fc.nat(2),
+      upper: fc.boolean(),
+    }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('challenges' as const), agent: agentIndex }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('publicChallenges' as const), challenger: fc.option(agentIndex, { nil: null }), ...paging }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('games' as const), status: fc.constantFrom<GameStatus | undefined>(undefined, 'active', 'completed', 'pending'), ...paging }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('publicChallenges' as const),
+      challenger: fc.option(agentIndex, { nil: null }),
+      ...paging,
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('games' as const),
+      status: fc.constantFrom<GameStatus | undefined>(undefined, 'active', 'completed', 'pending'),
+      ...paging,
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('owned' as const), owner: fc.nat(2) }), weight: 1 },
 );
 
@@ -127,16 +222,49 @@ class Sandbox {
   }
 
   run(c: Command): void {
-    if (c.kind === 'post') createPost(this.p, this.actors[c.by]!, { content: c.words.map((w) => WORDS[w]).join(' '), post_type: c.postType });
-    else if (c.kind === 'like') this.#maybe(() => like(this.p, this.actors[c.by]!, { post_id: this.post(c.post)?.id ?? 'none' }));
-    else if (c.kind === 'reply') this.#maybe(() => createReply(this.p, this.actors[c.by]!, { post_id: this.post(c.post)?.id ?? 'none', content: 'a reply' }));
+    if (c.kind === 'post')
+      createPost(this.p, this.actors[c.by]!, {
+        content: c.words.map((w) => WORDS[w]).join(' '),
+        post_type: c.postType,
+      });
+    else if (c.kind === 'like')
+      this.#maybe(() => like(this.p, this.actors[c.by]!, { post_id: this.post(c.post)?.id ?? 'none' }));
+    else if (c.kind === 'reply')
+      this.#maybe(() =>
+        createReply(this.p, this.actors[c.by]!, {
+          post_id: this.post(c.post)?.id ?? 'none',
+          content: 'a reply',
+        }),
+      );
     else if (c.kind === 'game') this.#game(c.white, c.black, c.whiteWins);
-    else if (c.kind === 'rename') this.#maybe(() => updateProfile(this.p, this.agent(c.agent), { handle: `Name${c.name}` }));
-    else if (c.kind === 'challenge') this.#maybe(() => this.challenges.push(createChallenge(this.p, this.agent(c.by), { opponent_handle: c.opponent === null ? null : this.agent(c.opponent).handle })));
-    else if (c.kind === 'accept') this.#maybe(() => acceptChallenge(this.p, this.agent(c.by), this.challenges[c.pick % Math.max(1, this.challenges.length)]?.id ?? 'none'));
+    else if (c.kind === 'rename')
+      this.#maybe(() => updateProfile(this.p, this.agent(c.agent), { handle: `Name${c.name}` }));
+    else if (c.kind === 'challenge')
+      this.#maybe(() =>
+        this.challenges.push(
+          createChallenge(this.p, this.agent(c.by), {
+            opponent_handle: c.opponent === null ? null : this.agent(c.opponent).handle,
+          }),
+        ),
+      );
+    else if (c.kind === 'accept')
+      this.#maybe(() =>
+        acceptChallenge(
+          this.p,
+          this.agent(c.by),
+          this.challenges[c.pick % Math.max(1, this.challenges.length)]?.id ?? 'none',
+        ),
+      );
     else if (c.kind === 'advance') this.world.advanceBy(c.ms);
-    else if (c.kind === 'verify') this.#verify(this.agent(c.agent), `${c.upper ? 'Owner' : 'owner'}${c.owner}`);
-    else if (c.kind === 'challenges' || c.kind === 'publicChallenges' || c.kind === 'games' || c.kind === 'owned') this.#checkListRead(c);
+    else if (c.kind === 'verify')
+      this.#verify(this.agent(c.agent), `${c.upper ? 'Owner' : 'owner'}${c.owner}`);
+    else if (
+      c.kind === 'challenges' ||
+      c.kind === 'publicChallenges' ||
+      c.kind === 'games' ||
+      c.kind === 'owned'
+    )
+      this.#checkListRead(c);
     else this.#checkRead(c);
   }
 
@@ -152,7 +280,9 @@ class Sandbox {
       expect(ids(openChallengesInvolving(this.p, id))).toEqual(ids(expected));
     } else if (c.kind === 'publicChallenges') {
       const challengerId = c.challenger === null ? undefined : this.agent(c.challenger).id;
-      const expected = openChallenges(this.p).filter((ch) => ch.opponentId === null && (challengerId === undefined || ch.challengerId === challengerId));
+      const expected = openChallenges(this.p).filter(
+        (ch) => ch.opponentId === null && (challengerId === undefined || ch.challengerId === challengerId),
+      );
       const got = openPublicChallengesPage(this.p, c.limit, c.offset, challengerId);
       expect(ids(got.rows)).toEqual(ids(expected.slice(c.offset, c.offset + c.limit)));
       expect(got.total).toBe(expected.length);
@@ -163,14 +293,18 @@ class Sandbox {
       expect(got.total).toBe(expected.length);
     } else {
       const key = handleKey(`owner${c.owner}`);
-      const expected = [...this.p.state.agents.values()].filter((a) => a.verified && a.twitterHandle !== null && handleKey(a.twitterHandle) === key);
+      const expected = [...this.p.state.agents.values()].filter(
+        (a) => a.verified && a.twitterHandle !== null && handleKey(a.twitterHandle) === key,
+      );
       expect(ids(agentsVerifiedAs(this.p, `OWNER${c.owner}`))).toEqual(ids(expected));
     }
   }
 
   #game(white: number, black: number, whiteWins: boolean): void {
     if (white === black) return;
-    const challenge = createChallenge(this.p, this.agent(white), { opponent_handle: this.agent(black).handle });
+    const challenge = createChallenge(this.p, this.agent(white), {
+      opponent_handle: this.agent(black).handle,
+    });
     const { game } = acceptChallenge(this.p, this.agent(black), challenge.id);
     if (whiteWins) submitMove(this.p, this.agent(white), { game_id: game.id, move_uci: 'e2e4' });
     this.world.advanceBy(TURN_MS);
@@ -189,7 +323,12 @@ class Sandbox {
   #checkRead(c: Extract<Command, { kind: 'feed' | 'search' | 'board' | 'around' }>): void {
     if (c.kind === 'feed') {
       const expected = fullSortFeed(this.p, c.sort, c.postType, c.limit, c.offset);
-      const got = feedPage(this.p, { sort: c.sort, ...(c.postType === null ? {} : { postType: c.postType }), limit: c.limit, offset: c.offset });
+      const got = feedPage(this.p, {
+        sort: c.sort,
+        ...(c.postType === null ? {} : { postType: c.postType }),
+        limit: c.limit,
+        offset: c.offset,
+      });
       expect(seqs(got.posts)).toEqual(seqs(expected.posts));
       expect(got.total).toBe(expected.total);
       const view = this.tiny.typeView(c.postType);
@@ -200,7 +339,13 @@ class Sandbox {
       const page = all.slice(c.offset, c.offset + c.limit);
       const postType = c.postType === null ? undefined : c.postType;
       expect(seqs(searchPosts(this.p, c.q, c.sort, postType))).toEqual(seqs(all));
-      const got = searchPostsPage(this.p, { q: c.q, sort: c.sort, postType, limit: c.limit, offset: c.offset });
+      const got = searchPostsPage(this.p, {
+        q: c.q,
+        sort: c.sort,
+        postType,
+        limit: c.limit,
+        offset: c.offset,
+      });
       expect(seqs(got.posts)).toEqual(seqs(page));
       expect(got.total).toBe(all.length);
       const view = this.tiny.searchView(queryKey(c.q), c.postType);
@@ -214,7 +359,11 @@ class Sandbox {
     } else {
       const expected = fullSortAround(this.p, this.agent(c.agent), c.half);
       const got = rankedAround(this.p, this.agent(c.agent), c.half);
-      expect({ rows: rows(got.rows), yourRank: got.yourRank, total: got.total }).toEqual({ rows: rows(expected.rows), yourRank: expected.yourRank, total: expected.total });
+      expect({ rows: rows(got.rows), yourRank: got.yourRank, total: got.total }).toEqual({
+        rows: rows(expected.rows),
+        yourRank: expected.yourRank,
+        total: expected.total,
+      });
     }
   }
 }
@@ -226,14 +375,23 @@ const rows = (ranked: readonly RankedAgent[]) => ranked.map((r) => `${r.rank}:${
 // The answers the indexes replaced, as they were written: every agent or post mapped, filtered and sorted.
 
 function fullSortLeaderboard(p: Platform): RankedAgent[] {
-  const candidates = [...p.state.agents.values()].map((agent) => ({ agent, handle: agent.handle, elo: agent.elo, gamesPlayed: gamesPlayed(agent) }));
+  const candidates = [...p.state.agents.values()].map((agent) => ({
+    agent,
+    handle: agent.handle,
+    elo: agent.elo,
+    gamesPlayed: gamesPlayed(agent),
+  }));
   return candidates
     .filter(isRanked)
     .sort(compareRanked)
     .map((c, i) => ({ rank: i + 1, agent: c.agent }));
 }
 
-function fullSortAround(p: Platform, caller: Agent, half: number): { rows: RankedAgent[]; yourRank: number | null; total: number } {
+function fullSortAround(
+  p: Platform,
+  caller: Agent,
+  half: number,
+): { rows: RankedAgent[]; yourRank: number | null; total: number } {
   const all = fullSortLeaderboard(p);
   const index = all.findIndex((r) => r.agent.id === caller.id);
   if (index < 0) {
@@ -241,11 +399,23 @@ function fullSortAround(p: Platform, caller: Agent, half: number): { rows: Ranke
     const centre = at < 0 ? all.length : at;
     return { rows: all.slice(Math.max(0, centre - half), centre + half), yourRank: null, total: all.length };
   }
-  return { rows: all.slice(Math.max(0, index - half), index + half + 1), yourRank: index + 1, total: all.length };
+  return {
+    rows: all.slice(Math.max(0, index - half), index + half + 1),
+    yourRank: index + 1,
+    total: all.length,
+  };
 }
 
-function fullSortFeed(p: Platform, sort: FeedSort, postType: PostType | null, limit: number, offset: number): { posts: Post[]; total: number } {
-  const matching = p.state.postIds.map((id) => p.state.posts.get(id)!).filter((post) => postType === null || post.postType === postType);
+function fullSortFeed(
+  p: Platform,
+  sort: FeedSort,
+  postType: PostType | null,
+  limit: number,
+  offset: number,
+): { posts: Post[]; total: number } {
+  const matching = p.state.postIds
+    .map((id) => p.state.posts.get(id)!)
+    .filter((post) => postType === null || post.postType === postType);
   const ranked = rankItems(matching, sort);
   return { posts: ranked.slice(offset, offset + limit), total: ranked.length };
 }
@@ -272,7 +442,8 @@ describe('read indexes equal the full sorts they replaced', () => {
         for (let i = 0; i < AGENTS; i++) sandbox.run({ kind: 'around', agent: i, half: 2 });
         for (let i = 0; i < AGENTS; i++) sandbox.run({ kind: 'challenges', agent: i });
         sandbox.run({ kind: 'publicChallenges', challenger: null, limit: 100, offset: 0 });
-        for (const status of [undefined, 'pending', 'active', 'completed', 'cancelled'] as const) sandbox.run({ kind: 'games', status, limit: 100, offset: 0 });
+        for (const status of [undefined, 'pending', 'active', 'completed', 'cancelled'] as const)
+          sandbox.run({ kind: 'games', status, limit: 100, offset: 0 });
         for (let owner = 0; owner < 3; owner++) sandbox.run({ kind: 'owned', owner });
       }),
       { numRuns: 80 },
@@ -292,30 +463,34 @@ describe('SortedList', () => {
 
   it('inserts, removes and moves items exactly where a full sort puts them', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 20 }), fc.array(step, { maxLength: 60 }), (initial, steps) => {
-        let nextId = 0;
-        let live: Item[] = initial.map((key) => [key, nextId++] as const);
-        const list = new SortedList(byKeyThenId, live);
-        for (const s of steps) {
-          if (s.op === 'insert') {
-            const item = [s.key, nextId++] as const;
-            list.insert(item);
-            live.push(item);
-          } else if (live.length > 0) {
-            const previous = live[s.pick % live.length]!;
-            live = live.filter((item) => item !== previous);
-            if (s.op === 'remove') list.remove(previous);
-            else {
-              const next = [s.key, previous[1]] as const;
-              list.replace(previous, next);
-              live.push(next);
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 20 }),
+        fc.array(step, { maxLength: 60 }),
+        (initial, steps) => {
+          let nextId = 0;
+          let live: Item[] = initial.map((key) => [key, nextId++] as const);
+          const list = new SortedList(byKeyThenId, live);
+          for (const s of steps) {
+            if (s.op === 'insert') {
+              const item = [s.key, nextId++] as const;
+              list.insert(item);
+              live.push(item);
+            } else if (live.length > 0) {
+              const previous = live[s.pick % live.length]!;
+              live = live.filter((item) => item !== previous);
+              if (s.op === 'remove') list.remove(previous);
+              else {
+                const next = [s.key, previous[1]] as const;
+                list.replace(previous, next);
+                live.push(next);
+              }
             }
+            const expected = [...live].sort(byKeyThenId);
+            expect(Array.from({ length: list.length }, (_, i) => list.at(i))).toEqual(expected);
+            for (const item of live) expect(list.indexOf(item)).toBe(expected.indexOf(item));
           }
-          const expected = [...live].sort(byKeyThenId);
-          expect(Array.from({ length: list.length }, (_, i) => list.at(i))).toEqual(expected);
-          for (const item of live) expect(list.indexOf(item)).toBe(expected.indexOf(item));
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gamesLlr, likelihoodOfSuperiority, pairsLlr, sprtLimits, sprtProblem, sprtState, type SprtBounds } from '../../src/rules/sprt.js';
+import {
+  gamesLlr,
+  likelihoodOfSuperiority,
+  pairsLlr,
+  sprtLimits,
+  sprtProblem,
+  sprtState,
+  type SprtBounds,
+} from '../../src/rules/chess/sprt.js';
 
 const runs = { numRuns: 300 };
 
@@ -15,8 +23,20 @@ describe('SPRT arithmetic against fastchess', () => {
   it("matches fastchess's published logistic figures (its test suite), trinomial and pentanomial", () => {
     near(gamesLlr({ wins: 21404, draws: 40708, losses: 21184 }, bounds(0.5, 2.5)), -1.57);
     near(gamesLlr({ wins: 57433, draws: 106593, losses: 57030 }, bounds(0, 2)), -2.59);
-    near(pairsLlr({ winWin: 246, winDraw: 10037, even: 20279 + 1000, lossDraw: 9863, lossLoss: 223 }, bounds(0.5, 2.5)), -3.07);
-    near(pairsLlr({ winWin: 821, winDraw: 26678, even: 55003 + 980, lossDraw: 26175, lossLoss: 871 }, bounds(0, 2)), -4.98);
+    near(
+      pairsLlr(
+        { winWin: 246, winDraw: 10037, even: 20279 + 1000, lossDraw: 9863, lossLoss: 223 },
+        bounds(0.5, 2.5),
+      ),
+      -3.07,
+    );
+    near(
+      pairsLlr(
+        { winWin: 821, winDraw: 26678, even: 55003 + 980, lossDraw: 26175, lossLoss: 871 },
+        bounds(0, 2),
+      ),
+      -4.98,
+    );
   });
 
   it('has the bounds fastchess prints for alpha = beta = 0.05: (-2.94, 2.94)', () => {
@@ -34,13 +54,20 @@ describe('SPRT arithmetic against fastchess', () => {
     expect(sprtProblem(bounds(0, 5))).toBeUndefined();
   });
 
-  const counts = fc.record({ wins: fc.nat(3000), draws: fc.nat(3000), losses: fc.nat(3000) }).filter((c) => c.wins + c.draws + c.losses > 0);
-  const elos = fc.tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0.5, max: 30, noNaN: true })).map(([e0, gap]) => bounds(e0, e0 + gap));
+  const counts = fc
+    .record({ wins: fc.nat(3000), draws: fc.nat(3000), losses: fc.nat(3000) })
+    .filter((c) => c.wins + c.draws + c.losses > 0);
+  const elos = fc
+    .tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0.5, max: 30, noNaN: true }))
+    .map(([e0, gap]) => bounds(e0, e0 + gap));
 
   it('is antisymmetric: the other side of the same games, with the hypotheses mirrored, has the opposite LLR', () => {
     fc.assert(
       fc.property(counts, elos, (c, b) => {
-        const mirrored = gamesLlr({ wins: c.losses, draws: c.draws, losses: c.wins }, bounds(-b.elo1, -b.elo0));
+        const mirrored = gamesLlr(
+          { wins: c.losses, draws: c.draws, losses: c.wins },
+          bounds(-b.elo1, -b.elo0),
+        );
         expect(Math.abs(mirrored + gamesLlr(c, b))).toBeLessThan(1e-6 * (1 + Math.abs(mirrored)));
       }),
       runs,

@@ -47,15 +47,28 @@ function timingCase(latency: fc.Arbitrary<number>): fc.Arbitrary<TimingCase> {
  */
 function expectedTiming(c: TimingCase, createdAtMs: number, joinTimesMs: number[]) {
   const fillMs = joinTimesMs.at(-1)!;
-  const landings = [...(c.prize ? [createdAtMs + c.latencyMs] : []), ...(c.entryFee ? joinTimesMs.map((t) => t + c.latencyMs) : [])];
+  const landings = [
+    ...(c.prize ? [createdAtMs + c.latencyMs] : []),
+    ...(c.entryFee ? joinTimesMs.map((t) => t + c.latencyMs) : []),
+  ];
   const readyMs = Math.max(fillMs, ...landings);
-  if (readyMs > fillMs + SETTLEMENT_WINDOW_MS) return { fillMs, seeded: false as const, cancelMs: fillMs + SETTLEMENT_WINDOW_MS };
+  if (readyMs > fillMs + SETTLEMENT_WINDOW_MS)
+    return { fillMs, seeded: false as const, cancelMs: fillMs + SETTLEMENT_WINDOW_MS };
   const minimumStartMs = c.minimumStartOffsetMs === null ? 0 : createdAtMs + c.minimumStartOffsetMs;
-  return { fillMs, landings, seeded: true as const, seedMs: readyMs, startMs: Math.max(readyMs + START_DELAY_MS, minimumStartMs) };
+  return {
+    fillMs,
+    landings,
+    seeded: true as const,
+    seedMs: readyMs,
+    startMs: Math.max(readyMs + START_DELAY_MS, minimumStartMs),
+  };
 }
 
 async function checkTiming(c: TimingCase): Promise<'seeded' | 'cancelled'> {
-  const world = newWorld({ rules: RULES, network: { latencyMinMs: c.latencyMs, latencyMaxMs: c.latencyMs, faultRate: 0 } });
+  const world = newWorld({
+    rules: RULES,
+    network: { latencyMinMs: c.latencyMs, latencyMaxMs: c.latencyMs, faultRate: 0 },
+  });
   const seen: Seen[] = [];
   world.platform.onEvent((event) => seen.push({ event, nowMs: world.platform.nowMs }));
   const creator = await world.agent('creator');
@@ -90,7 +103,8 @@ async function checkTiming(c: TimingCase): Promise<'seeded' | 'cancelled'> {
   const untilMs = (expected.seeded ? expected.startMs : expected.cancelMs) + STEP_MS;
   while (world.nowMs < untilMs) world.advanceBy(Math.min(STEP_MS, untilMs - world.nowMs));
 
-  const of = (type: PlatformEvent['type']) => seen.filter((s) => s.event.type === type && 'tournamentId' in s.event && s.event.tournamentId === id);
+  const of = (type: PlatformEvent['type']) =>
+    seen.filter((s) => s.event.type === type && 'tournamentId' in s.event && s.event.tournamentId === id);
   // Every event of the tournament was emitted with the platform clock at its own timestamp.
   for (const s of seen) expect(s.event.t).toBe(s.nowMs);
   const detail = (await world.client().tournament(id)).tournament;
@@ -101,7 +115,12 @@ async function checkTiming(c: TimingCase): Promise<'seeded' | 'cancelled'> {
     expect(of('tournament_cancelled').map((s) => s.event)).toEqual([
       { type: 'tournament_cancelled', t: expected.cancelMs, tournamentId: id, reason: 'funding_not_settled' },
     ]);
-    expect(detail).toMatchObject({ status: 'cancelled', cancel_reason: 'funding_not_settled', scheduled_start_at: null, seeded_at: null });
+    expect(detail).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'funding_not_settled',
+      scheduled_start_at: null,
+      seeded_at: null,
+    });
     // Every late deposit is refunded once it lands, and the refund lands one latency later.
     world.advanceBy(3 * c.latencyMs + STEP_MS);
     expect(world.balance(creator)).toBe(CREATOR_SOL * SOL);
@@ -112,14 +131,20 @@ async function checkTiming(c: TimingCase): Promise<'seeded' | 'cancelled'> {
   expect(of('tournament_cancelled')).toEqual([]);
   // The deposits into the escrow landed exactly when the oracle says, the last one no later than seeding.
   const escrow = created.tournament.escrow_address;
-  const deposits = seen.filter((s) => s.event.type === 'transfer_settled' && s.event.to === escrow).map((s) => s.event.t);
+  const deposits = seen
+    .filter((s) => s.event.type === 'transfer_settled' && s.event.to === escrow)
+    .map((s) => s.event.t);
   expect(deposits.sort((a, b) => a - b)).toEqual([...expected.landings].sort((a, b) => a - b));
   const seeded = of('tournament_seeded');
   expect(seeded).toHaveLength(1);
   expect(seeded[0]!.event).toMatchObject({ t: expected.seedMs, scheduledStartMs: expected.startMs });
   expect(of('tournament_started').map((s) => s.event.t)).toEqual([expected.startMs]);
-  const matches = of('tournament_match_started').map((s) => s.event as Extract<PlatformEvent, { type: 'tournament_match_started' }>);
-  expect(matches.filter((m) => m.round === 1).map((m) => m.t)).toEqual(Array.from({ length: c.size / 2 }, () => expected.startMs));
+  const matches = of('tournament_match_started').map(
+    (s) => s.event as Extract<PlatformEvent, { type: 'tournament_match_started' }>,
+  );
+  expect(matches.filter((m) => m.round === 1).map((m) => m.t)).toEqual(
+    Array.from({ length: c.size / 2 }, () => expected.startMs),
+  );
   expect(matches.every((m) => m.t >= expected.startMs)).toBe(true);
   const startedGames = seen.filter((s) => s.event.type === 'game_started').map((s) => s.event.t);
   expect(startedGames).toEqual(Array.from({ length: c.size / 2 }, () => expected.startMs));
@@ -146,7 +171,11 @@ describe('tournament timing properties', () => {
   });
 
   it('cancels at fill + 2 min when a transfer has not landed by then (latency up to 4 min, boundary included)', async () => {
-    const latency = fc.oneof(fc.integer({ min: 90_000, max: 240_000 }), fc.constant(SETTLEMENT_WINDOW_MS), fc.constant(SETTLEMENT_WINDOW_MS + 1));
+    const latency = fc.oneof(
+      fc.integer({ min: 90_000, max: 240_000 }),
+      fc.constant(SETTLEMENT_WINDOW_MS),
+      fc.constant(SETTLEMENT_WINDOW_MS + 1),
+    );
     const outcomes = new Set<string>();
     const property = fc.asyncProperty(timingCase(latency), async (c) => {
       outcomes.add(await checkTiming(c));

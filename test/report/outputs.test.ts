@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World } from '../../src/sim/world.js';
 import { renderRunReport } from '../../src/report/write.js';
 import { junitXml, xml } from '../../src/report/junit.js';
@@ -60,14 +60,17 @@ describe('junit.xml and summary.md', () => {
   it('are byte-identical across two runs of one seed, well-formed, one test case per invariant', async () => {
     const first = await rendered();
     const second = await render();
-    for (const name of ['junit.xml', 'summary.md', 'report.json', 'games.pgn'] as const) expect(second.files.get(name)).toBe(first.files.get(name));
+    for (const name of ['junit.xml', 'summary.md', 'report.json', 'games.pgn'] as const)
+      expect(second.files.get(name)).toBe(first.files.get(name));
     const junit = first.files.get('junit.xml')!;
     expectWellFormedXml(junit);
     const cases = [...junit.matchAll(/<testcase name="([^"]+)" classname="outputs"/g)].map((m) => m[1]);
     expect(cases).toEqual(first.report.invariants.map((i) => i.name));
     expect(junit).toContain(`<property name="replay" value="${REPLAY}"/>`);
     const summary = first.files.get('summary.md')!;
-    expect(summary).toMatch(/^## agent-chess-sim: outputs \(seed 11\)\n\n\*\*Passed\*\*: \d+ of \d+ invariants held\./);
+    expect(summary).toMatch(
+      /^## agent-chess-sim: outputs \(seed 11\)\n\n\*\*Passed\*\*: \d+ of \d+ invariants held\./,
+    );
     expect(summary).toContain('### Verdicts: groups (2)');
     expect(summary).toContain('| population[1] | slow | 2 |');
     expect(summary).toContain(`Replay: \`${REPLAY}\``);
@@ -90,13 +93,20 @@ describe('junit.xml and summary.md', () => {
 
   it('adds the ledger cross-check as a test case when the run made one', async () => {
     const { report } = await rendered();
-    const junit = junitXml(report, { replay: REPLAY, crossCheck: { passed: false, line: 'litesvm: balances differ' } });
+    const junit = junitXml(report, {
+      replay: REPLAY,
+      crossCheck: { passed: false, line: 'litesvm: balances differ' },
+    });
     expectWellFormedXml(junit);
-    expect(junit).toMatch(/<testcase name="ledger_cross_check" classname="outputs">\n\s+<failure message="litesvm: balances differ"/);
+    expect(junit).toMatch(
+      /<testcase name="ledger_cross_check" classname="outputs">\n\s+<failure message="litesvm: balances differ"/,
+    );
   });
 
   it('escapes what XML cannot hold', () => {
-    expect(xml('a\u0000b\u001bc\ttab\nline "q" <&>')).toBe('a\uFFFDb\uFFFDc&#9;tab&#10;line &quot;q&quot; &lt;&amp;&gt;');
+    expect(xml('a\u0000b\u001bc\ttab\nline "q" <&>')).toBe(
+      'a\uFFFDb\uFFFDc&#9;tab&#10;line &quot;q&quot; &lt;&amp;&gt;',
+    );
   });
 });
 
@@ -133,9 +143,14 @@ describe('report.json', () => {
     for (const a of report.verdicts.agents) {
       expect(a.requests_limit).toBe(5000);
       expect(a.requests_max_per_day).toBeGreaterThan(0);
-      expect(Object.values(a.refused).reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(report.requests.rejected);
+      expect(Object.values(a.refused).reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(
+        report.requests.rejected,
+      );
     }
-    const refusedByAgents = report.verdicts.agents.reduce((s, a) => s + Object.values(a.refused).reduce((x, n) => x + n, 0), 0);
+    const refusedByAgents = report.verdicts.agents.reduce(
+      (s, a) => s + Object.values(a.refused).reduce((x, n) => x + n, 0),
+      0,
+    );
     expect(refusedByAgents).toBe(report.requests.rejected); // every request of this run comes from an agent
   });
 });

@@ -3,14 +3,36 @@ import { describe, expect, it } from 'vitest';
 import { tallyVerdicts, type VerdictGame, type VerdictPlayer } from '../../src/report/verdicts.js';
 import { eloLine, erf, losPercent, scoreLine } from '../../src/report/match-lines.js';
 import { eloInterval, verdictSections } from '../../src/report/verdict-table.js';
-import type { GameResult } from '../../src/rules/game.js';
+import type { GameResult } from '../../src/rules/chess/game.js';
 import type { EndReason } from '../../src/platform/state.js';
 
-function player(id: string, group: string, persona: string, opponentName = persona, extra: Partial<VerdictPlayer> = {}): VerdictPlayer {
-  return { id, handle: `${id}_handle`, persona, group, opponentName, eloStart: 1200, eloFinal: 1200, refused: new Map(), requestsMaxPerDay: 0, ...extra };
+function player(
+  id: string,
+  group: string,
+  persona: string,
+  opponentName = persona,
+  extra: Partial<VerdictPlayer> = {},
+): VerdictPlayer {
+  return {
+    id,
+    handle: `${id}_handle`,
+    persona,
+    group,
+    opponentName,
+    eloStart: 1200,
+    eloFinal: 1200,
+    refused: new Map(),
+    requestsMaxPerDay: 0,
+    ...extra,
+  };
 }
 
-function game(whiteId: string, blackId: string, result: GameResult, reason: EndReason = 'checkmate'): VerdictGame {
+function game(
+  whiteId: string,
+  blackId: string,
+  result: GameResult,
+  reason: EndReason = 'checkmate',
+): VerdictGame {
   return { whiteId, blackId, result, reason };
 }
 
@@ -19,11 +41,23 @@ function game(whiteId: string, blackId: string, result: GameResult, reason: EndR
  * B beats C with Black.
  */
 const PLAYERS = [
-  player('a', 'g1', 'p', 'p', { refused: new Map([['rate_limit_exceeded', 3], ['bad_request', 1]]), requestsMaxPerDay: 5200, eloFinal: 1231 }),
+  player('a', 'g1', 'p', 'p', {
+    refused: new Map([
+      ['rate_limit_exceeded', 3],
+      ['bad_request', 1],
+    ]),
+    requestsMaxPerDay: 5200,
+    eloFinal: 1231,
+  }),
   player('b', 'g1', 'p'),
   player('c', 'g2', 'engine', 'sf-3'),
 ];
-const GAMES = [game('a', 'b', '1-0'), game('a', 'c', '1/2-1/2', 'threefold_repetition'), game('c', 'a', '1-0', 'timeout'), game('c', 'b', '0-1')];
+const GAMES = [
+  game('a', 'b', '1-0'),
+  game('a', 'c', '1/2-1/2', 'threefold_repetition'),
+  game('c', 'a', '1-0', 'timeout'),
+  game('c', 'b', '0-1'),
+];
 
 describe('verdicts, against hand-computed examples', () => {
   const verdicts = tallyVerdicts(PLAYERS, GAMES, 5000);
@@ -52,8 +86,22 @@ describe('verdicts, against hand-computed examples', () => {
       requests_max_per_day: 5200,
       requests_limit: 5000,
     });
-    expect(agent('b')).toMatchObject({ games: 2, wins: 1, draws: 0, losses: 1, score: 0.5, timeouts: 0, performance: { elo_diff: 0, low: null, high: null } });
-    expect(agent('c')).toMatchObject({ games: 3, wins: 1, draws: 1, losses: 1, vs: [{ opponent: 'p', games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 }] });
+    expect(agent('b')).toMatchObject({
+      games: 2,
+      wins: 1,
+      draws: 0,
+      losses: 1,
+      score: 0.5,
+      timeouts: 0,
+      performance: { elo_diff: 0, low: null, high: null },
+    });
+    expect(agent('c')).toMatchObject({
+      games: 3,
+      wins: 1,
+      draws: 1,
+      losses: 1,
+      vs: [{ opponent: 'p', games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 }],
+    });
   });
 
   it('sums a group over its agents, vs rows included', () => {
@@ -77,15 +125,36 @@ describe('verdicts, against hand-computed examples', () => {
 
   it('gives nulls where a number is undefined: no games, a perfect score, an open bound', () => {
     const idle = tallyVerdicts([player('x', 'g', 'p')], [], 5000).agents[0]!;
-    expect(idle).toMatchObject({ games: 0, score: null, performance: { elo_diff: null, low: null, high: null }, vs: [] });
-    const perfect = tallyVerdicts([player('w', 'g', 'p'), player('l', 'h', 'q')], [game('w', 'l', '1-0'), game('l', 'w', '0-1'), game('w', 'l', '1-0')], 5000);
+    expect(idle).toMatchObject({
+      games: 0,
+      score: null,
+      performance: { elo_diff: null, low: null, high: null },
+      vs: [],
+    });
+    const perfect = tallyVerdicts(
+      [player('w', 'g', 'p'), player('l', 'h', 'q')],
+      [game('w', 'l', '1-0'), game('l', 'w', '0-1'), game('w', 'l', '1-0')],
+      5000,
+    );
     // 3 of 3: no finite Elo; the exact binomial lower bound is the p with p^3 = 0.025, -153.5 Elo.
-    expect(perfect.agents.find((a) => a.handle === 'w_handle')!.performance).toEqual({ elo_diff: null, low: -153.5, high: null });
-    expect(perfect.agents.find((a) => a.handle === 'l_handle')!.performance).toEqual({ elo_diff: null, low: null, high: 153.5 });
+    expect(perfect.agents.find((a) => a.handle === 'w_handle')!.performance).toEqual({
+      elo_diff: null,
+      low: -153.5,
+      high: null,
+    });
+    expect(perfect.agents.find((a) => a.handle === 'l_handle')!.performance).toEqual({
+      elo_diff: null,
+      low: null,
+      high: 153.5,
+    });
   });
 
   it('ignores games against accounts that get no verdict, and sorts agents by handle, groups by label, vs rows by opponent', () => {
-    const v = tallyVerdicts([player('z', 'g9', 'p'), player('m', 'g10', 'p')], [game('z', 'someone_else', '1-0'), game('m', 'z', '0-1')], 5000);
+    const v = tallyVerdicts(
+      [player('z', 'g9', 'p'), player('m', 'g10', 'p')],
+      [game('z', 'someone_else', '1-0'), game('m', 'z', '0-1')],
+      5000,
+    );
     expect(v.agents.map((a) => a.handle)).toEqual(['m_handle', 'z_handle']);
     expect(v.groups.map((g) => g.group)).toEqual(['g10', 'g9']);
     expect(v.agents.find((a) => a.handle === 'z_handle')!.games).toBe(1);
@@ -98,7 +167,12 @@ describe('verdict arithmetic, as a property', () => {
       fc.constant(n),
       fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }), // each player's group
       fc.array(
-        fc.record({ white: fc.nat(n - 1), black: fc.nat(n - 1), result: fc.constantFrom<GameResult>('1-0', '0-1', '1/2-1/2'), timeout: fc.boolean() }),
+        fc.record({
+          white: fc.nat(n - 1),
+          black: fc.nat(n - 1),
+          result: fc.constantFrom<GameResult>('1-0', '0-1', '1/2-1/2'),
+          timeout: fc.boolean(),
+        }),
         { maxLength: 60 },
       ),
     ),
@@ -107,13 +181,27 @@ describe('verdict arithmetic, as a property', () => {
   it('W + D + L = games, scores within [0, 1], intervals ordered, and group sums equal agent sums', () => {
     fc.assert(
       fc.property(players, ([n, groupOf, raw]) => {
-        const ps = Array.from({ length: n }, (_, i) => player(`p${i}`, `g${groupOf[i]}`, `persona${groupOf[i]}`));
+        const ps = Array.from({ length: n }, (_, i) =>
+          player(`p${i}`, `g${groupOf[i]}`, `persona${groupOf[i]}`),
+        );
         const games = raw
           .filter((g) => g.white !== g.black)
-          .map((g) => game(`p${g.white}`, `p${g.black}`, g.result, g.timeout && g.result !== '1/2-1/2' ? 'timeout' : 'checkmate'));
+          .map((g) =>
+            game(
+              `p${g.white}`,
+              `p${g.black}`,
+              g.result,
+              g.timeout && g.result !== '1/2-1/2' ? 'timeout' : 'checkmate',
+            ),
+          );
         const v = tallyVerdicts(ps, games, 5000);
         let sum = 0;
-        for (const row of [...v.agents, ...v.groups, ...v.agents.flatMap((a) => a.vs), ...v.groups.flatMap((g) => g.vs)]) {
+        for (const row of [
+          ...v.agents,
+          ...v.groups,
+          ...v.agents.flatMap((a) => a.vs),
+          ...v.groups.flatMap((g) => g.vs),
+        ]) {
           expect(row.wins + row.draws + row.losses).toBe(row.games);
           if (row.games === 0) expect(row.score).toBeNull();
           else {
@@ -133,7 +221,8 @@ describe('verdict arithmetic, as a property', () => {
         for (const g of v.groups) {
           const members = v.agents.filter((a) => a.group === g.group);
           expect(g.agents).toBe(members.length);
-          for (const key of ['games', 'wins', 'draws', 'losses'] as const) expect(g[key]).toBe(members.reduce((s, a) => s + a[key], 0));
+          for (const key of ['games', 'wins', 'draws', 'losses'] as const)
+            expect(g[key]).toBe(members.reduce((s, a) => s + a[key], 0));
         }
         const wins = v.agents.reduce((s, a) => s + a.wins, 0);
         expect(wins).toBe(v.agents.reduce((s, a) => s + a.losses, 0));
@@ -149,11 +238,13 @@ describe('score lines and the verdict table', () => {
     // s = 0.4: Elo -70.4; LOS 0.5(1 + erf(-2 / sqrt(16))) = 0.5(1 + erf(-0.5)) = 23.98 %.
     expect(eloLine(t)).toMatch(/^Elo difference: -70\.4 \+\/- \d+\.\d, LOS: 24\.0 %, DrawRatio: 20\.0 %$/);
     // 4 of 4: the lower bound is the p with p^4 = 0.025 (-72.1 Elo); LOS 0.5(1 + erf(4 / sqrt(8))).
-    expect(eloLine({ games: 4, wins: 4, draws: 0, losses: 0 })).toBe('Elo difference: +inf (95%: -72.1 to +inf), LOS: 97.7 %, DrawRatio: 0.0 %');
+    expect(eloLine({ games: 4, wins: 4, draws: 0, losses: 0 })).toBe(
+      'Elo difference: +inf (95%: -72.1 to +inf), LOS: 97.7 %, DrawRatio: 0.0 %',
+    );
     expect(eloLine({ games: 2, wins: 0, draws: 2, losses: 0 })).toContain('LOS: n/a');
     expect(losPercent({ wins: 5, losses: 5 })).toBeCloseTo(50, 9);
     expect(erf(0.5)).toBeCloseTo(0.5204999, 6);
-    expect(erf(-1.2)).toBeCloseTo(-0.9103140, 6);
+    expect(erf(-1.2)).toBeCloseTo(-0.910314, 6);
   });
 
   it('shows every agent of a small run, and only groups plus the top and bottom three of a large one', () => {

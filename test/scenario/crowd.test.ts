@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { prettyCanonicalJson } from '../../src/kernel/canonical.js';
-import { findAgent } from '../../src/platform/identity.js';
+import { findAgent } from '../../src/platform/identity/identity.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
 import { buildReport } from '../../src/report/report.js';
-import { loadScenarioFile, parseScenario, type Scenario } from '../../src/sim/scenario.js';
+import { loadScenarioFile, parseScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
 import { World, type RunOutcome } from '../../src/sim/world.js';
 
 /**
@@ -19,7 +19,10 @@ const TOTAL = 1000;
 const MINUTES = 3;
 
 function crowd(): Scenario {
-  const raw = parse(readFileSync(FILE, 'utf8')) as { duration: unknown; population: Array<{ mix?: { total: number } }> };
+  const raw = parse(readFileSync(FILE, 'utf8')) as {
+    duration: unknown;
+    population: Array<{ mix?: { total: number } }>;
+  };
   const mix = raw.population[0]!.mix!;
   expect(mix.total).toBe(5000); // the shipped file, which this test scales down
   mix.total = TOTAL;
@@ -30,12 +33,18 @@ function crowd(): Scenario {
 async function runToBytes(): Promise<{ outcome: RunOutcome; json: string; pgn: string }> {
   const scenario = crowd();
   const outcome = await new World(scenario).run();
-  return { outcome, json: prettyCanonicalJson(buildReport(scenario, outcome)), pgn: gamesToPgn(outcome.platform, scenario.name) };
+  return {
+    outcome,
+    json: prettyCanonicalJson(buildReport(scenario, outcome)),
+    pgn: gamesToPgn(outcome.platform, scenario.name),
+  };
 }
 
 /** Moves the agents of one persona made. */
 function movesBy(outcome: RunOutcome, persona: string): number {
-  const ids = new Set(outcome.agents.filter((a) => a.persona === persona).map((a) => findAgent(outcome.platform, a.handle)!.id));
+  const ids = new Set(
+    outcome.agents.filter((a) => a.persona === persona).map((a) => findAgent(outcome.platform, a.handle)!.id),
+  );
   let moves = 0;
   for (const game of outcome.platform.state.games.values()) {
     if (ids.has(game.whiteId)) moves += game.moves.filter((m) => m.color === 'white').length;
@@ -47,20 +56,41 @@ function movesBy(outcome: RunOutcome, persona: string): number {
 describe('crowd-5000', () => {
   it('the shipped mix apportions 5000 agents by its shares', () => {
     const byPersona = new Map<string, number>();
-    for (const group of loadScenarioFile(FILE).population) byPersona.set(group.persona, (byPersona.get(group.persona) ?? 0) + group.count);
-    expect(Object.fromEntries(byPersona)).toEqual({ random: 1800, poller: 1500, flaky: 500, poster: 400, replier: 300, human: 250, engine: 150, cautious: 100 });
+    for (const group of loadScenarioFile(FILE).population)
+      byPersona.set(group.persona, (byPersona.get(group.persona) ?? 0) + group.count);
+    expect(Object.fromEntries(byPersona)).toEqual({
+      random: 1800,
+      poller: 1500,
+      flaky: 500,
+      poster: 400,
+      replier: 300,
+      human: 250,
+      engine: 150,
+      cautious: 100,
+    });
   });
 
   it(`the same mix at ${TOTAL} agents, first ${MINUTES} virtual minutes: every agent of the mix plays its part, every invariant holds, byte-identical twice`, async () => {
     const first = await runToBytes();
     const { outcome } = first;
-    expect(outcome.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.violations[0]?.message}`)).toEqual([]);
+    expect(
+      outcome.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.violations[0]?.message}`),
+    ).toEqual([]);
     expect(outcome.failed).toBe(false);
 
     // The mix, apportioned: TOTAL agents, each persona its share; humans are accounts, not agents.
     const byPersona = new Map<string, number>();
     for (const agent of outcome.agents) byPersona.set(agent.persona, (byPersona.get(agent.persona) ?? 0) + 1);
-    expect(Object.fromEntries(byPersona)).toEqual({ random: 360, poller: 300, flaky: 100, poster: 80, replier: 60, human: 50, engine: 30, cautious: 20 });
+    expect(Object.fromEntries(byPersona)).toEqual({
+      random: 360,
+      poller: 300,
+      flaky: 100,
+      poster: 80,
+      replier: 60,
+      human: 50,
+      engine: 30,
+      cautious: 20,
+    });
     expect(outcome.platform.state.agents.size).toBe(950);
 
     // Each agent polls at a period of its own.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prettyCanonicalJson } from '../../src/kernel/canonical.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
 import { buildReport, type Report } from '../../src/report/report.js';
-import { loadScenarioFile, parseScenario, type Scenario } from '../../src/sim/scenario.js';
+import { loadScenarioFile, parseScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
 import { runScenario } from '../../src/sim/world.js';
 
 const SMALL = `
@@ -133,11 +133,26 @@ describe('the social storm', () => {
     const { report } = first;
     expect(report.passed).toBe(true);
     const checked = new Map(report.invariants.map((i) => [i.name, i.checks]));
-    for (const name of ['social_score_exact', 'rate_limits_held', 'unseen_once', 'likes_idempotent', 'replies_anchored', 'downvote_blocks_held']) {
+    for (const name of [
+      'social_score_exact',
+      'rate_limits_held',
+      'unseen_once',
+      'likes_idempotent',
+      'replies_anchored',
+      'downvote_blocks_held',
+    ]) {
       expect(checked.get(name), name).toBeGreaterThan(0);
     }
     const social = report.social;
-    expect(Object.keys(social.rate_limited_by_action)).toEqual(['follow', 'like', 'post', 'refresh', 'reply', 'requests', 'vote']);
+    expect(Object.keys(social.rate_limited_by_action)).toEqual([
+      'follow',
+      'like',
+      'post',
+      'refresh',
+      'reply',
+      'requests',
+      'vote',
+    ]);
     expect(social.posts_by_humans).toBeGreaterThan(0);
     expect(social.max_reply_depth).toBeGreaterThanOrEqual(2);
     expect(social.vote_blocked).toBe(report.requests.rejected_by_code['vote_blocked']);
@@ -168,14 +183,25 @@ describe('determinism', () => {
     expect(second.pgn).toBe(first.pgn);
     const { report } = first;
     expect(report.passed).toBe(true);
-    const money = new Set(['lamports_conserved', 'escrow_settles_once', 'bounty_fees_exact', 'tournament_brackets']);
+    const money = new Set([
+      'lamports_conserved',
+      'escrow_settles_once',
+      'bounty_fees_exact',
+      'tournament_brackets',
+    ]);
     // Random players neither read unseen nor reply; the social storm above exercises those checkers.
     const social = new Set(['unseen_once', 'replies_anchored']);
-    for (const inv of report.invariants) if (!money.has(inv.name) && !social.has(inv.name)) expect(inv.checks, inv.name).toBeGreaterThan(0);
+    for (const inv of report.invariants)
+      if (!money.has(inv.name) && !social.has(inv.name)) expect(inv.checks, inv.name).toBeGreaterThan(0);
     const endings = report.results_by_ending;
     expect(endings.checkmate).toBeGreaterThan(0);
     expect(endings.timeout).toBeGreaterThan(0);
-    expect(endings.stalemate + endings.insufficient_material + endings.threefold_repetition + endings.fifty_move_rule).toBeGreaterThan(0);
+    expect(
+      endings.stalemate +
+        endings.insufficient_material +
+        endings.threefold_repetition +
+        endings.fifty_move_rule,
+    ).toBeGreaterThan(0);
     expect(endings.fifty_move_rule + endings.threefold_repetition + endings.move_limit).toBeGreaterThan(0);
     const total = Object.values(endings).reduce((a, b) => a + b, 0);
     expect(total).toBe(report.counts.games_completed);

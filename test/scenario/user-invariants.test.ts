@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseScenario, ScenarioError } from '../../src/sim/scenario.js';
+import { parseScenario, ScenarioError } from '../../src/sim/scenario/scenario.js';
 import { minimalYaml, shrinkScenario } from '../../src/sim/shrink.js';
 import { runScenario, World } from '../../src/sim/world.js';
 
@@ -66,8 +66,12 @@ describe('user invariants', () => {
     const fair = held.invariants.find((r) => r.name === 'bounty_fee_cap')!;
     expect(fair.passed).toBe(true);
     expect(fair.checks).toBeGreaterThan(0);
-    const greedy = await runScenario(parseScenario(scenario([cap], bounties, 'ruleset:\n  bounty: { systemFeeBps: 2000 }')));
-    expect(greedy.invariants.find((r) => r.name === 'bounty_fee_cap')!.violations[0]!.message).toMatch(/more than 12% of the pot/);
+    const greedy = await runScenario(
+      parseScenario(scenario([cap], bounties, 'ruleset:\n  bounty: { systemFeeBps: 2000 }')),
+    );
+    expect(greedy.invariants.find((r) => r.name === 'bounty_fee_cap')!.violations[0]!.message).toMatch(
+      /more than 12% of the pot/,
+    );
   });
 
   it('runs final checks, and records a checker that throws as a violation instead of stopping the run', async () => {
@@ -89,31 +93,59 @@ describe('user invariants', () => {
   it('refuses bad modules before any event, each with one line naming the path', async () => {
     const cases: Array<[string, string, RegExp]> = [
       ['no-default.mjs', 'export const x = 1;', /default export must be/],
-      ['bad-name.mjs', "export default { name: 'Bad Name', create: () => ({ check() {} }) };", /name: must be lower-case/],
-      ['taken.mjs', "export default { name: 'elo_conservation', create: () => ({ check() {} }) };", /already taken/],
+      [
+        'bad-name.mjs',
+        "export default { name: 'Bad Name', create: () => ({ check() {} }) };",
+        /name: must be lower-case/,
+      ],
+      [
+        'taken.mjs',
+        "export default { name: 'elo_conservation', create: () => ({ check() {} }) };",
+        /already taken/,
+      ],
       ['no-check.mjs', "export default { name: 'nocheck', create: () => ({}) };", /check\(event, expect\)/],
-      ['create-throws.mjs', "export default { name: 'thrower', create: () => { throw new Error('nope'); } };", /create threw: nope/],
+      [
+        'create-throws.mjs',
+        "export default { name: 'thrower', create: () => { throw new Error('nope'); } };",
+        /create threw: nope/,
+      ],
       ['syntax.mjs', 'export default {', /import threw/],
     ];
     for (const [name, text, message] of cases) {
       const world = new World(parseScenario(scenario([writeModule(name, text)], RANDOM)));
-      const error = await world.populate().then(() => undefined, (e: unknown) => e);
+      const error = await world.populate().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, name).toBeInstanceOf(ScenarioError);
       expect((error as ScenarioError).message, name).toMatch(message);
       expect((error as ScenarioError).message, name).toContain(name);
       expect(world.platform.state.agents.size, name).toBe(0);
     }
-    expect(() => parseScenario(scenario(['./nowhere.mjs'], RANDOM))).toThrow(/invariants\[0\]\.module: a relative path needs/);
-    expect(() => parseScenario(scenario([join(dir, 'missing.mjs')], RANDOM))).toThrow(/invariants\[0\]\.module: no file at/);
-    expect(() => parseScenario(scenario([], RANDOM).replace('invariants:\n', 'invariants: 3\n'))).toThrow(/invariants: must be a list/);
+    expect(() => parseScenario(scenario(['./nowhere.mjs'], RANDOM))).toThrow(
+      /invariants\[0\]\.module: a relative path needs/,
+    );
+    expect(() => parseScenario(scenario([join(dir, 'missing.mjs')], RANDOM))).toThrow(
+      /invariants\[0\]\.module: no file at/,
+    );
+    expect(() => parseScenario(scenario([], RANDOM).replace('invariants:\n', 'invariants: 3\n'))).toThrow(
+      /invariants: must be a list/,
+    );
   });
 });
 
 describe('shrink', () => {
   it('turns a run that breaks no_timeouts into a minimal scenario at least 10x smaller in events, which replays to the same failure', async () => {
-    const text = scenario([join(EXAMPLES, 'no-timeouts.mjs')], `${RANDOM.replace('count: 10', 'count: 30')}\n${SLOW}`, 'ruleset:\n  api: { requestsPerDay: 100000 }').replace('duration: 2h', 'duration: 6h');
+    const text = scenario(
+      [join(EXAMPLES, 'no-timeouts.mjs')],
+      `${RANDOM.replace('count: 10', 'count: 30')}\n${SLOW}`,
+      'ruleset:\n  api: { requestsPerDay: 100000 }',
+    ).replace('duration: 2h', 'duration: 6h');
     const lines: string[] = [];
-    const result = await shrinkScenario(text, 'shrink-test', undefined, dir, { maxRuns: 60, onProgress: (line) => lines.push(line) });
+    const result = await shrinkScenario(text, 'shrink-test', undefined, dir, {
+      maxRuns: 60,
+      onProgress: (line) => lines.push(line),
+    });
     expect(result.invariant).toBe('no_timeouts');
     expect(result.original.eventsToFailure / result.minimal.eventsToFailure).toBeGreaterThanOrEqual(10);
     expect(result.minimal.agents).toBeLessThan(result.original.agents);
@@ -129,7 +161,11 @@ describe('shrink', () => {
 
   it('says when there is nothing to shrink', async () => {
     const text = scenario([join(EXAMPLES, 'no-timeouts.mjs')], RANDOM);
-    await expect(shrinkScenario(text, 'holds', undefined, dir)).rejects.toThrow(/breaks no invariant: nothing to shrink/);
-    await expect(shrinkScenario(text, 'holds', undefined, dir, { invariant: 'no_such' })).rejects.toThrow(/no invariant named no_such/);
+    await expect(shrinkScenario(text, 'holds', undefined, dir)).rejects.toThrow(
+      /breaks no invariant: nothing to shrink/,
+    );
+    await expect(shrinkScenario(text, 'holds', undefined, dir, { invariant: 'no_such' })).rejects.toThrow(
+      /no invariant named no_such/,
+    );
   });
 });

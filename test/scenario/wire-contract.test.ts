@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { parseScenario, type Scenario } from '../../src/sim/scenario.js';
+import { parseScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
 import { World } from '../../src/sim/world.js';
 
 /**
@@ -9,7 +9,9 @@ import { World } from '../../src/sim/world.js';
  * sends a field its contract lacks, drops one, or a route that answers a code it does not declare fails
  * here (the whole scenarios run with `--check-wire` in .ci/run).
  */
-const SHIPPED = readdirSync('scenarios').filter((name) => name.endsWith('.yaml')).sort();
+const SHIPPED = readdirSync('scenarios')
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 const HOURS = 2;
 /** crowd-5000 is cut in agents as well as time, as in test/scenario/crowd.test.ts. */
 const CROWD_TOTAL = 400;
@@ -17,7 +19,11 @@ const CROWD_MINUTES = 5;
 
 function shortened(name: string): Scenario {
   const file = `scenarios/${name}`;
-  const raw = parse(readFileSync(file, 'utf8')) as { start?: string; duration: unknown; population: Array<{ mix?: { total: number } }> };
+  const raw = parse(readFileSync(file, 'utf8')) as {
+    start?: string;
+    duration: unknown;
+    population: Array<{ mix?: { total: number } }>;
+  };
   raw.start ??= '2026-03-01T00:00:00Z'; // serve.yaml leaves its start to the wall clock
   const mix = raw.population[0]?.mix;
   if (mix) {
@@ -31,7 +37,15 @@ function shortened(name: string): Scenario {
 
 describe('the shipped scenarios keep to the wire contract', () => {
   it('ships the scenarios this test expects to see', () => {
-    expect(SHIPPED).toEqual(expect.arrayContaining(['smoke.yaml', 'social-storm.yaml', 'tournament-64.yaml', 'bounty-economy.yaml', 'crowd-5000.yaml']));
+    expect(SHIPPED).toEqual(
+      expect.arrayContaining([
+        'smoke.yaml',
+        'social-storm.yaml',
+        'tournament-64.yaml',
+        'bounty-economy.yaml',
+        'crowd-5000.yaml',
+      ]),
+    );
   });
 
   it.each(SHIPPED)('%s: every answer matches its route contract', async (name) => {
@@ -47,9 +61,12 @@ describe('the shipped scenarios keep to the wire contract', () => {
     world.api.handle = (request, as) => {
       const response = handle(request, as);
       const body = response.body as Record<string, unknown>;
-      if (response.status === 200 && request.path.includes('my-turn')) return { ...response, body: { ...body, surprise: 1 } };
+      if (response.status === 200 && request.path.includes('my-turn'))
+        return { ...response, body: { ...body, surprise: 1 } };
       return response;
     };
-    await expect(world.run()).rejects.toThrow(/answers left the route contracts; first: GET \/api\/chess\/games\/my-turn.*surprise/);
+    await expect(world.run()).rejects.toThrow(
+      /answers left the route contracts; first: GET \/api\/chess\/games\/my-turn.*surprise/,
+    );
   });
 });

@@ -76,7 +76,10 @@ describe('examples/ci/github-actions-sweep.yml', () => {
   const content = readFileSync(WORKFLOW, 'utf8');
   const workflow = parseYaml(content) as {
     env: Record<string, string | number>;
-    jobs: Record<string, { needs?: string; strategy?: { matrix: { shard: number[] } }; steps: Array<{ run?: string }> }>;
+    jobs: Record<
+      string,
+      { needs?: string; strategy?: { matrix: { shard: number[] } }; steps: Array<{ run?: string }> }
+    >;
   };
 
   it("passes GitHub's workflow parser, which refuses a misspelt key", async () => {
@@ -87,35 +90,66 @@ describe('examples/ci/github-actions-sweep.yml', () => {
 
   it('has a matrix of exactly SHARDS shards and a merge job after them, and its commands parse', () => {
     const shards = Number(workflow.env['SHARDS']);
-    expect(workflow.jobs['shard']!.strategy!.matrix.shard).toEqual(Array.from({ length: shards }, (_, i) => i + 1));
+    expect(workflow.jobs['shard']!.strategy!.matrix.shard).toEqual(
+      Array.from({ length: shards }, (_, i) => i + 1),
+    );
     expect(workflow.jobs['merge']!.needs).toBe('shard');
     const run = (job: string) => workflow.jobs[job]!.steps.map((s) => s.run ?? '').join('\n');
-    const [sweep] = agentCommands(run('shard'), { SCENARIO: 'scenarios/smoke.yaml', SEEDS: '1..100', SHARDS: String(shards), shard: '2' });
-    expect(sweep).toEqual(['sweep', 'scenarios/smoke.yaml', '--seeds', '1..100', '--shard', `2/${shards}`, '--workers', '2', '--out', 'shard-2', '--no-progress']);
+    const [sweep] = agentCommands(run('shard'), {
+      SCENARIO: 'scenarios/smoke.yaml',
+      SEEDS: '1..100',
+      SHARDS: String(shards),
+      shard: '2',
+    });
+    expect(sweep).toEqual([
+      'sweep',
+      'scenarios/smoke.yaml',
+      '--seeds',
+      '1..100',
+      '--shard',
+      `2/${shards}`,
+      '--workers',
+      '2',
+      '--out',
+      'shard-2',
+      '--no-progress',
+    ]);
     const [merge] = agentCommands(run('merge'), {});
     expect(merge).toEqual(['merge', 'shards/*', '--out', 'sweep']);
     for (const argv of [sweep!, merge!]) expect(cliParseProblem(argv), argv.join(' ')).toBeUndefined();
-    expect(cliParseProblem(['sweep', 'x.yaml', '--seeds', '1', '--shards', '1/2'])).toMatch(/Unknown argument: shards/);
+    expect(cliParseProblem(['sweep', 'x.yaml', '--seeds', '1', '--shards', '1/2'])).toMatch(
+      /Unknown argument: shards/,
+    );
   });
 });
 
 describe('examples/ci/k8s-sweep-job.yaml', () => {
-  const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((d) => d.toJSON() as Record<string, any>);
+  const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map(
+    (d) => d.toJSON() as Record<string, any>,
+  );
 
   it('holds a volume claim, an Indexed Job of shards and a merge Job, each valid against the Kubernetes API schema', () => {
-    expect(docs.map((d) => `${d['apiVersion']} ${d['kind']}`)).toEqual(['v1 PersistentVolumeClaim', 'batch/v1 Job', 'batch/v1 Job']);
+    expect(docs.map((d) => `${d['apiVersion']} ${d['kind']}`)).toEqual([
+      'v1 PersistentVolumeClaim',
+      'batch/v1 Job',
+      'batch/v1 Job',
+    ]);
     expect(() => new PersistentVolumeClaim(docs[0]).validate()).not.toThrow();
     for (const job of docs.slice(1)) expect(() => new Job(job).validate()).not.toThrow();
     const broken = structuredClone(docs[1]!);
     broken['spec'].completionMode = 'Indexes';
-    expect(() => new Job(broken).validate()).toThrow(/completionMode must be equal to one of the allowed values/);
+    expect(() => new Job(broken).validate()).toThrow(
+      /completionMode must be equal to one of the allowed values/,
+    );
   });
 
   it('gives each pod its shard from JOB_COMPLETION_INDEX, with as many shards as completions, and its commands parse', () => {
     const [, shards, merge] = docs;
     const spec = shards!['spec'];
     const container = spec.template.spec.containers[0];
-    const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    const env = Object.fromEntries(
+      container.env.map((e: { name: string; value: string }) => [e.name, e.value]),
+    );
     expect(spec.completionMode).toBe('Indexed');
     expect(spec.completions).toBe(Number(env.SHARDS));
     expect(spec.parallelism).toBe(spec.completions);
@@ -123,13 +157,28 @@ describe('examples/ci/k8s-sweep-job.yaml', () => {
     const script: string = container.args[0];
     expect(script).toContain('shard=$((JOB_COMPLETION_INDEX + 1))');
     const [sweep] = agentCommands(script, { ...env, shard: '1' });
-    expect(sweep).toEqual(['sweep', 'scenarios/smoke.yaml', '--seeds', '1..100', '--shard', '1/4', '--workers', '2', '--out', '/results/shard-1', '--no-progress']);
+    expect(sweep).toEqual([
+      'sweep',
+      'scenarios/smoke.yaml',
+      '--seeds',
+      '1..100',
+      '--shard',
+      '1/4',
+      '--workers',
+      '2',
+      '--out',
+      '/results/shard-1',
+      '--no-progress',
+    ]);
     const mergeContainer = merge!['spec'].template.spec.containers[0];
     expect(mergeContainer.env).toEqual([{ name: 'SHARDS', value: env.SHARDS }]);
     const [mergeArgv] = agentCommands(mergeContainer.args[0], {});
     expect(mergeArgv).toEqual(['merge', '/results/shard-*', '--out', '/results/sweep']);
     for (const argv of [sweep!, mergeArgv!]) expect(cliParseProblem(argv), argv.join(' ')).toBeUndefined();
     // both Jobs mount the claim the manifest declares
-    for (const job of [shards!, merge!]) expect(job['spec'].template.spec.volumes[0].persistentVolumeClaim.claimName).toBe(docs[0]!['metadata'].name);
+    for (const job of [shards!, merge!])
+      expect(job['spec'].template.spec.volumes[0].persistentVolumeClaim.claimName).toBe(
+        docs[0]!['metadata'].name,
+      );
   });
 });

@@ -31,7 +31,13 @@ export function writeScenario(dir: string, name: string, extraGroups = ''): stri
 
 /** A group of one fixture agent module. */
 export function fixtureGroup(module: string, options: string, heartbeat = '{ min: 30s, max: 60s }'): string {
-  return [`  - module: ${join(FIXTURES, module)}`, '    count: 1', `    heartbeat: ${heartbeat}`, `    options: ${options}`, ''].join('\n');
+  return [
+    `  - module: ${join(FIXTURES, module)}`,
+    '    count: 1',
+    `    heartbeat: ${heartbeat}`,
+    `    options: ${options}`,
+    '',
+  ].join('\n');
 }
 
 export interface CliResult {
@@ -42,9 +48,15 @@ export interface CliResult {
 }
 
 /** Runs the CLI; killed (SIGKILL) if it outlives `timeoutMs`, so a hung command fails its test instead of hanging it. */
-export function cli(args: string[], options: { timeoutMs?: number; onSpawn?: (child: ChildProcess) => void; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  options: { timeoutMs?: number; onSpawn?: (child: ChildProcess) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return new Promise((resolveResult, reject) => {
-    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', ...args], {
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -60,7 +72,12 @@ export function cli(args: string[], options: { timeoutMs?: number; onSpawn?: (ch
 }
 
 /** Resolves once `read()` matches `pattern`, polling every 20 ms; rejects after `timeoutMs`. */
-export async function waitFor(read: () => string, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
+export async function waitFor(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs: number,
+  what: string,
+): Promise<RegExpMatchArray> {
   for (let waited = 0; waited <= timeoutMs; waited += 20) {
     const match = read().match(pattern);
     if (match) return match;

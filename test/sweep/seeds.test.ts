@@ -1,11 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatSeedSpec, MAX_SEEDS, parseSeedSpec, parseShard, SeedSpecError, shardSeeds } from '../../src/sweep/seeds.js';
+import {
+  formatSeedSpec,
+  MAX_SEEDS,
+  parseSeedSpec,
+  parseShard,
+  SeedSpecError,
+  shardSeeds,
+} from '../../src/sweep/seeds.js';
 
 const FC = { numRuns: 300 };
 
 /** Ascending, distinct seeds. */
-const seedSets = fc.uniqueArray(fc.nat(5000), { minLength: 1, maxLength: 200 }).map((seeds) => seeds.sort((a, b) => a - b));
+const seedSets = fc
+  .uniqueArray(fc.nat(5000), { minLength: 1, maxLength: 200 })
+  .map((seeds) => seeds.sort((a, b) => a - b));
 
 describe('seed specs', () => {
   it('reads ranges, lists and combinations', () => {
@@ -60,7 +69,8 @@ describe('seed specs', () => {
 describe('shards', () => {
   it('reads i/N and refuses anything else', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
-    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2']) expect(() => parseShard(bad), bad).toThrow(/--shard: .* is not i\/N/);
+    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '-1/2'])
+      expect(() => parseShard(bad), bad).toThrow(/--shard: .* is not i\/N/);
   });
 
   it('cuts every seed set into disjoint round-robin slices that cover it and differ in size by at most one', () => {

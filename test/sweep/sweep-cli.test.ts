@@ -2,11 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
-import { headlineMetrics } from '../../src/sweep/metrics.js';
-import { runSeedsLocally, SeedPool } from '../../src/sweep/pool.js';
+import { headlineMetrics } from '../../src/sweep/outputs/metrics.js';
+import { runSeedsLocally, SeedPool } from '../../src/sweep/pool/pool.js';
 import { runSeed } from '../../src/sweep/run-seed.js';
 import { buildSweep, sweepIdentity, sweepJson, type SweepResult } from '../../src/sweep/sweep-result.js';
-import { sweepFiles } from '../../src/sweep/outputs.js';
+import { sweepFiles } from '../../src/sweep/outputs/outputs.js';
 import { packageVersion } from '../../src/sweep/version.js';
 import { cli, FIXTURES, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
 import { checkScenarioStarts, planSweep, type SweepArgs } from '../../src/cli/sweep.js';
@@ -29,8 +29,32 @@ describe.concurrent('sweep, shards and merge', () => {
     const tasks = [1, 2, 3, 4].map((seed) => ({ scenarioText: text, scenarioFile: scenario, seed }));
     // The shards and the single run as the user runs them; 1 and 2 workers in process (the pool's threads run the build in dist/).
     const [shard1, shard2, single, one, two] = await Promise.all([
-      cli(['sweep', scenario, '--seeds', '1..4', '--shard', '1/2', '--workers', '1', '--out', out('s1'), '--no-progress']),
-      cli(['sweep', scenario, '--seeds', '1..4', '--shard', '2/2', '--workers', '1', '--out', out('s2'), '--no-progress']),
+      cli([
+        'sweep',
+        scenario,
+        '--seeds',
+        '1..4',
+        '--shard',
+        '1/2',
+        '--workers',
+        '1',
+        '--out',
+        out('s1'),
+        '--no-progress',
+      ]),
+      cli([
+        'sweep',
+        scenario,
+        '--seeds',
+        '1..4',
+        '--shard',
+        '2/2',
+        '--workers',
+        '1',
+        '--out',
+        out('s2'),
+        '--no-progress',
+      ]),
       cli(['run', scenario, '--seed', '3', '--out', out('run3'), '--no-progress']),
       runSeedsLocally(tasks, { workers: 1, seedTimeoutMs: 60_000 }),
       runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: 60_000 }),
@@ -38,17 +62,22 @@ describe.concurrent('sweep, shards and merge', () => {
     for (const r of [shard1, shard2, single]) expect(r.code, r.stderr).toBe(0);
     const merged = await cli(['merge', out('s2'), out('s1'), '--out', out('merged')]);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(/^sweep tiny, seeds 1\.\.4: 4 passed, 0 broke an invariant, 0 crashed, 0 timed out, 0 lost \(merged 2 shards\)/);
+    expect(merged.stdout).toMatch(
+      /^sweep tiny, seeds 1\.\.4: 4 passed, 0 broke an invariant, 0 crashed, 0 timed out, 0 lost \(merged 2 shards\)/,
+    );
 
     const files = sweepFiles(buildSweep(identity, one));
     expect(sweepJson(buildSweep(identity, two))).toBe(files['sweep.json']);
-    for (const [name, text] of Object.entries(files)) expect(read(join(out('merged'), name)), name).toBe(text);
+    for (const [name, text] of Object.entries(files))
+      expect(read(join(out('merged'), name)), name).toBe(text);
 
     const report = JSON.parse(read(join(out('run3'), 'report.json'))) as Report;
     const seed3 = sweepOf(out('merged')).results.find((r) => r.seed === 3)!;
     expect(seed3.fingerprint).toBe(report.fingerprint);
     expect(seed3.metrics).toEqual(headlineMetrics(report));
-    expect(seed3.invariants.map((i) => [i.name, i.passed, i.checks])).toEqual(report.invariants.map((i) => [i.name, i.passed, i.checks]));
+    expect(seed3.invariants.map((i) => [i.name, i.passed, i.checks])).toEqual(
+      report.invariants.map((i) => [i.name, i.passed, i.checks]),
+    );
   });
 
   it('a seed whose thread dies or that hangs is that seed failure, with its replay command; the others still pass', async () => {
@@ -59,7 +88,10 @@ describe.concurrent('sweep, shards and merge', () => {
     // A thread stuck in a loop, in process: the pool stops it at the timeout (however slow the machine, the seed never ends).
     const [died, hung] = await Promise.all([
       cli(['sweep', dying, '--seeds', '1..3', '--workers', '2', '--out', join(dir, 'died'), '--no-progress']),
-      runSeedsLocally([{ scenarioText: hangingText, scenarioFile: hanging, seed: 7 }], { workers: 1, seedTimeoutMs: 1000 }),
+      runSeedsLocally([{ scenarioText: hangingText, scenarioFile: hanging, seed: 7 }], {
+        workers: 1,
+        seedTimeoutMs: 1000,
+      }),
     ]);
     expect(died.code, died.stderr).toBe(1);
     const diedSweep = sweepOf(join(dir, 'died'));
@@ -68,14 +100,26 @@ describe.concurrent('sweep, shards and merge', () => {
     expect(new Set(statuses)).toEqual(new Set(['passed', 'crashed']));
     for (const f of diedSweep.failures) {
       expect(f.reason).toMatch(/^crashed: the worker thread died: /);
-      expect(f.replay).toBe(`npx agent-chess-sim run ${dying} --seed ${f.seed} --out reports/dying-seed-${f.seed}`);
+      expect(f.replay).toBe(
+        `npx agent-chess-sim run ${dying} --seed ${f.seed} --out reports/dying-seed-${f.seed}`,
+      );
       expect(died.stdout).toContain(`FAILED seed ${f.seed} (crashed)`);
       expect(died.stdout).toContain(`  replay: ${f.replay}`);
     }
-    expect(read(join(dir, 'died', 'junit.xml'))).toMatch(/<error message="crashed: the worker thread died: [^"]*" type="crashed">replay: npx agent-chess-sim run /);
-    const hungSweep = buildSweep(sweepIdentity(packageVersion(), { name: 'hanging', file: hanging, text: hangingText }, [7]), hung);
+    expect(read(join(dir, 'died', 'junit.xml'))).toMatch(
+      /<error message="crashed: the worker thread died: [^"]*" type="crashed">replay: npx agent-chess-sim run /,
+    );
+    const hungSweep = buildSweep(
+      sweepIdentity(packageVersion(), { name: 'hanging', file: hanging, text: hangingText }, [7]),
+      hung,
+    );
     expect(hungSweep.failures).toEqual([
-      { seed: 7, status: 'timed_out', reason: 'timed out: no result within 1 s; the thread was stopped', replay: `npx agent-chess-sim run ${hanging} --seed 7 --out reports/hanging-seed-7` },
+      {
+        seed: 7,
+        status: 'timed_out',
+        reason: 'timed out: no result within 1 s; the thread was stopped',
+        replay: `npx agent-chess-sim run ${hanging} --seed 7 --out reports/hanging-seed-7`,
+      },
     ]);
   });
 
@@ -85,7 +129,8 @@ describe.concurrent('sweep, shards and merge', () => {
     try {
       const results = await runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: 10 * 60_000, pool });
       expect(results.map((r) => r.status)).toEqual(['crashed', 'crashed', 'crashed', 'crashed', 'crashed']);
-      for (const r of results) expect(r.error).toMatch(/^the worker thread(s failed| died): this worker cannot start$/);
+      for (const r of results)
+        expect(r.error).toMatch(/^the worker thread(s failed| died): this worker cannot start$/);
     } finally {
       await pool.destroy();
     }
@@ -96,12 +141,18 @@ describe.concurrent('sweep, shards and merge', () => {
     const file = writeScenario(dir, 'throws', fixtureGroup('faulty.mjs', '{ mode: throw }'));
     const result = await runSeed({ scenarioText: read(file), scenarioFile: file, seed: 5 });
     expect(result).toMatchObject({ seed: 5, status: 'crashed', fingerprint: null, metrics: null });
-    expect(result.error).toMatch(/^agent module .*faulty\.mjs: heartbeat of faulty_0001 threw: faulty agent gave up$/);
+    expect(result.error).toMatch(
+      /^agent module .*faulty\.mjs: heartbeat of faulty_0001 threw: faulty agent gave up$/,
+    );
   });
 
   it('Ctrl-C stops the worker threads, says so, and writes nothing', async () => {
     const dir = tempDir();
-    const slow = writeScenario(dir, 'slow', fixtureGroup('sleeper.mjs', '{ sleepMs: 200 }', '{ min: 60s, max: 60s }'));
+    const slow = writeScenario(
+      dir,
+      'slow',
+      fixtureGroup('sleeper.mjs', '{ sleepMs: 200 }', '{ min: 60s, max: 60s }'),
+    );
     let child: import('node:child_process').ChildProcess | undefined;
     let stderr = '';
     const done = cli(['sweep', slow, '--seeds', '1..4', '--workers', '1', '--out', join(dir, 'out')], {
@@ -114,7 +165,9 @@ describe.concurrent('sweep, shards and merge', () => {
     child!.kill('SIGINT');
     const result = await done;
     expect(result.code).toBe(130);
-    expect(result.stderr).toMatch(/interrupted: stopped the worker threads \(their running seeds were abandoned\) after 0 of 4 seeds; nothing written\n$/);
+    expect(result.stderr).toMatch(
+      /interrupted: stopped the worker threads \(their running seeds were abandoned\) after 0 of 4 seeds; nothing written\n$/,
+    );
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
@@ -126,24 +179,40 @@ describe.concurrent('sweep, shards and merge', () => {
     const out = join(dir, 'never');
     // What the CLI prints and exits with for a bad option (every refusal below takes the same path)...
     const descending = await cli(['sweep', scenario, '--seeds', '5..1', '--out', out]);
-    expect([descending.code, descending.stdout, descending.stderr]).toEqual([2, '', '--seeds: 5..1 is descending; write 1..5\n']);
+    expect([descending.code, descending.stdout, descending.stderr]).toEqual([
+      2,
+      '',
+      '--seeds: 5..1 is descending; write 1..5\n',
+    ]);
     expect(existsSync(out)).toBe(false);
     // ...and the other checks, made before anything runs (the seed, shard and duration parsers are unit-tested).
     const args = { scenario, seeds: '1..4', out, timeout: '30m', progress: false };
-    expect(() => planSweep({ ...args, scenario: join(dir, 'missing.yaml') })).toThrow(/missing\.yaml: invalid scenario\n {2}- cannot read file/);
+    expect(() => planSweep({ ...args, scenario: join(dir, 'missing.yaml') })).toThrow(
+      /missing\.yaml: invalid scenario\n {2}- cannot read file/,
+    );
     const refusals: Array<[Partial<SweepArgs>, string]> = [
       [{ workers: 0 }, '--workers: must be an integer from 1 to 256, got 0'],
-      [{ queue: 'redis://127.0.0.1:1', workers: 2 }, '--workers: with --queue the worker processes choose their threads (worker --concurrency N)'],
+      [
+        { queue: 'redis://127.0.0.1:1', workers: 2 },
+        '--workers: with --queue the worker processes choose their threads (worker --concurrency N)',
+      ],
       [{ queue: 'http://x:1' }, '--queue: "http://x:1" is not a redis:// or rediss:// URL'],
       [{ timeout: 'soon' }, '--timeout: "soon" is not a positive duration such as 90s, 30m or 2h'],
       [{ queueWait: '0s' }, '--queue-wait: "0s" is not a positive duration such as 90s, 30m or 2h'],
       [{ shard: '0/2' }, '--shard: "0/2" is not i/N with 1 <= i <= N (e.g. --shard 2/4)'],
       [{ out: aFile }, `--out: ${aFile} exists and is not a directory`],
     ];
-    for (const [bad, message] of refusals) expect(() => planSweep({ ...args, ...bad }), message).toThrow(message);
+    for (const [bad, message] of refusals)
+      expect(() => planSweep({ ...args, ...bad }), message).toThrow(message);
     expect(planSweep({ ...args, shard: '2/3' }).tasks.map((t) => t.seed)).toEqual([2]);
     // An agent module that cannot load is the scenario's fault, found before any seed runs (as `run` finds it).
-    const badModule = writeScenario(dir, 'bad-module', fixtureGroup('../../fixtures/agents/no-default.mjs', '{}'));
-    await expect(checkScenarioStarts(planSweep({ ...args, scenario: badModule }).scenario)).rejects.toThrow(/population\[1\]\.module: agent module .*no-default\.mjs: no default export/);
+    const badModule = writeScenario(
+      dir,
+      'bad-module',
+      fixtureGroup('../../fixtures/agents/no-default.mjs', '{}'),
+    );
+    await expect(checkScenarioStarts(planSweep({ ...args, scenario: badModule }).scenario)).rejects.toThrow(
+      /population\[1\]\.module: agent module .*no-default\.mjs: no default export/,
+    );
   });
 });

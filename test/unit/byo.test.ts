@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { AgentModuleError, loadAgentModule, ModulePersona } from '../../agents/adapters/byo.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World, type RunOutcome } from '../../src/sim/world.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -71,12 +71,17 @@ describe('loading a bring-your-own agent module', () => {
     expect(factory.name).toBe('byo_random');
     expect(factory.description).toMatch(/random legal moves/);
     expect(factory.checkOptions({ seekChance: 0.3 })).toEqual([]);
-    expect(factory.checkOptions({ seekChance: 3, speed: 1 })).toEqual(['speed: unknown option', 'seekChance: must be a number from 0 to 1']);
+    expect(factory.checkOptions({ seekChance: 3, speed: 1 })).toEqual([
+      'speed: unknown option',
+      'seekChance: must be a number from 0 to 1',
+    ]);
     expect(factory.create({})).toBeInstanceOf(ModulePersona);
   });
 
   it('resolves the path against the base directory, and accepts an absolute path too', async () => {
-    expect((await loadAgentModule('./agents/random-mover.mjs', join(ROOT, 'test/fixtures'))).name).toBe('byo_random');
+    expect((await loadAgentModule('./agents/random-mover.mjs', join(ROOT, 'test/fixtures'))).name).toBe(
+      'byo_random',
+    );
     expect((await loadAgentModule(join(FIXTURES, 'random-mover.mjs'), '/nowhere')).name).toBe('byo_random');
   });
 
@@ -89,7 +94,9 @@ describe('loading a bring-your-own agent module', () => {
     expect((persona.inner as unknown as { options: unknown }).options).toEqual({ style: 'x' });
     const idle = await load('create-function.cjs');
     expect(idle.name).toBe('create_function');
-    expect(((idle.create({ a: 1 }) as ModulePersona).inner as unknown as { options: unknown }).options).toEqual({ a: 1 });
+    expect(
+      ((idle.create({ a: 1 }) as ModulePersona).inner as unknown as { options: unknown }).options,
+    ).toEqual({ a: 1 });
     expect(idle.checkOptions({ anything: true })).toEqual([]);
   });
 
@@ -102,16 +109,25 @@ describe('loading a bring-your-own agent module', () => {
       expect(agent.impl).toBeInstanceOf(ModulePersona);
       expect(movesBy(outcome, agent.handle), agent.handle).toBeGreaterThan(10);
     }
-    expect([...outcome.platform.state.posts.values()].filter((p) => p.content.includes('a module brought from outside'))).toHaveLength(2);
+    expect(
+      [...outcome.platform.state.posts.values()].filter((p) =>
+        p.content.includes('a module brought from outside'),
+      ),
+    ).toHaveLength(2);
     // The module draws only from ctx.rng, so the run is as reproducible as one of built-in personas.
     expect((await runScenario(RANDOM_MOVERS)).fingerprint).toBe(outcome.fingerprint);
   });
 
   it('a TypeScript class module plays too', async () => {
-    const outcome = await runScenario('  - module: ./class-agent.ts\n    count: 1\n    heartbeat: { min: 30s, max: 30s }\n', '1h');
+    const outcome = await runScenario(
+      '  - module: ./class-agent.ts\n    count: 1\n    heartbeat: { min: 30s, max: 30s }\n',
+      '1h',
+    );
     expect(outcome.failed).toBe(false);
     const agent = outcome.agents.find((a) => a.persona === 'class_agent')!;
-    expect(((agent.impl as ModulePersona).inner as unknown as { heartbeats: number }).heartbeats).toBeGreaterThanOrEqual(119);
+    expect(
+      ((agent.impl as ModulePersona).inner as unknown as { heartbeats: number }).heartbeats,
+    ).toBeGreaterThanOrEqual(119);
     expect(movesBy(outcome, agent.handle)).toBeGreaterThan(5);
   });
 });
@@ -122,15 +138,39 @@ describe('a bad agent module gets one clear line naming its path and the fault',
     ['agent.py', /: unsupported file type "\.py" \(expected \.js, \.mjs, \.cjs, \.ts, \.mts\)$/],
     ['throws-on-import.mjs', /: import threw: TypeError: cannot start: AGENT_TOKEN is not set$/],
     ['syntax-error.mjs', /: import threw: .*syntax/i],
-    ['no-default.mjs', /: no default export: it has only named exports \(create, name\); export default a PersonaFactory/],
-    ['not-a-factory.mjs', /: the default export is the string "random", not a PersonaFactory or a create\(options\) function$/],
-    ['single-persona.mjs', /: the default export is an object without create\(options\) \(one persona object would be shared by every agent: export its class instead\)/],
-    ['no-heartbeat.mjs', /: the persona lacks heartbeat\(ctx\): create\(options\) returned an object with keys \[heartBeat\]$/, {}],
-    ['no-heartbeat-class.mjs', /: the persona lacks heartbeat\(ctx\): create\(options\) returned an object with keys \[\]$/, {}],
+    [
+      'no-default.mjs',
+      /: no default export: it has only named exports \(create, name\); export default a PersonaFactory/,
+    ],
+    [
+      'not-a-factory.mjs',
+      /: the default export is the string "random", not a PersonaFactory or a create\(options\) function$/,
+    ],
+    [
+      'single-persona.mjs',
+      /: the default export is an object without create\(options\) \(one persona object would be shared by every agent: export its class instead\)/,
+    ],
+    [
+      'no-heartbeat.mjs',
+      /: the persona lacks heartbeat\(ctx\): create\(options\) returned an object with keys \[heartBeat\]$/,
+      {},
+    ],
+    [
+      'no-heartbeat-class.mjs',
+      /: the persona lacks heartbeat\(ctx\): create\(options\) returned an object with keys \[\]$/,
+      {},
+    ],
     ['async-create.mjs', /: create\(options\) returned a Promise: it must return the persona itself/, {}],
-    ['strict-options.mjs', /: checkOptions refused the options: speed: unknown option; depth: must be 1, 2 or 3$/, { depth: 7, speed: 2 }],
+    [
+      'strict-options.mjs',
+      /: checkOptions refused the options: speed: unknown option; depth: must be 1, 2 or 3$/,
+      { depth: 7, speed: 2 },
+    ],
     ['bad-check-result.mjs', /: checkOptions must return an array of strings, not the string "ok"$/, {}],
-    ['bad-name.mjs', /: name must be 1-24 letters, digits, periods or underscores \(it prefixes agent handles\), not the string "my agent!"$/],
+    [
+      'bad-name.mjs',
+      /: name must be 1-24 letters, digits, periods or underscores \(it prefixes agent handles\), not the string "my agent!"$/,
+    ],
     ['create-throws.mjs', /: create\(options\) threw: RangeError: token option is required$/, {}],
   ];
   for (const [path, expected, options] of cases) {
@@ -148,21 +188,33 @@ describe('a bad agent module gets one clear line naming its path and the fault',
 
   it('without options the probe is skipped; the same faults surface at create', async () => {
     const lazy = await load('no-heartbeat.mjs');
-    expect(() => lazy.create({})).toThrow(/^agent module no-heartbeat\.mjs: the persona lacks heartbeat\(ctx\)/);
+    expect(() => lazy.create({})).toThrow(
+      /^agent module no-heartbeat\.mjs: the persona lacks heartbeat\(ctx\)/,
+    );
     const needy = await load('create-throws.mjs');
-    expect(() => needy.create({})).toThrow(/^agent module create-throws\.mjs: create\(options\) threw: RangeError: token option is required$/);
+    expect(() => needy.create({})).toThrow(
+      /^agent module create-throws\.mjs: create\(options\) threw: RangeError: token option is required$/,
+    );
     expect(needy.create({ token: 'x' })).toBeInstanceOf(ModulePersona);
   });
 
   it('a heartbeat that throws stops the run with an error naming the module and the agent', async () => {
     const run = runScenario('  - module: ./heartbeat-throws.mjs\n    count: 1\n', '1h');
-    await expect(run).rejects.toThrow(/^agent module \.\/heartbeat-throws\.mjs: heartbeat of heartbeat_throws_0001 threw: lost my marbles$/);
+    await expect(run).rejects.toThrow(
+      /^agent module \.\/heartbeat-throws\.mjs: heartbeat of heartbeat_throws_0001 threw: lost my marbles$/,
+    );
   });
 
   it('through a scenario, a bad module or refused options stop the run before any agent exists, naming the group', async () => {
     for (const [group, expected] of [
-      ['  - module: ./no-heartbeat.mjs\n    count: 1\n', /population\[1\]\.module: agent module \.\/no-heartbeat\.mjs: the persona lacks heartbeat\(ctx\)/],
-      ['  - module: ./strict-options.mjs\n    count: 1\n    options: { depth: 9 }\n', /population\[1\]\.module: agent module \.\/strict-options\.mjs: checkOptions refused the options: depth: must be 1, 2 or 3/],
+      [
+        '  - module: ./no-heartbeat.mjs\n    count: 1\n',
+        /population\[1\]\.module: agent module \.\/no-heartbeat\.mjs: the persona lacks heartbeat\(ctx\)/,
+      ],
+      [
+        '  - module: ./strict-options.mjs\n    count: 1\n    options: { depth: 9 }\n',
+        /population\[1\]\.module: agent module \.\/strict-options\.mjs: checkOptions refused the options: depth: must be 1, 2 or 3/,
+      ],
     ] as const) {
       const world = new World(parseScenario(scenario(group), 'byo', undefined, FIXTURES));
       await expect(world.run()).rejects.toThrow(expected);
@@ -182,9 +234,14 @@ describe('TypeScript agent modules under plain Node 20 (no TypeScript support of
     mkdirSync(join(scratch, 'agents/adapters'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'));
     const source = readFileSync(join(ROOT, 'agents/adapters/byo.ts'), 'utf8');
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(join(scratch, 'agents/adapters/byo.js'), js);
-    writeFileSync(join(scratch, 'agents/adapters/byo-typescript.mjs'), readFileSync(join(ROOT, 'agents/adapters/byo-typescript.mjs')));
+    writeFileSync(
+      join(scratch, 'agents/adapters/byo-typescript.mjs'),
+      readFileSync(join(ROOT, 'agents/adapters/byo-typescript.mjs')),
+    );
     const script = `
       const { loadAgentModule } = await import(${JSON.stringify(join(scratch, 'agents/adapters/byo.js'))});
       const factory = await loadAgentModule('class-agent.ts', ${JSON.stringify(FIXTURES)}, { level: 1 });
@@ -193,7 +250,10 @@ describe('TypeScript agent modules under plain Node 20 (no TypeScript support of
       console.log(JSON.stringify({ name: factory.name, inner: persona.inner.constructor.name, broken }));`;
     let out: string;
     try {
-      out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: resolve(scratch) });
+      out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        cwd: resolve(scratch),
+      });
     } finally {
       rmSync(scratch, { recursive: true, force: true }); // removes the node_modules link, not what it points to
     }

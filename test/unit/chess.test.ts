@@ -13,7 +13,7 @@ import {
   sideToMove,
   STANDARD_START_FEN,
   toWireUci,
-} from '../../src/rules/chess.js';
+} from '../../src/rules/chess/chess.js';
 
 // White may castle both ways; black king on e8, no other black pieces nearby.
 const CASTLE_FEN = 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1';
@@ -103,7 +103,11 @@ describe('parseMove accepts every spelling agents send', () => {
   it.each([['e7e8q'], ['e7e8Q'], ['e8=Q'], ['e8Q'], ['e8q'], ['e8=Q+']])('promotion %j', (text) => {
     const board = newBoard(PROMO_FEN);
     expect(uciOf(board, text)).toBe('e7e8q');
-    expect(playMove(board, parseOk(board, text))).toMatchObject({ san: 'e8=Q+', uci: 'e7e8q', isCheck: true });
+    expect(playMove(board, parseOk(board, text))).toMatchObject({
+      san: 'e8=Q+',
+      uci: 'e7e8q',
+      isCheck: true,
+    });
   });
 
   it('underpromotion', () => {
@@ -125,7 +129,13 @@ describe('parseMove accepts every spelling agents send', () => {
     const board = newBoard();
     play(board, 'f3 e5 g4');
     const played = playMove(board, parseOk(board, 'Qh4#'));
-    expect(played).toMatchObject({ san: 'Qh4#', uci: 'd8h4', color: 'black', isCheck: true, isCheckmate: true });
+    expect(played).toMatchObject({
+      san: 'Qh4#',
+      uci: 'd8h4',
+      color: 'black',
+      isCheck: true,
+      isCheckmate: true,
+    });
   });
 });
 
@@ -210,9 +220,26 @@ describe('legalMoves', () => {
     const board = newBoard();
     const ucis = legalMoves(board).map((m) => toWireUci(board, m));
     expect(ucis).toEqual([
-      'b1a3', 'b1c3', 'g1f3', 'g1h3',
-      'a2a3', 'a2a4', 'b2b3', 'b2b4', 'c2c3', 'c2c4', 'd2d3', 'd2d4',
-      'e2e3', 'e2e4', 'f2f3', 'f2f4', 'g2g3', 'g2g4', 'h2h3', 'h2h4',
+      'b1a3',
+      'b1c3',
+      'g1f3',
+      'g1h3',
+      'a2a3',
+      'a2a4',
+      'b2b3',
+      'b2b4',
+      'c2c3',
+      'c2c4',
+      'd2d3',
+      'd2d4',
+      'e2e3',
+      'e2e4',
+      'f2f3',
+      'f2f4',
+      'g2g3',
+      'g2g4',
+      'h2h3',
+      'h2h4',
     ]);
   });
   it('expands promotions queen, rook, bishop, knight', () => {
@@ -238,7 +265,10 @@ describe('boardResult', () => {
   });
 
   it('stalemate from a FEN and by a move', () => {
-    expect(boardResult(newBoard('k7/8/1Q6/8/8/8/8/7K b - - 0 1'))).toEqual({ ending: 'stalemate', winner: null });
+    expect(boardResult(newBoard('k7/8/1Q6/8/8/8/8/7K b - - 0 1'))).toEqual({
+      ending: 'stalemate',
+      winner: null,
+    });
     const board = newBoard('k7/8/8/8/8/8/1Q6/7K w - - 0 1');
     play(board, 'Qb6');
     expect(boardResult(board)).toEqual({ ending: 'stalemate', winner: null });

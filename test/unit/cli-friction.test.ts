@@ -6,14 +6,23 @@ import { describe, expect, it } from 'vitest';
 
 /** The CLI as a user runs it (built by `npm test`'s pretest step into dist/); stderr is a pipe, not a terminal. */
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, ['bin/agent-chess-sim.js', ...args], { encoding: 'utf8', timeout: 90_000 });
+  const result = spawnSync(process.execPath, ['bin/agent-chess-sim.js', ...args], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function scenarioFile(dir: string, body: { duration?: string; heartbeat?: string; count?: number } = {}): string {
+function scenarioFile(
+  dir: string,
+  body: { duration?: string; heartbeat?: string; count?: number } = {},
+): string {
   const file = join(dir, 'tiny.yaml');
   const heartbeat = body.heartbeat ?? '{ min: 30s, max: 60s }';
-  writeFileSync(file, `name: tiny\nseed: 4\nstart: 2026-01-01T00:00:00Z\nduration: ${body.duration ?? '2h'}\npopulation:\n  - persona: random\n    count: ${body.count ?? 6}\n    heartbeat: ${heartbeat}\n`);
+  writeFileSync(
+    file,
+    `name: tiny\nseed: 4\nstart: 2026-01-01T00:00:00Z\nduration: ${body.duration ?? '2h'}\npopulation:\n  - persona: random\n    count: ${body.count ?? 6}\n    heartbeat: ${heartbeat}\n`,
+  );
   return file;
 }
 
@@ -31,7 +40,10 @@ describe('run: arguments and the output folder are checked before the run starts
     writeFileSync(join(dir, 'taken'), 'a file');
     for (const [out, message] of [
       ['taken', /^agent-chess-sim run: --out .*taken: is a file, not a folder\n$/],
-      ['taken/inside', /^agent-chess-sim run: --out .*taken\/inside: cannot create it here \(a part of the path is a file\)\n$/],
+      [
+        'taken/inside',
+        /^agent-chess-sim run: --out .*taken\/inside: cannot create it here \(a part of the path is a file\)\n$/,
+      ],
     ] as const) {
       const { code, stdout, stderr } = cli('run', file, '--out', join(dir, out), '--no-progress');
       expect(code).toBe(2);
@@ -46,7 +58,10 @@ describe('run: arguments and the output folder are checked before the run starts
     const file = scenarioFile(dir);
     const cases: Array<[string[], RegExp]> = [
       [['run', file, '--seed='], /^agent-chess-sim run: --seed: give a value, e\.g\. --seed 7/],
-      [['run', file, '--sed', '3'], /^agent-chess-sim: Unknown argument: sed \(see agent-chess-sim --help\)\n$/],
+      [
+        ['run', file, '--sed', '3'],
+        /^agent-chess-sim: Unknown argument: sed \(see agent-chess-sim --help\)\n$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = cli(...args, '--out', join(dir, 'out'));
@@ -62,7 +77,9 @@ describe('run: arguments and the output folder are checked before the run starts
     const file = scenarioFile(dir, { heartbeat: '{ min: 30, max: "60" }' });
     const { code, stderr } = cli('run', file, '--out', join(dir, 'out'));
     expect(code).toBe(2);
-    expect(stderr).toContain('  - population[0].heartbeat.min: 30 has no unit; write 30s for seconds (or 30ms, 30m, 30h)');
+    expect(stderr).toContain(
+      '  - population[0].heartbeat.min: 30 has no unit; write 30s for seconds (or 30ms, 30m, 30h)',
+    );
     expect(stderr).toContain('  - population[0].heartbeat.max: 60 has no unit; write 60s for seconds');
   });
 });
@@ -80,12 +97,16 @@ describe('run: progress, and reports written whole', () => {
     expect(code).toBe(0);
     const lines = stderr.split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^tiny: \d+% of 2 h virtual, \d+\.\d s elapsed, ETA (\d+\.\d s|\?), \d+ games finished, \d+ moves$/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^tiny: \d+% of 2 h virtual, \d+\.\d s elapsed, ETA (\d+\.\d s|\?), \d+ games finished, \d+ moves$/,
+      );
     expect(stdout).toMatch(/^wrote .*report\.json, .*games\.pgn, .*junit\.xml, .*summary\.md/m);
     expect(existsSync(join(out, 'crosscheck.txt'))).toBe(false);
     expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).scenario.name).toBe('tiny');
-    for (const name of ['games.pgn', 'junit.xml', 'summary.md']) expect(existsSync(join(out, name))).toBe(true);
+    for (const name of ['games.pgn', 'junit.xml', 'summary.md'])
+      expect(existsSync(join(out, name))).toBe(true);
     expect(partials(dir)).toEqual([]);
   });
 
@@ -96,7 +117,9 @@ describe('run: progress, and reports written whole', () => {
     const out = join(dir, 'out');
     mkdirSync(out);
     writeFileSync(join(out, 'report.json'), '{"previous": true}\n');
-    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'run', file, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/agent-chess-sim.js', 'run', file, '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -110,7 +133,11 @@ describe('run: progress, and reports written whole', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     const last = stderr.trimEnd().split('\n').at(-1)!;
-    expect(last).toMatch(new RegExp(`^SIGINT: stopped tiny at \\d+% of its virtual time after \\d+\\.\\d s; wrote nothing \\(${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} still holds the previous run's report, untouched\\)$`));
+    expect(last).toMatch(
+      new RegExp(
+        `^SIGINT: stopped tiny at \\d+% of its virtual time after \\d+\\.\\d s; wrote nothing \\(${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} still holds the previous run's report, untouched\\)$`,
+      ),
+    );
     expect(stdout).toBe('');
     expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('{"previous": true}\n');
     expect(readdirSync(out)).toEqual(['report.json']);

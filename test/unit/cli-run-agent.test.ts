@@ -7,7 +7,10 @@ import { argumentProblem, type RunArgs } from '../../src/cli/run.js';
 
 /** The CLI as a user runs it (built by `npm test`'s pretest step into dist/). */
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, ['bin/agent-chess-sim.js', ...args], { encoding: 'utf8', timeout: 90_000 });
+  const result = spawnSync(process.execPath, ['bin/agent-chess-sim.js', ...args], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -18,12 +21,29 @@ function readReport(dir: string) {
 describe('run --agent: your module against chosen opponents', () => {
   it('plays the shipped example against random and sf-3, prints score lines as games end, and a verdict with an Elo interval', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'acs-agent-')), 'out');
-    const { code, stdout, stderr } = cli('run', '--agent', 'agents/examples/material-agent.mjs', '--vs', 'random,sf-3', '--games', '6', '--seed', '3', '--out', out, '--no-progress');
+    const { code, stdout, stderr } = cli(
+      'run',
+      '--agent',
+      'agents/examples/material-agent.mjs',
+      '--vs',
+      'random,sf-3',
+      '--games',
+      '6',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--no-progress',
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const scoreLines = stdout.split('\n').filter((l) => /^Score of material_agent vs (random|sf-3): \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+$/.test(l));
+    const scoreLines = stdout
+      .split('\n')
+      .filter((l) => /^Score of material_agent vs (random|sf-3): \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+$/.test(l));
     expect(scoreLines.length).toBeGreaterThanOrEqual(6 + 2); // one per game as it ends, then each opponent's final line
-    expect(stdout).toMatch(/^Score of material_agent vs all: \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+\nElo difference: .+, LOS: .+, DrawRatio: \d+\.\d %$/m);
+    expect(stdout).toMatch(
+      /^Score of material_agent vs all: \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+\nElo difference: .+, LOS: .+, DrawRatio: \d+\.\d %$/m,
+    );
 
     const report = readReport(out);
     const agent = report.verdicts.agents.find((a: { group: string }) => a.group === '--agent');
@@ -33,7 +53,11 @@ describe('run --agent: your module against chosen opponents', () => {
     expect(agent.games).toBeLessThanOrEqual(7);
     expect(agent.vs.map((v: { opponent: string }) => v.opponent).sort()).toEqual(['random', 'sf-3']);
     expect(agent.performance.low).not.toBeNull();
-    expect(report.verdicts.groups.map((g: { group: string }) => g.group)).toEqual(['--agent', '--vs random', '--vs sf-3']);
+    expect(report.verdicts.groups.map((g: { group: string }) => g.group)).toEqual([
+      '--agent',
+      '--vs random',
+      '--vs sf-3',
+    ]);
     expect(report.scenario.duration_ms).toBeLessThan(6 * 60 * 60_000);
     expect(stdout).toMatch(/^agents \(3\):$/m);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
@@ -45,8 +69,14 @@ describe('run --agent: your module against chosen opponents', () => {
     const dir = mkdtempSync(join(tmpdir(), 'acs-agent-bad-'));
     writeFileSync(join(dir, 'empty.mjs'), 'export default {};\n');
     const cases: Array<[string[], RegExp]> = [
-      [['--agent', join(dir, 'empty.mjs')], /^empty vs random,sf-3: invalid scenario\n {2}- --agent\.module: agent module .*empty\.mjs: the default export is an object without create\(options\)/],
-      [['--agent-uci', '/no/such/engine', '--vs', 'sf-1'], /^engine vs sf-1: invalid scenario\n {2}- --agent-uci\.options\.path: no executable "\/no\/such\/engine"/],
+      [
+        ['--agent', join(dir, 'empty.mjs')],
+        /^empty vs random,sf-3: invalid scenario\n {2}- --agent\.module: agent module .*empty\.mjs: the default export is an object without create\(options\)/,
+      ],
+      [
+        ['--agent-uci', '/no/such/engine', '--vs', 'sf-1'],
+        /^engine vs sf-1: invalid scenario\n {2}- --agent-uci\.options\.path: no executable "\/no\/such\/engine"/,
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = cli('run', ...args, '--out', join(dir, 'out'), '--no-progress');
@@ -60,7 +90,10 @@ describe('run --agent: your module against chosen opponents', () => {
     const base: RunArgs = { out: 'reports/latest', progress: false };
     const agent = 'agents/examples/material-agent.mjs';
     const cases: Array<[Partial<RunArgs>, RegExp]> = [
-      [{ agent, vs: 'random,sf-9,bob' }, /^--vs: unknown opponent sf-9, bob \(personas: random, .*; engine levels: sf-1 to sf-8\)$/],
+      [
+        { agent, vs: 'random,sf-9,bob' },
+        /^--vs: unknown opponent sf-9, bob \(personas: random, .*; engine levels: sf-1 to sf-8\)$/,
+      ],
       [{ agent, vs: 'random,,sf-3' }, /^--vs random,,sf-3: an empty name/],
       [{ agent, games: 0 }, /^--games: must be a whole number from 1 to 10000$/],
       [{ agent, games: Number.NaN }, /^--games: must be a whole number/],
@@ -74,7 +107,9 @@ describe('run --agent: your module against chosen opponents', () => {
       [{ scenario: 'scenarios/smoke.yaml', out: '' }, /^--out: give a folder/],
     ];
     for (const [args, message] of cases) expect(argumentProblem({ ...base, ...args })).toMatch(message);
-    expect(argumentProblem({ ...base, agent, vs: 'random,sf-3,greedy', games: 30, seed: '7' })).toBeUndefined();
+    expect(
+      argumentProblem({ ...base, agent, vs: 'random,sf-3,greedy', games: 30, seed: '7' }),
+    ).toBeUndefined();
     expect(argumentProblem({ ...base, scenario: 'scenarios/smoke.yaml' })).toBeUndefined();
   });
 });

@@ -5,12 +5,12 @@ import { toIso } from '../../src/kernel/clock.js';
 import { uuidV4 } from '../../src/kernel/ids.js';
 import { ReplayableIds } from '../../src/kernel/replayable-ids.js';
 import { Rng } from '../../src/kernel/rng.js';
-import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess.js';
-import { moveSans } from '../../src/platform/games.js';
+import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
+import { moveSans } from '../../src/platform/chess/games.js';
 import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
- * Finished games and activity rows are kept packed (src/platform/game-record.ts, move-log.ts,
+ * Finished games and activity rows are kept packed (src/platform/chess/game-record.ts, move-log.ts,
  * activity-rows.ts) and read back through the same routes: what a client reads after a game ended must be
  * exactly what it was told while the game was played.
  */
@@ -31,7 +31,17 @@ describe('kernel pieces of the compact records', () => {
   });
 
   it('toIso writes what Date writes, across days, years and the edges it hands back to Date', () => {
-    const edges = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2026, 0, 1), Date.UTC(2024, 1, 29, 23, 59, 59, 999), 253_402_300_799_999, 253_402_300_800_000];
+    const edges = [
+      0,
+      1,
+      999,
+      86_399_999,
+      86_400_000,
+      Date.UTC(2026, 0, 1),
+      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+      253_402_300_799_999,
+      253_402_300_800_000,
+    ];
     for (const ms of edges) expect(toIso(ms)).toBe(new Date(ms).toISOString());
     fc.assert(
       fc.property(fc.integer({ min: -62_000_000_000_000, max: 300_000_000_000_000 }), (ms) => {
@@ -44,7 +54,11 @@ describe('kernel pieces of the compact records', () => {
   it('a bit stream reads back the widths and naturals written, in order', () => {
     const natural = fc.oneof(fc.nat(70), fc.nat(), fc.maxSafeNat());
     const field = fc.oneof(
-      fc.record({ kind: fc.constant('bits' as const), width: fc.integer({ min: 0, max: 30 }), value: fc.nat() }),
+      fc.record({
+        kind: fc.constant('bits' as const),
+        width: fc.integer({ min: 0, max: 30 }),
+        value: fc.nat(),
+      }),
       fc.record({ kind: fc.constant('natural' as const), value: natural }),
       fc.record({ kind: fc.constant('rice' as const), value: natural, k: fc.integer({ min: 0, max: 52 }) }),
     );
@@ -78,14 +92,19 @@ describe('kernel pieces of the compact records', () => {
 
   it('replayable ids are the ids the plain stream draws, for any ascending choice of ordinals', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 600 }), fc.array(fc.nat(599), { maxLength: 40 }), (spacing, drawn, picks) => {
-        const replayable = new ReplayableIds(new Rng('ids').fork('replay'), spacing);
-        const plain = new Rng('ids').fork('replay');
-        const expected = Array.from({ length: drawn }, () => uuidV4(plain));
-        for (let i = 0; i < drawn; i++) expect(replayable.next()).toBe(expected[i]);
-        const ordinals = [...new Set(picks.map((n) => n % drawn))].sort((a, b) => a - b);
-        expect(replayable.idsAt(ordinals)).toEqual(ordinals.map((n) => expected[n]));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.array(fc.nat(599), { maxLength: 40 }),
+        (spacing, drawn, picks) => {
+          const replayable = new ReplayableIds(new Rng('ids').fork('replay'), spacing);
+          const plain = new Rng('ids').fork('replay');
+          const expected = Array.from({ length: drawn }, () => uuidV4(plain));
+          for (let i = 0; i < drawn; i++) expect(replayable.next()).toBe(expected[i]);
+          const ordinals = [...new Set(picks.map((n) => n % drawn))].sort((a, b) => a - b);
+          expect(replayable.idsAt(ordinals)).toEqual(ordinals.map((n) => expected[n]));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -94,7 +113,13 @@ describe('kernel pieces of the compact records', () => {
 type MoveAnswer = Awaited<ReturnType<TestAgent['client']['move']>>['move'];
 
 /** Plays a random game to its end at random paces, keeping every move answer; returns them. */
-async function randomGame(world: TestWorld, white: TestAgent, black: TestAgent, gameId: string, rng: Rng): Promise<MoveAnswer[]> {
+async function randomGame(
+  world: TestWorld,
+  white: TestAgent,
+  black: TestAgent,
+  gameId: string,
+  rng: Rng,
+): Promise<MoveAnswer[]> {
   const board = newBoard();
   const answers: MoveAnswer[] = [];
   for (let ply = 0; ; ply++) {

@@ -10,7 +10,7 @@ import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
-import { socialScoreOf } from '../../src/platform/actors.js';
+import { socialScoreOf } from '../../src/platform/identity/actors.js';
 import { FIXED_NETWORK, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -57,11 +57,18 @@ const CUP = 'Contract Cup';
 
 /** The game ids of one round, with both players as test agents. */
 async function roundGames(world: TestWorld, id: string, round: number, byHandle: Map<string, TestAgent>) {
-  const { tournament } = await bodyOf<{ tournament: Tn.TournamentDetail }>(world, { method: 'GET', path: `/api/chess/tournaments/${id}` });
+  const { tournament } = await bodyOf<{ tournament: Tn.TournamentDetail }>(world, {
+    method: 'GET',
+    path: `/api/chess/tournaments/${id}`,
+  });
   const games = [];
   for (const match of tournament.rounds[round - 1]!.matches) {
     const game = await world.client().game(match.game_id!);
-    games.push({ id: match.game_id!, white: byHandle.get(game.white_player.handle)!, black: byHandle.get(game.black_player.handle)! });
+    games.push({
+      id: match.game_id!,
+      white: byHandle.get(game.white_player.handle)!,
+      black: byHandle.get(game.black_player.handle)!,
+    });
   }
   return games;
 }
@@ -85,7 +92,11 @@ async function playedTournament(): Promise<Fixture> {
   const creator = await world.agent('creator');
   world.airdrop(creator, 5);
   const entrants = await world.agents(8, { sol: 2 });
-  const [alice, bob, carol] = [await world.agent('alice'), await world.agent('bob'), await world.agent('carol')];
+  const [alice, bob, carol] = [
+    await world.agent('alice'),
+    await world.agent('bob'),
+    await world.agent('carol'),
+  ];
   for (const agent of [alice, bob, carol]) world.airdrop(agent, 2);
 
   // A game outside any tournament, between two entrants: Black (player2) wins.
@@ -97,7 +108,8 @@ async function playedTournament(): Promise<Fixture> {
   world.advanceBy(10 * 60_000); // past the settlement window and the start delay
   const byHandle = new Map(entrants.map((e) => [e.handle, e]));
   for (const round of [1, 2, 3]) {
-    for (const game of await roundGames(world, cupId, round, byHandle)) await world.play(game.id, game.white, game.black, FOOLS_MATE);
+    for (const game of await roundGames(world, cupId, round, byHandle))
+      await world.play(game.id, game.white, game.black, FOOLS_MATE);
   }
   world.advanceBy(5_000); // the payouts settle
   return { world, creator, entrants, alice, bob, carol, cupId };
@@ -116,7 +128,11 @@ describe('wire fix: challenger.social_score on challenges', () => {
     expect(created.challenge.challenger).toEqual(challenger);
 
     // As the SDK sends it: no Authorization header (a public GET), the limit as query text.
-    const response = await world.transport.send({ method: 'GET', path: '/api/chess/challenges/open', query: { limit: 50 } });
+    const response = await world.transport.send({
+      method: 'GET',
+      path: '/api/chess/challenges/open',
+      query: { limit: 50 },
+    });
     expectMatches(Ch.openChallenges, response);
     const { challenges } = response.body as { challenges: Ch.ChallengeView[] };
     expect(challenges.map((c) => c.challenger)).toEqual([challenger]);
@@ -132,7 +148,8 @@ describe('the chess routes against their contracts', () => {
   it('wire fix: history rows name the tournament of a tournament game, and null otherwise', async () => {
     const { world, entrants } = f;
     // As the SDK sends it: the caller's key, limit and offset as query text.
-    const history = (as: TestAgent) => send(world, { method: 'GET', path: '/api/chess/games/history', query: { limit: 50, offset: 0 }, as });
+    const history = (as: TestAgent) =>
+      send(world, { method: 'GET', path: '/api/chess/games/history', query: { limit: 50, offset: 0 }, as });
     const response = await history(entrants[1]!);
     expectMatches(gameHistory, response);
     const rows = (response.body as { games: HistoryRow[] }).games;
@@ -151,49 +168,90 @@ describe('the chess routes against their contracts', () => {
 
   it('answers every Challenges route with its contract shape, and refuses with declared codes', async () => {
     const { world, alice, bob, carol } = f;
-    const create = (as: TestAgent, body: unknown) => send(world, { method: 'POST', path: '/api/chess/challenge', body, as });
+    const create = (as: TestAgent, body: unknown) =>
+      send(world, { method: 'POST', path: '/api/chess/challenge', body, as });
 
     const direct = await create(alice, { opponent_handle: 'bob' });
     expectMatches(Ch.createChallenge, direct);
-    expect(direct.body).toMatchObject({ bounty_sol: null, escrow_address: null, escrow_status: null, transfer_status: null });
+    expect(direct.body).toMatchObject({
+      bounty_sol: null,
+      escrow_address: null,
+      escrow_status: null,
+      transfer_status: null,
+    });
     const bounty = await create(alice, { bounty_sol: 0.1 });
     expectMatches(Ch.createChallenge, bounty);
-    expect(bounty.body).toMatchObject({ bounty_sol: 0.1, escrow_status: 'awaiting_deposits', transfer_status: 'queued' });
+    expect(bounty.body).toMatchObject({
+      bounty_sol: 0.1,
+      escrow_status: 'awaiting_deposits',
+      transfer_status: 'queued',
+    });
     const openId = (bounty.body as Ch.CreateChallengeResponse).challenge.challenge_id;
     const directId = (direct.body as Ch.CreateChallengeResponse).challenge.challenge_id;
     expectRefusal(Ch.createChallenge, await create(alice, { opponent_handle: 'alice' }), 'bad_request');
     expectRefusal(Ch.createChallenge, await create(alice, { bounty_sol: 'lots' }), 'validation_error');
 
-    const open = await send(world, { method: 'GET', path: '/api/chess/challenges/open', query: { limit: 10, challenger_handle: 'alice' } });
+    const open = await send(world, {
+      method: 'GET',
+      path: '/api/chess/challenges/open',
+      query: { limit: 10, challenger_handle: 'alice' },
+    });
     expectMatches(Ch.openChallenges, open);
     expect((open.body as { challenges: unknown[] }).challenges).toHaveLength(1);
-    expectRefusal(Ch.openChallenges, await send(world, { method: 'GET', path: '/api/chess/challenges/open', query: { challenger_handle: 'ghost' } }), 'not_found');
+    expectRefusal(
+      Ch.openChallenges,
+      await send(world, {
+        method: 'GET',
+        path: '/api/chess/challenges/open',
+        query: { challenger_handle: 'ghost' },
+      }),
+      'not_found',
+    );
 
     const mine = await send(world, { method: 'GET', path: '/api/chess/challenges/mine', as: alice });
     expectMatches(Ch.myChallenges, mine);
-    expect(mine.body).toMatchObject({ outgoing_open: [{ challenge_id: openId }], direct_pending: [{ challenge_id: directId, direction: 'outgoing' }] });
+    expect(mine.body).toMatchObject({
+      outgoing_open: [{ challenge_id: openId }],
+      direct_pending: [{ challenge_id: directId, direction: 'outgoing' }],
+    });
     const bobsSide = await send(world, { method: 'GET', path: '/api/chess/challenges/mine', as: bob });
     expectMatches(Ch.myChallenges, bobsSide);
-    expect(bobsSide.body).toMatchObject({ outgoing_open: [], direct_pending: [{ challenge_id: directId, direction: 'incoming' }] });
-    expectRefusal(Ch.myChallenges, await send(world, { method: 'GET', path: '/api/chess/challenges/mine' }), 'authentication_required');
+    expect(bobsSide.body).toMatchObject({
+      outgoing_open: [],
+      direct_pending: [{ challenge_id: directId, direction: 'incoming' }],
+    });
+    expectRefusal(
+      Ch.myChallenges,
+      await send(world, { method: 'GET', path: '/api/chess/challenges/mine' }),
+      'authentication_required',
+    );
 
     // As the SDK sends accept: no body, no Content-Type.
-    const accept = (id: string, as: TestAgent) => send(world, { method: 'POST', path: `/api/chess/challenges/${id}/accept`, as });
+    const accept = (id: string, as: TestAgent) =>
+      send(world, { method: 'POST', path: `/api/chess/challenges/${id}/accept`, as });
     expectRefusal(Ch.acceptChallenge, await accept(openId, alice), 'cannot_accept_own_challenge');
     expectRefusal(Ch.acceptChallenge, await accept(directId, carol), 'challenge_not_for_you');
     const plain = await accept(directId, bob);
     expectMatches(Ch.acceptChallenge, plain);
-    expect(plain.body).toMatchObject({ game: { game_id: directId, status: 'active', result: null }, escrow_status: null });
+    expect(plain.body).toMatchObject({
+      game: { game_id: directId, status: 'active', result: null },
+      escrow_status: null,
+    });
     const staked = await accept(openId, carol);
     expectMatches(Ch.acceptChallenge, staked);
-    expect(staked.body).toMatchObject({ game: { game_id: openId, status: 'pending' }, bounty_sol: 0.1, escrow_status: 'awaiting_deposits' });
+    expect(staked.body).toMatchObject({
+      game: { game_id: openId, status: 'pending' },
+      bounty_sol: 0.1,
+      escrow_status: 'awaiting_deposits',
+    });
     expectRefusal(Ch.acceptChallenge, await accept(openId, bob), 'challenge_not_open');
     expectRefusal(Ch.acceptChallenge, await accept('00000000-0000-4000-8000-000000000000', bob), 'not_found');
   });
 
   it('answers every Leaderboard route with its contract shape, and refuses with declared codes', async () => {
     const { world, entrants } = f;
-    const get = (path: string, query: TransportRequest['query'] = {}, as?: TestAgent) => send(world, { method: 'GET', path, query, ...(as ? { as } : {}) });
+    const get = (path: string, query: TransportRequest['query'] = {}, as?: TestAgent) =>
+      send(world, { method: 'GET', path, query, ...(as ? { as } : {}) });
 
     const elo = await get('/api/chess/leaderboard', { limit: 5, offset: 1 });
     expectMatches(Lb.leaderboard, elo);
@@ -206,19 +264,37 @@ describe('the chess routes against their contracts', () => {
     const unranked = await get('/api/chess/leaderboard/around', {}, f.creator);
     expectMatches(Lb.leaderboardAround, unranked);
     expect((unranked.body as { your_rank: number | null }).your_rank).toBeNull();
-    expectRefusal(Lb.leaderboardAround, await get('/api/chess/leaderboard/around', { half_window: 51 }, entrants[0]), 'validation_error');
-    expectRefusal(Lb.leaderboardAround, await get('/api/chess/leaderboard/around'), 'authentication_required');
+    expectRefusal(
+      Lb.leaderboardAround,
+      await get('/api/chess/leaderboard/around', { half_window: 51 }, entrants[0]),
+      'validation_error',
+    );
+    expectRefusal(
+      Lb.leaderboardAround,
+      await get('/api/chess/leaderboard/around'),
+      'authentication_required',
+    );
 
     const wins = await get('/api/chess/leaderboard/tournament-wins');
     expectMatches(Lb.tournamentWins, wins);
-    expect((wins.body as { leaderboard: Lb.TournamentWinsRow[] }).leaderboard).toMatchObject([{ rank: 1, tournament_wins: 1 }]);
-    expectRefusal(Lb.tournamentWins, await get('/api/chess/leaderboard/tournament-wins', { offset: -1 }), 'validation_error');
+    expect((wins.body as { leaderboard: Lb.TournamentWinsRow[] }).leaderboard).toMatchObject([
+      { rank: 1, tournament_wins: 1 },
+    ]);
+    expectRefusal(
+      Lb.tournamentWins,
+      await get('/api/chess/leaderboard/tournament-wins', { offset: -1 }),
+      'validation_error',
+    );
 
     const earnings = await get('/api/chess/leaderboard/tournament-earnings');
     expectMatches(Lb.tournamentEarnings, earnings);
     const [top] = (earnings.body as { leaderboard: Lb.TournamentEarningsRow[] }).leaderboard;
     expect(top!.earnings_sol).toBeGreaterThan(0);
-    expectRefusal(Lb.tournamentEarnings, await get('/api/chess/leaderboard/tournament-earnings', { limit: 'ten' }), 'validation_error');
+    expectRefusal(
+      Lb.tournamentEarnings,
+      await get('/api/chess/leaderboard/tournament-earnings', { limit: 'ten' }),
+      'validation_error',
+    );
   });
 
   it('answers every Tournaments route with its contract shape, and refuses with declared codes', async () => {
@@ -227,33 +303,77 @@ describe('the chess routes against their contracts', () => {
       method: 'POST',
       path: '/api/chess/tournaments',
       // SDKs serialise unset options as null.
-      body: { name: 'Open Cup', max_participants: 8, entry_fee_sol: 0.1, prize_distribution: null, description: 'line one\nline two' },
+      body: {
+        name: 'Open Cup',
+        max_participants: 8,
+        entry_fee_sol: 0.1,
+        prize_distribution: null,
+        description: 'line one\nline two',
+      },
       as: creator,
     });
     expectMatches(Tn.createTournament, created);
     const openId = (created.body as { tournament: Tn.TournamentDetail }).tournament.id;
-    expectRefusal(Tn.createTournament, await send(world, { method: 'POST', path: '/api/chess/tournaments', body: { name: ' ', max_participants: 8 }, as: creator }), 'validation_error');
+    expectRefusal(
+      Tn.createTournament,
+      await send(world, {
+        method: 'POST',
+        path: '/api/chess/tournaments',
+        body: { name: ' ', max_participants: 8 },
+        as: creator,
+      }),
+      'validation_error',
+    );
 
-    const join = (id: string, as: TestAgent) => send(world, { method: 'POST', path: `/api/chess/tournaments/${id}/join`, as });
+    const join = (id: string, as: TestAgent) =>
+      send(world, { method: 'POST', path: `/api/chess/tournaments/${id}/join`, as });
     const joined = await join(openId, entrants[0]!);
     expectMatches(Tn.joinTournament, joined);
-    expect(joined.body).toMatchObject({ payment_status: 'pending', queued_transfers: true, already_joined: false });
+    expect(joined.body).toMatchObject({
+      payment_status: 'pending',
+      queued_transfers: true,
+      already_joined: false,
+    });
     expectRefusal(Tn.joinTournament, await join(cupId, f.alice), 'tournament_not_open');
 
     const list = await send(world, { method: 'GET', path: '/api/chess/tournaments', query: { limit: 10 } });
     expectMatches(Tn.listTournaments, list);
-    expect((list.body as { tournaments: Tn.TournamentSummary[] }).tournaments.map((t) => [t.name, t.status])).toEqual([
+    expect(
+      (list.body as { tournaments: Tn.TournamentSummary[] }).tournaments.map((t) => [t.name, t.status]),
+    ).toEqual([
       ['Open Cup', 'registration'],
       [CUP, 'completed'],
     ]);
-    expectRefusal(Tn.listTournaments, await send(world, { method: 'GET', path: '/api/chess/tournaments', query: { status: 'paused' } }), 'validation_error');
+    expectRefusal(
+      Tn.listTournaments,
+      await send(world, { method: 'GET', path: '/api/chess/tournaments', query: { status: 'paused' } }),
+      'validation_error',
+    );
 
     // As the tournament-joiner sends its filters: booleans and amounts as query text.
-    const open = await send(world, { method: 'GET', path: '/api/chess/tournaments/open', query: { verified_only: false, has_entry_fee: true, entry_fee_max: 1 } });
+    const open = await send(world, {
+      method: 'GET',
+      path: '/api/chess/tournaments/open',
+      query: { verified_only: false, has_entry_fee: true, entry_fee_max: 1 },
+    });
     expectMatches(Tn.openTournaments, open);
-    expect((open.body as { tournaments: Tn.OpenTournamentRow[] }).tournaments.map((t) => t.id)).toEqual([openId]);
-    expectRefusal(Tn.openTournaments, await send(world, { method: 'GET', path: '/api/chess/tournaments/open', query: { creator_handle: 'ghost' } }), 'not_found');
-    expectRefusal(Tn.openTournaments, await send(world, { method: 'GET', path: '/api/chess/tournaments/open', query: { prize_min: 1e-10 } }), 'validation_error');
+    expect((open.body as { tournaments: Tn.OpenTournamentRow[] }).tournaments.map((t) => t.id)).toEqual([
+      openId,
+    ]);
+    expectRefusal(
+      Tn.openTournaments,
+      await send(world, {
+        method: 'GET',
+        path: '/api/chess/tournaments/open',
+        query: { creator_handle: 'ghost' },
+      }),
+      'not_found',
+    );
+    expectRefusal(
+      Tn.openTournaments,
+      await send(world, { method: 'GET', path: '/api/chess/tournaments/open', query: { prize_min: 1e-10 } }),
+      'validation_error',
+    );
 
     const cup = await send(world, { method: 'GET', path: `/api/chess/tournaments/${cupId}` });
     expectMatches(Tn.getTournament, cup);
@@ -264,15 +384,31 @@ describe('the chess routes against their contracts', () => {
     expect(detail.participants.filter((x) => x.status === 'champion')).toHaveLength(1);
     const waiting = await send(world, { method: 'GET', path: `/api/chess/tournaments/${openId}` });
     expectMatches(Tn.getTournament, waiting);
-    expectRefusal(Tn.getTournament, await send(world, { method: 'GET', path: '/api/chess/tournaments/00000000-0000-4000-8000-000000000000' }), 'not_found');
+    expectRefusal(
+      Tn.getTournament,
+      await send(world, {
+        method: 'GET',
+        path: '/api/chess/tournaments/00000000-0000-4000-8000-000000000000',
+      }),
+      'not_found',
+    );
   });
 
   // Runs last: the tests above compiled a validator for each contract whose answer they checked.
   it('serves each of these contracts from the route table, and the tests above checked an answer of each', () => {
-    const contracts: RouteContract[] = [...Ch.CHALLENGE_ROUTES, ...Lb.LEADERBOARD_ROUTES, ...Tn.TOURNAMENT_ROUTES];
+    const contracts: RouteContract[] = [
+      ...Ch.CHALLENGE_ROUTES,
+      ...Lb.LEADERBOARD_ROUTES,
+      ...Tn.TOURNAMENT_ROUTES,
+    ];
     for (const contract of contracts) {
-      const served = ROUTES.filter((route) => route.contract.method === contract.method && route.contract.path === contract.path);
-      expect(served.map((route) => route.contract), `${contract.method} ${contract.path}`).toEqual([contract]);
+      const served = ROUTES.filter(
+        (route) => route.contract.method === contract.method && route.contract.path === contract.path,
+      );
+      expect(
+        served.map((route) => route.contract),
+        `${contract.method} ${contract.path}`,
+      ).toEqual([contract]);
     }
     expect([...validators.keys()].filter((c) => contracts.includes(c))).toHaveLength(contracts.length);
   });

@@ -10,9 +10,9 @@ import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
-import { publishExternal } from '../../src/platform/external-network.js';
-import { registerHuman } from '../../src/platform/humans.js';
-import { verificationText } from '../../src/rules/identity.js';
+import { publishExternal } from '../../src/platform/identity/external-network.js';
+import { registerHuman } from '../../src/platform/identity/humans.js';
+import { verificationText } from '../../src/rules/identity/identity.js';
 import { FIXED_NETWORK, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -23,7 +23,12 @@ import { FIXED_NETWORK, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } f
  * Each refusal must carry a code the contract declares. Requests go through the in-process transport,
  * which sends query values as text, as HTTP does.
  */
-const CONTRACTS: readonly RouteContract[] = [...Id.IDENTITY_ROUTES, ...Ag.AGENT_ROUTES, ...Hu.HUMAN_ROUTES, ...Sy.SYSTEM_ROUTES];
+const CONTRACTS: readonly RouteContract[] = [
+  ...Id.IDENTITY_ROUTES,
+  ...Ag.AGENT_ROUTES,
+  ...Hu.HUMAN_ROUTES,
+  ...Sy.SYSTEM_ROUTES,
+];
 
 const ajv = new Ajv({ strict: false });
 addWireFormats(ajv);
@@ -46,13 +51,22 @@ interface Call {
 }
 
 function send(world: TestWorld, contract: RouteContract, call: Call = {}): Promise<TransportResponse> {
-  const request: TransportRequest = { method: contract.method, path: call.path ?? contract.path, query: call.query, body: call.body };
+  const request: TransportRequest = {
+    method: contract.method,
+    path: call.path ?? contract.path,
+    query: call.query,
+    body: call.body,
+  };
   if (call.as) request.apiKey = call.as.apiKey;
   return world.transport.send(request);
 }
 
 /** Calls the route, expects its success status, checks the body against the contract and returns it. */
-async function answer<T = Record<string, any>>(world: TestWorld, contract: RouteContract, call: Call = {}): Promise<T> {
+async function answer<T = Record<string, any>>(
+  world: TestWorld,
+  contract: RouteContract,
+  call: Call = {},
+): Promise<T> {
   const label = `${contract.method} ${contract.path}`;
   const response = await send(world, contract, call);
   expect(response.status, `${label}: ${JSON.stringify(response.body)}`).toBe(contract.status ?? 200);
@@ -63,10 +77,17 @@ async function answer<T = Record<string, any>>(world: TestWorld, contract: Route
 }
 
 /** Calls the route, expects the refusal `code` with its registry status, and that the contract declares it. */
-async function refusal(world: TestWorld, contract: RouteContract, code: ErrorCode, call: Call = {}): Promise<void> {
+async function refusal(
+  world: TestWorld,
+  contract: RouteContract,
+  code: ErrorCode,
+  call: Call = {},
+): Promise<void> {
   const label = `${contract.method} ${contract.path}`;
   const response = await send(world, contract, call);
-  expect((response.body as { error?: unknown }).error, `${label}: ${JSON.stringify(response.body)}`).toBe(code);
+  expect((response.body as { error?: unknown }).error, `${label}: ${JSON.stringify(response.body)}`).toBe(
+    code,
+  );
   expect(response.status, label).toBe(HTTP_STATUS_BY_CODE[code]);
   expect(codesOf(contract), `${label} must declare ${code}`).toContain(code);
 }
@@ -86,7 +107,11 @@ interface Fixture {
  */
 async function populated(): Promise<Fixture> {
   const world = newWorld({ network: FIXED_NETWORK });
-  const [alice, bob, carol] = [await world.agent('alice', { bio: 'opens e4', tags: ['tactical'] }), await world.agent('bob'), await world.agent('carol')];
+  const [alice, bob, carol] = [
+    await world.agent('alice', { bio: 'opens e4', tags: ['tactical'] }),
+    await world.agent('bob'),
+    await world.agent('carol'),
+  ];
   await world.play(await world.game(alice, bob), alice, bob, FOOLS_MATE);
   publishExternal(world.platform, 'hank', verificationTextOf(world, bob));
   await bob.client.call('POST', '/api/verify', { body: { twitter_handle: 'hank' } });
@@ -109,16 +134,23 @@ describe('Identity, Agents, Human Profiles and System answers match their contra
 
   it('serves every contract of the four groups from the route table', () => {
     const served = new Set(ROUTES.map((route) => route.contract));
-    for (const contract of CONTRACTS) expect(served.has(contract), `${contract.method} ${contract.path}`).toBe(true);
+    for (const contract of CONTRACTS)
+      expect(served.has(contract), `${contract.method} ${contract.path}`).toBe(true);
   });
 
   it('registers, checks a free handle, and refuses a taken or invalid one with a declared 400', async () => {
-    const registered = await answer<Id.RegisterResponse>(f.world, Id.register, { body: { handle: 'zed', bio: null, tags: ['positional'] } });
+    const registered = await answer<Id.RegisterResponse>(f.world, Id.register, {
+      body: { handle: 'zed', bio: null, tags: ['positional'] },
+    });
     expect(registered.handle).toBe('zed');
     await refusal(f.world, Id.register, 'handle_taken', { body: { handle: 'alice' } });
     await refusal(f.world, Id.register, 'validation_error', { body: { handle: 'x' } });
 
-    expect(await answer(f.world, Id.checkHandle, { path: '/api/register/check/free_name' })).toEqual({ success: true, available: true, handle: 'free_name' });
+    expect(await answer(f.world, Id.checkHandle, { path: '/api/register/check/free_name' })).toEqual({
+      success: true,
+      available: true,
+      handle: 'free_name',
+    });
     await refusal(f.world, Id.checkHandle, 'handle_taken', { path: '/api/register/check/alice' });
     await refusal(f.world, Id.checkHandle, 'validation_error', { path: '/api/register/check/no' });
     expect(HTTP_STATUS_BY_CODE['handle_taken']).toBe(400);
@@ -133,7 +165,10 @@ describe('Identity, Agents, Human Profiles and System answers match their contra
   });
 
   it('updates the profile, and refuses a handle that is taken', async () => {
-    const updated = await answer<Id.UpdateProfileResponse>(f.world, Id.updateProfile, { as: f.carol, body: { bio: 'plays on', github_username: 'carol-gh' } });
+    const updated = await answer<Id.UpdateProfileResponse>(f.world, Id.updateProfile, {
+      as: f.carol,
+      body: { bio: 'plays on', github_username: 'carol-gh' },
+    });
     expect(updated.updated_fields).toEqual(['bio', 'github_username']);
     await refusal(f.world, Id.updateProfile, 'handle_taken', { as: f.carol, body: { handle: 'alice' } });
   });
@@ -142,29 +177,60 @@ describe('Identity, Agents, Human Profiles and System answers match their contra
     const { world, alice } = f;
     const status = await answer<Id.VerificationStatus>(world, Id.verificationStatus, { as: alice });
     expect(status.verified).toBe(false);
-    await refusal(world, Id.verify, 'verification_failed', { as: alice, body: { twitter_handle: 'alice_x' } });
+    await refusal(world, Id.verify, 'verification_failed', {
+      as: alice,
+      body: { twitter_handle: 'alice_x' },
+    });
     publishExternal(world.platform, 'alice_x', status.verification_tweet_format);
-    const first = await answer<Id.VerifyResponse>(world, Id.verify, { as: alice, body: { twitter_handle: 'alice_x' } });
+    const first = await answer<Id.VerifyResponse>(world, Id.verify, {
+      as: alice,
+      body: { twitter_handle: 'alice_x' },
+    });
     expect(first.funding_transfer_id).not.toBeNull();
-    const again = await answer<Id.VerifyResponse>(world, Id.verify, { as: alice, body: { twitter_handle: 'alice_x' } });
-    expect(again).toMatchObject({ already_verified: true, funding_transfer_id: null, twitter_handle: 'alice_x' });
-    expect((await answer<Id.VerificationStatus>(world, Id.verificationStatus, { as: alice })).verified_at).toBe(first.verified_at);
+    const again = await answer<Id.VerifyResponse>(world, Id.verify, {
+      as: alice,
+      body: { twitter_handle: 'alice_x' },
+    });
+    expect(again).toMatchObject({
+      already_verified: true,
+      funding_transfer_id: null,
+      twitter_handle: 'alice_x',
+    });
+    expect(
+      (await answer<Id.VerificationStatus>(world, Id.verificationStatus, { as: alice })).verified_at,
+    ).toBe(first.verified_at);
     await refusal(world, Id.verificationStatus, 'authentication_required');
 
-    const refreshed = await answer<Id.RefreshedSocial>(world, Id.refreshTwitter, { as: alice, path: '/api/agents/alice/refresh-twitter' });
+    const refreshed = await answer<Id.RefreshedSocial>(world, Id.refreshTwitter, {
+      as: alice,
+      path: '/api/agents/alice/refresh-twitter',
+    });
     expect(refreshed.twitter_handle).toBe('alice_x');
-    await refusal(world, Id.refreshSocial, 'rate_limit_exceeded', { as: alice, path: '/api/agents/alice/refresh-social' }); // the cooldown
+    await refusal(world, Id.refreshSocial, 'rate_limit_exceeded', {
+      as: alice,
+      path: '/api/agents/alice/refresh-social',
+    }); // the cooldown
     world.advanceBy(world.platform.ruleset.social.limits.refresh.cooldownMs);
     await answer(world, Id.refreshSocial, { as: alice, path: '/api/agents/alice/refresh-social' });
-    await refusal(world, Id.refreshTwitter, 'bad_request', { as: alice, path: '/api/agents/bob/refresh-twitter' });
-    await refusal(world, Id.refreshSocial, 'not_found', { as: alice, path: '/api/agents/ghost/refresh-social' });
+    await refusal(world, Id.refreshTwitter, 'bad_request', {
+      as: alice,
+      path: '/api/agents/bob/refresh-twitter',
+    });
+    await refusal(world, Id.refreshSocial, 'not_found', {
+      as: alice,
+      path: '/api/agents/ghost/refresh-social',
+    });
   });
 
   it('lists the directory with and without stats, and the activity leaderboard', async () => {
-    const plain = await answer<{ agents: Ag.DirectoryRow[] }>(f.world, Ag.listAgents, { query: { tag: ['tactical'] } });
+    const plain = await answer<{ agents: Ag.DirectoryRow[] }>(f.world, Ag.listAgents, {
+      query: { tag: ['tactical'] },
+    });
     expect(plain.agents.map((row) => row.handle)).toEqual(['alice']);
     expect(plain.agents[0]).not.toHaveProperty('chess_wins');
-    const withStats = await answer<{ agents: Ag.DirectoryRow[] }>(f.world, Ag.listAgents, { query: { stats: true, search: 'bob' } });
+    const withStats = await answer<{ agents: Ag.DirectoryRow[] }>(f.world, Ag.listAgents, {
+      query: { stats: true, search: 'bob' },
+    });
     expect(withStats.agents[0]).toMatchObject({ handle: 'bob', chess_wins: 1 });
     await refusal(f.world, Ag.listAgents, 'validation_error', { query: { limit: 0 } });
 
@@ -179,33 +245,59 @@ describe('Identity, Agents, Human Profiles and System answers match their contra
     expect(anonymous).not.toHaveProperty('your_vote');
     expect(anonymous.recent_posts.length).toBeGreaterThan(0);
 
-    const vote = await answer<Ag.ProfileVoteResponse>(world, Ag.profileVote, { as: human, body: { target_handle: 'bob', vote: 'up' } });
+    const vote = await answer<Ag.ProfileVoteResponse>(world, Ag.profileVote, {
+      as: human,
+      body: { target_handle: 'bob', vote: 'up' },
+    });
     expect(vote.your_vote).toBe('up');
-    const keyed = await answer<Ag.ProfileResponse>(world, Ag.agentProfile, { as: human, path: '/api/agents/bob' });
+    const keyed = await answer<Ag.ProfileResponse>(world, Ag.agentProfile, {
+      as: human,
+      path: '/api/agents/bob',
+    });
     expect(keyed.your_vote).toBe('up');
-    expect((await answer<Ag.ProfileResponse>(world, Ag.agentProfile, { as: alice, path: '/api/agents/bob' })).your_vote).toBeNull();
+    expect(
+      (await answer<Ag.ProfileResponse>(world, Ag.agentProfile, { as: alice, path: '/api/agents/bob' }))
+        .your_vote,
+    ).toBeNull();
     await refusal(world, Ag.agentProfile, 'not_found', { path: '/api/agents/ghost' });
-    await refusal(world, Ag.profileVote, 'bad_request', { as: alice, body: { target_handle: 'alice', vote: 'down' } });
-    await refusal(world, Ag.profileVote, 'validation_error', { as: alice, body: { target_handle: 'bob', target_agent_id: f.bob.id, vote: 'up' } });
+    await refusal(world, Ag.profileVote, 'bad_request', {
+      as: alice,
+      body: { target_handle: 'alice', vote: 'down' },
+    });
+    await refusal(world, Ag.profileVote, 'validation_error', {
+      as: alice,
+      body: { target_handle: 'bob', target_agent_id: f.bob.id, vote: 'up' },
+    });
   });
 
   it('answers the open-challenge probe either way, and the transfers report', async () => {
     const { world } = f;
-    const waiting = await answer<Ag.OpenChallengeResponse>(world, Ag.openChallenge, { path: '/api/agents/bob/open-challenge' });
+    const waiting = await answer<Ag.OpenChallengeResponse>(world, Ag.openChallenge, {
+      path: '/api/agents/bob/open-challenge',
+    });
     expect(waiting.has_open_challenge && waiting.challenge?.challenger.handle).toBe('bob');
-    const none = await answer<Ag.OpenChallengeResponse>(world, Ag.openChallenge, { path: '/api/agents/carol/open-challenge' });
+    const none = await answer<Ag.OpenChallengeResponse>(world, Ag.openChallenge, {
+      path: '/api/agents/carol/open-challenge',
+    });
     expect(none).toEqual({ has_open_challenge: false, challenge: null });
     await refusal(world, Ag.openChallenge, 'not_found', { path: '/api/agents/ghost/open-challenge' });
 
     world.advanceBy(5_000); // alice's funding (queued when she verified) settles
-    const report = await answer<Ag.TransfersReport>(world, Ag.transfers, { path: '/api/agents/alice/transfers' });
-    expect(report.transfers.map((row) => [row.transfer_type, row.direction, row.status])).toEqual([['devnet_funding', 'in', 'settled']]);
+    const report = await answer<Ag.TransfersReport>(world, Ag.transfers, {
+      path: '/api/agents/alice/transfers',
+    });
+    expect(report.transfers.map((row) => [row.transfer_type, row.direction, row.status])).toEqual([
+      ['devnet_funding', 'in', 'settled'],
+    ]);
     expect(report.balanceHistory).toHaveLength(1);
     await refusal(world, Ag.transfers, 'not_found', { path: '/api/agents/ghost/transfers' });
   });
 
   it("shows a human's profile with the agents it verified and its posts", async () => {
-    const { human } = await answer<Hu.HumanProfileResponse>(f.world, Hu.humanProfile, { path: '/api/human/hank', query: { limit: 5 } });
+    const { human } = await answer<Hu.HumanProfileResponse>(f.world, Hu.humanProfile, {
+      path: '/api/human/hank',
+      query: { limit: 5 },
+    });
     expect(human.agents.map((a) => a.handle)).toEqual(['bob']);
     expect(human.recent_posts.map((post) => post.content)).toEqual(['a human says hello']);
     await refusal(f.world, Hu.humanProfile, 'not_found', { path: '/api/human/nobody' });
@@ -220,7 +312,9 @@ describe('Identity, Agents, Human Profiles and System answers match their contra
   });
 
   it('checked an answer of every contract', () => {
-    const missed = CONTRACTS.filter((contract) => !answered.has(contract)).map((contract) => `${contract.method} ${contract.path}`);
+    const missed = CONTRACTS.filter((contract) => !answered.has(contract)).map(
+      (contract) => `${contract.method} ${contract.path}`,
+    );
     expect(missed).toEqual([]);
   });
 });

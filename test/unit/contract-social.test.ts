@@ -9,9 +9,9 @@ import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
-import { ACTIVITY_TYPES, type ActivityType } from '../../src/platform/activity.js';
+import { ACTIVITY_TYPES, type ActivityType } from '../../src/platform/social/activity.js';
 import { POST_TYPES, type PostType } from '../../src/platform/state.js';
-import { FEED_SORTS, REPLY_SORTS, type FeedSort, type ReplySort } from '../../src/rules/feed.js';
+import { FEED_SORTS, REPLY_SORTS, type FeedSort, type ReplySort } from '../../src/rules/social/feed.js';
 import { addHuman, type Caller } from '../helpers/feed-fixture.js';
 import { FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
@@ -34,7 +34,9 @@ interface Call {
 const exercised = new Set<RouteContract>();
 
 function send(world: TestWorld, contract: RouteContract, call: Call): Promise<TransportResponse> {
-  const path = contract.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(call.params?.[name] ?? ''));
+  const path = contract.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(call.params?.[name] ?? ''),
+  );
   const request: TransportRequest = { method: contract.method, path, query: call.query, body: call.body };
   if (call.who) request.apiKey = call.who.apiKey;
   return world.transport.send(request);
@@ -45,13 +47,21 @@ async function answers(world: TestWorld, contract: RouteContract, call: Call): P
   const response = await send(world, contract, call);
   expect(response.status, JSON.stringify(response.body)).toBe(contract.status ?? 200);
   const validate = ajv.compile(contract.response);
-  expect(validate(response.body), `${contract.method} ${contract.path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  expect(
+    validate(response.body),
+    `${contract.method} ${contract.path}: ${ajv.errorsText(validate.errors)}`,
+  ).toBe(true);
   exercised.add(contract);
   return response.body as Body;
 }
 
 /** A refusal with `code`, which the contract (its own errors or the dispatcher's) must name. */
-async function refuses(world: TestWorld, contract: RouteContract, call: Call, code: ErrorCode): Promise<void> {
+async function refuses(
+  world: TestWorld,
+  contract: RouteContract,
+  call: Call,
+  code: ErrorCode,
+): Promise<void> {
   const response = await send(world, contract, call);
   expect((response.body as Body)['error'], JSON.stringify(response.body)).toBe(code);
   expect(response.status).toBe(HTTP_STATUS_BY_CODE[code]);
@@ -90,21 +100,50 @@ describe('Social contracts', () => {
 
   it('POST /api/social/post', async () => {
     later(s.world);
-    const body = await answers(s.world, Social.createPost, { who: s.a, body: { content: 'lost in four, @bob and @dave', post_type: 'game_result', chess_game_id: s.gameId } });
+    const body = await answers(s.world, Social.createPost, {
+      who: s.a,
+      body: { content: 'lost in four, @bob and @dave', post_type: 'game_result', chess_game_id: s.gameId },
+    });
     alicePost = body['post_id'];
-    await refuses(s.world, Social.createPost, { who: s.a, body: { content: 'too soon' } }, 'rate_limit_exceeded');
-    await refuses(s.world, Social.createPost, { who: s.a, body: { content: 'x'.repeat(1001) } }, 'validation_error');
-    await refuses(s.world, Social.createPost, { who: s.a, body: { content: 'about nothing', chess_game_id: 'no-such-game' } }, 'not_found');
+    await refuses(
+      s.world,
+      Social.createPost,
+      { who: s.a, body: { content: 'too soon' } },
+      'rate_limit_exceeded',
+    );
+    await refuses(
+      s.world,
+      Social.createPost,
+      { who: s.a, body: { content: 'x'.repeat(1001) } },
+      'validation_error',
+    );
+    await refuses(
+      s.world,
+      Social.createPost,
+      { who: s.a, body: { content: 'about nothing', chess_game_id: 'no-such-game' } },
+      'not_found',
+    );
   });
 
   it('POST /api/social/reply (201)', async () => {
     later(s.world);
-    const body = await answers(s.world, Social.createReply, { who: s.b, body: { post_id: alicePost, content: 'well played, @alice' } });
+    const body = await answers(s.world, Social.createReply, {
+      who: s.b,
+      body: { post_id: alicePost, content: 'well played, @alice' },
+    });
     bobReply = body['reply_id'];
     expect(body).toMatchObject({ post_id: alicePost, parent_reply_id: null, author_type: 'agent' });
     later(s.world);
-    await answers(s.world, Social.createReply, { who: s.dave, body: { post_id: alicePost, parent_reply_id: bobReply, content: 'a human agrees' } });
-    await refuses(s.world, Social.createReply, { who: s.b, body: { post_id: 'no-such-post', content: 'hello?' } }, 'not_found');
+    await answers(s.world, Social.createReply, {
+      who: s.dave,
+      body: { post_id: alicePost, parent_reply_id: bobReply, content: 'a human agrees' },
+    });
+    await refuses(
+      s.world,
+      Social.createReply,
+      { who: s.b, body: { post_id: 'no-such-post', content: 'hello?' } },
+      'not_found',
+    );
   });
 
   it('POST /api/social/like (first and repeated, post and reply)', async () => {
@@ -118,15 +157,24 @@ describe('Social contracts', () => {
 
   it('POST /api/social/follow (an agent and a human)', async () => {
     await answers(s.world, Social.follow, { who: s.a, body: { target_handle: 'bob' } });
-    expect(await answers(s.world, Social.follow, { who: s.a, body: { target_username: 'dave' } })).toMatchObject({ target_type: 'human' });
+    expect(
+      await answers(s.world, Social.follow, { who: s.a, body: { target_username: 'dave' } }),
+    ).toMatchObject({ target_type: 'human' });
     await refuses(s.world, Social.follow, { who: s.a, body: { target_handle: 'alice' } }, 'bad_request');
     await refuses(s.world, Social.follow, { who: s.a, body: { target_handle: 'nobody' } }, 'not_found');
   });
 
   it('DELETE /api/social/follow', async () => {
-    expect(await answers(s.world, Social.unfollow, { who: s.a, body: { target_username: 'dave' } })).toMatchObject({ unfollowed: true });
+    expect(
+      await answers(s.world, Social.unfollow, { who: s.a, body: { target_username: 'dave' } }),
+    ).toMatchObject({ unfollowed: true });
     await refuses(s.world, Social.unfollow, { who: s.a, body: { target_handle: 'nobody' } }, 'not_found');
-    await refuses(s.world, Social.unfollow, { who: s.a, body: { target_handle: 'bob', target_username: 'dave' } }, 'validation_error');
+    await refuses(
+      s.world,
+      Social.unfollow,
+      { who: s.a, body: { target_handle: 'bob', target_username: 'dave' } },
+      'validation_error',
+    );
   });
 
   it('GET /api/feed', async () => {
@@ -150,12 +198,24 @@ describe('Social contracts', () => {
   it('GET /api/feed/notifications (every kind of row, game preview included)', async () => {
     later(s.world);
     await answers(s.world, Social.createPost, { who: s.b, body: { content: 'rematch, @alice?' } });
-    const body = await answers(s.world, Feed.notifications, { who: s.a, query: { types: ['mentions', 'replies_to_my_posts', 'game_posts'] } });
+    const body = await answers(s.world, Feed.notifications, {
+      who: s.a,
+      query: { types: ['mentions', 'replies_to_my_posts', 'game_posts'] },
+    });
     expect(body['mentions'].map((row: Body) => 'reply_id' in row)).toEqual([false, true]); // a post's mention, then a reply's
     expect(body['replies_to_my_posts']).toHaveLength(2);
     const forBob = await answers(s.world, Feed.notifications, { who: s.b });
-    expect(forBob['game_posts'][0]['post']['game_preview']).toEqual({ move_count: 4, result: '0-1', status: 'completed' });
-    await refuses(s.world, Feed.notifications, { who: s.a, query: { since: 'yesterday' } }, 'validation_error');
+    expect(forBob['game_posts'][0]['post']['game_preview']).toEqual({
+      move_count: 4,
+      result: '0-1',
+      status: 'completed',
+    });
+    await refuses(
+      s.world,
+      Feed.notifications,
+      { who: s.a, query: { since: 'yesterday' } },
+      'validation_error',
+    );
     await refuses(s.world, Feed.notifications, { who: s.a, query: { types: ['likes'] } }, 'validation_error');
   });
 
@@ -171,26 +231,57 @@ describe('Social contracts', () => {
   });
 
   it('GET /api/search/replies', async () => {
-    expect((await answers(s.world, Search.searchReplies, { who: s.a, query: { q: 'played', post_id: alicePost } }))['total']).toBe(1);
-    await refuses(s.world, Search.searchReplies, { query: { q: 'played', post_id: 'no-such-post' } }, 'not_found');
+    expect(
+      (
+        await answers(s.world, Search.searchReplies, { who: s.a, query: { q: 'played', post_id: alicePost } })
+      )['total'],
+    ).toBe(1);
+    await refuses(
+      s.world,
+      Search.searchReplies,
+      { query: { q: 'played', post_id: 'no-such-post' } },
+      'not_found',
+    );
   });
 
   it('GET /api/search/replies/thread', async () => {
-    expect((await answers(s.world, Search.searchThread, { query: { q: 'human', parent_reply_id: bobReply } }))['total']).toBe(1);
-    await refuses(s.world, Search.searchThread, { query: { q: 'human', parent_reply_id: 'no-such-reply' } }, 'not_found');
+    expect(
+      (await answers(s.world, Search.searchThread, { query: { q: 'human', parent_reply_id: bobReply } }))[
+        'total'
+      ],
+    ).toBe(1);
+    await refuses(
+      s.world,
+      Search.searchThread,
+      { query: { q: 'human', parent_reply_id: 'no-such-reply' } },
+      'not_found',
+    );
   });
 
   it('every route of the three groups is served by the route table and was checked above', () => {
-    const contracts: RouteContract[] = [...Social.SOCIAL_ROUTES, ...Feed.FEED_ROUTES, ...Search.SEARCH_ROUTES];
+    const contracts: RouteContract[] = [
+      ...Social.SOCIAL_ROUTES,
+      ...Feed.FEED_ROUTES,
+      ...Search.SEARCH_ROUTES,
+    ];
     for (const contract of contracts) {
-      expect(ROUTES.filter((route) => route.contract === contract), `${contract.method} ${contract.path}`).toHaveLength(1);
+      expect(
+        ROUTES.filter((route) => route.contract === contract),
+        `${contract.method} ${contract.path}`,
+      ).toHaveLength(1);
       expect(exercised.has(contract), `${contract.method} ${contract.path} was not called`).toBe(true);
     }
   });
 
   it('the response schemas are strict: a field the contract lacks is refused', async () => {
     const body = await answers(s.world, Feed.feed, { query: { limit: 1 } });
-    const withExtra = { posts: body['posts'], total: body['total'], limit: body['limit'], offset: body['offset'], next: null };
+    const withExtra = {
+      posts: body['posts'],
+      total: body['total'],
+      limit: body['limit'],
+      offset: body['offset'],
+      next: null,
+    };
     expect(ajv.validate(Feed.feed.response, withExtra)).toBe(false);
   });
 });

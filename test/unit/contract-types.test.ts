@@ -7,9 +7,19 @@ import { implement } from '../../src/api/types.js';
  * renames or mistypes a field, and `npm run typecheck` (run by .ci/run) fails if any of them compiles.
  */
 const summary: Games.GameSummary = {
-  game_id: 'g', id: 'g', status: 'active', white_player: { handle: 'a', elo: 1200 }, black_player: { handle: 'b', elo: 1200 },
-  current_fen: 'startpos', move_count: 0, result: null, end_reason: null, created_at: '2026-01-01T00:00:00.000Z',
-  bounty_sol: null, tournament_id: null, cancel_reason: null,
+  game_id: 'g',
+  id: 'g',
+  status: 'active',
+  white_player: { handle: 'a', elo: 1200 },
+  black_player: { handle: 'b', elo: 1200 },
+  current_fen: 'startpos',
+  move_count: 0,
+  result: null,
+  end_reason: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  bounty_sol: null,
+  tournament_id: null,
+  cancel_reason: null,
 };
 
 describe('views are checked against their contracts at compile time', () => {

@@ -6,8 +6,8 @@ import type { AgentContext, PersonaFactory } from '../../agents/persona.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
-import { STANDARD_START_FEN } from '../../src/rules/chess.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import { STANDARD_START_FEN } from '../../src/rules/chess/chess.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World, type RunOutcome } from '../../src/sim/world.js';
 import { newWorld } from '../helpers/world.js';
 
@@ -38,7 +38,10 @@ describe('engine persona options', () => {
 
   it('accepts its defaults and every level', () => {
     expect(enginePersona.checkOptions({})).toEqual([]);
-    for (let i = 1; i <= 8; i++) expect(enginePersona.checkOptions({ level: `sf-${i}`, thinkMinMs: 0, thinkMaxMs: 299_000 })).toEqual([]);
+    for (let i = 1; i <= 8; i++)
+      expect(enginePersona.checkOptions({ level: `sf-${i}`, thinkMinMs: 0, thinkMaxMs: 299_000 })).toEqual(
+        [],
+      );
   });
 });
 
@@ -47,18 +50,21 @@ describe('engine persona on its turn', () => {
     const pool = EnginePool.shared(1);
     const world = newWorld();
     // Unposted agents: each persona's first heartbeat makes its research-phase post (a second post would meet the cooldown).
-    const agents = [await world.agent('engine_a', { post: false }), await world.agent('engine_b', { post: false })];
+    const agents = [
+      await world.agent('engine_a', { post: false }),
+      await world.agent('engine_b', { post: false }),
+    ];
     const scheduled: Array<{ delayMs: number; action: () => Promise<void> }> = [];
-    const contexts = agents.map(
-      (agent): AgentContext => ({
-        handle: agent.handle,
-        client: agent.client,
-        rng: new Rng('engine-persona').fork(agent.handle),
-        nowMs: world.nowMs,
-        later: (delayMs, action) => void scheduled.push({ delayMs, action }),
-      }),
+    const contexts = agents.map((agent): AgentContext => ({
+      handle: agent.handle,
+      client: agent.client,
+      rng: new Rng('engine-persona').fork(agent.handle),
+      nowMs: world.nowMs,
+      later: (delayMs, action) => void scheduled.push({ delayMs, action }),
+    }));
+    const personas = agents.map(() =>
+      enginePersona.create({ level: 'sf-3', thinkMinMs: 5_000, thinkMaxMs: 9_000, seekChance: 0 }),
     );
-    const personas = agents.map(() => enginePersona.create({ level: 'sf-3', thinkMinMs: 5_000, thinkMaxMs: 9_000, seekChance: 0 }));
     for (const [i, persona] of personas.entries()) await persona.heartbeat(contexts[i]!);
     const gameId = await world.game(agents[0]!, agents[1]!);
     const w = world.platform.state.games.get(gameId)!.whiteId === agents[0]!.id ? 0 : 1;
@@ -107,9 +113,15 @@ interface Played {
 
 async function play(): Promise<Played> {
   const outcome = await new World(parseScenario(SCENARIO)).run();
-  const broken = outcome.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.violations[0]?.message}`);
+  const broken = outcome.invariants
+    .filter((i) => !i.passed)
+    .map((i) => `${i.name}: ${i.violations[0]?.message}`);
   expect(broken).toEqual([]);
-  return { fingerprint: outcome.fingerprint, pgn: gamesToPgn(outcome.platform, 'engine-determinism'), outcome };
+  return {
+    fingerprint: outcome.fingerprint,
+    pgn: gamesToPgn(outcome.platform, 'engine-determinism'),
+    outcome,
+  };
 }
 
 describe('engine agents in a world', () => {
@@ -133,8 +145,12 @@ describe('engine agents in a world', () => {
 
 /** Every move an engine agent made is one of the lines its level's search offered (the cache answers these). */
 async function expectEngineMoves(outcome: RunOutcome, pool: EnginePool): Promise<void> {
-  const levelByHandle = new Map(outcome.agents.map((agent) => [agent.handle, (agent.impl as EnginePersona).level]));
-  const levelOf = new Map([...outcome.platform.state.agents.values()].map((agent) => [agent.id, levelByHandle.get(agent.handle)!]));
+  const levelByHandle = new Map(
+    outcome.agents.map((agent) => [agent.handle, (agent.impl as EnginePersona).level]),
+  );
+  const levelOf = new Map(
+    [...outcome.platform.state.agents.values()].map((agent) => [agent.id, levelByHandle.get(agent.handle)!]),
+  );
   expect(new Set([...levelOf.values()].map((l) => l.name))).toEqual(new Set(['sf-2', 'sf-5']));
   let checked = 0;
   for (const game of outcome.platform.state.games.values()) {

@@ -7,7 +7,7 @@ import { chooseMove, levelByName, lineValue, LEVELS, type EngineLevel } from '..
 import { EnginePool, type SearchLine, type SearchResult } from '../../agents/engines/pool.js';
 import { parseBestMove, parseInfoPv, PvCollector } from '../../agents/engines/uci-lines.js';
 import { Rng } from '../../src/kernel/rng.js';
-import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess.js';
+import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
 
 /** Positions with something to think about: an opening, a middlegame with both castlings legal, an ending. */
 const POSITIONS = [
@@ -37,17 +37,40 @@ function wireMoves(fen: string): Set<string> {
 
 describe('UCI output parsing', () => {
   it('reads an info line with multipv, a centipawn score and a bound', () => {
-    const info = parseInfoPv('info depth 8 seldepth 11 multipv 3 score cp 43 upperbound nodes 20019 nps 1 time 2 pv c4e6 d7e6');
-    expect(info).toEqual({ multipv: 3, depth: 8, scoreCp: 43, mate: null, bound: 'upper', pv: ['c4e6', 'd7e6'] });
+    const info = parseInfoPv(
+      'info depth 8 seldepth 11 multipv 3 score cp 43 upperbound nodes 20019 nps 1 time 2 pv c4e6 d7e6',
+    );
+    expect(info).toEqual({
+      multipv: 3,
+      depth: 8,
+      scoreCp: 43,
+      mate: null,
+      bound: 'upper',
+      pv: ['c4e6', 'd7e6'],
+    });
   });
 
   it('reads mate scores of either sign, and an info line without multipv as line 1', () => {
-    expect(parseInfoPv('info depth 3 score mate -2 pv e1e2')).toMatchObject({ multipv: 1, mate: -2, scoreCp: null });
-    expect(parseInfoPv('info depth 5 multipv 1 score mate 1 lowerbound pv a1a8')).toMatchObject({ mate: 1, bound: 'lower', pv: ['a1a8'] });
+    expect(parseInfoPv('info depth 3 score mate -2 pv e1e2')).toMatchObject({
+      multipv: 1,
+      mate: -2,
+      scoreCp: null,
+    });
+    expect(parseInfoPv('info depth 5 multipv 1 score mate 1 lowerbound pv a1a8')).toMatchObject({
+      mate: 1,
+      bound: 'lower',
+      pv: ['a1a8'],
+    });
   });
 
   it('ignores info lines without a principal variation', () => {
-    for (const line of ['info string NNUE disabled', 'info depth 9 currmove e2e4 currmovenumber 1', 'info depth 0 score mate 0', 'info depth 4 pv', 'readyok']) {
+    for (const line of [
+      'info string NNUE disabled',
+      'info depth 9 currmove e2e4 currmovenumber 1',
+      'info depth 0 score mate 0',
+      'info depth 4 pv',
+      'readyok',
+    ]) {
       expect(parseInfoPv(line), line).toBeUndefined();
     }
   });
@@ -84,7 +107,9 @@ describe('UCI output parsing', () => {
     disagree.push('info multipv 1 score cp 10 pv e2e4');
     disagree.push('info multipv 2 score cp 5 pv d2d4');
     expect(disagree.push('bestmove d2d4')!.lines.map((l) => l.uci)).toEqual(['d2d4', 'e2e4']);
-    expect(new PvCollector().push('bestmove a2a3')).toEqual({ lines: [{ uci: 'a2a3', scoreCp: null, mate: null }] });
+    expect(new PvCollector().push('bestmove a2a3')).toEqual({
+      lines: [{ uci: 'a2a3', scoreCp: null, mate: null }],
+    });
     expect(new PvCollector().push('bestmove (none)')).toEqual({ lines: [] });
   });
 });
@@ -115,21 +140,25 @@ describe('answer cache (LRU)', () => {
 
   it('never holds more than its bound (model check against a reference list)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 9 })), { maxLength: 200 }), (capacity, ops) => {
-        const cache = new AnswerCache<number>(capacity);
-        let model: number[] = []; // least recent first
-        for (const [isSet, key] of ops) {
-          const k = String(key);
-          if (isSet) {
-            cache.set(k, key);
-            model = [...model.filter((m) => m !== key), key].slice(-capacity);
-          } else {
-            expect(cache.get(k)).toBe(model.includes(key) ? key : undefined);
-            if (model.includes(key)) model = [...model.filter((m) => m !== key), key];
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 9 })), { maxLength: 200 }),
+        (capacity, ops) => {
+          const cache = new AnswerCache<number>(capacity);
+          let model: number[] = []; // least recent first
+          for (const [isSet, key] of ops) {
+            const k = String(key);
+            if (isSet) {
+              cache.set(k, key);
+              model = [...model.filter((m) => m !== key), key].slice(-capacity);
+            } else {
+              expect(cache.get(k)).toBe(model.includes(key) ? key : undefined);
+              if (model.includes(key)) model = [...model.filter((m) => m !== key), key];
+            }
+            expect(cache.size).toBe(model.length);
           }
-          expect(cache.size).toBe(model.length);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -178,7 +207,9 @@ describe('the stockfish.wasm pool', () => {
   });
 
   it('gives the same answers with 1 and 4 instances, the 4 running concurrently', async () => {
-    const requests = POSITIONS.flatMap((fen) => [1, 2, 4].map((multiPv) => ({ fen, nodes: 3_000 + 500 * multiPv, multiPv })));
+    const requests = POSITIONS.flatMap((fen) =>
+      [1, 2, 4].map((multiPv) => ({ fen, nodes: 3_000 + 500 * multiPv, multiPv })),
+    );
     const one = pool(1, 0);
     const four = pool(4, 0);
     const byOne = await Promise.all(requests.map((r) => one.search(r)));
@@ -238,7 +269,10 @@ describe('the stockfish.wasm pool', () => {
       const fen = ${JSON.stringify(POSITIONS[0])};
       const results = await Promise.all([1, 2, 3].map((m) => pool.search({ fen, nodes: 2000, multiPv: m })));
       console.log(results.map((r) => r.lines[0].uci).join(','));`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(child.error).toBeUndefined();
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
@@ -247,9 +281,15 @@ describe('the stockfish.wasm pool', () => {
   });
 
   it('leaves no process-wide error handlers behind', async () => {
-    const before = [process.listeners('uncaughtException').length, process.listeners('unhandledRejection').length];
+    const before = [
+      process.listeners('uncaughtException').length,
+      process.listeners('unhandledRejection').length,
+    ];
     await pool(1).search({ fen: POSITIONS[2], nodes: 10, multiPv: 1 });
-    expect([process.listeners('uncaughtException').length, process.listeners('unhandledRejection').length]).toEqual(before);
+    expect([
+      process.listeners('uncaughtException').length,
+      process.listeners('unhandledRejection').length,
+    ]).toEqual(before);
   });
 });
 
@@ -272,7 +312,11 @@ describe('levels', () => {
 const uciMove = fc.constantFrom('e2e4', 'd2d4', 'g1f3', 'c2c4', 'b1c3', 'e1g1', 'a7a8q');
 const searchLine: fc.Arbitrary<SearchLine> = fc.oneof(
   fc.record({ uci: uciMove, scoreCp: fc.integer({ min: -2_000, max: 2_000 }), mate: fc.constant(null) }),
-  fc.record({ uci: uciMove, scoreCp: fc.constant(null), mate: fc.integer({ min: -20, max: 20 }).filter((m) => m !== 0) }),
+  fc.record({
+    uci: uciMove,
+    scoreCp: fc.constant(null),
+    mate: fc.integer({ min: -20, max: 20 }).filter((m) => m !== 0),
+  }),
 );
 /** Lines as an engine reports them: distinct moves, the best first. */
 const searchResult: fc.Arbitrary<SearchResult> = fc
@@ -311,13 +355,21 @@ describe('chooseMove', () => {
   });
 
   it('never trades a forced mate for material, whatever the spread', () => {
-    const result: SearchResult = { lines: [{ uci: 'a1a8', scoreCp: null, mate: 3 }, { uci: 'e2e4', scoreCp: 900, mate: null }] };
+    const result: SearchResult = {
+      lines: [
+        { uci: 'a1a8', scoreCp: null, mate: 3 },
+        { uci: 'e2e4', scoreCp: 900, mate: null },
+      ],
+    };
     const rng = new Rng('mate');
-    for (let i = 0; i < 200; i++) expect(chooseMove(result, { name: 't', nodes: 1, multiPv: 2, spreadCp: 10_000 }, rng)).toBe('a1a8');
+    for (let i = 0; i < 200; i++)
+      expect(chooseMove(result, { name: 't', nodes: 1, multiPv: 2, spreadCp: 10_000 }, rng)).toBe('a1a8');
   });
 
   it('plays smaller losses more often than larger ones (weights fall linearly with the loss)', () => {
-    const result: SearchResult = { lines: [0, -100, -200].map((cp, i) => ({ uci: ['e2e4', 'd2d4', 'c2c4'][i]!, scoreCp: cp, mate: null })) };
+    const result: SearchResult = {
+      lines: [0, -100, -200].map((cp, i) => ({ uci: ['e2e4', 'd2d4', 'c2c4'][i]!, scoreCp: cp, mate: null })),
+    };
     const counts = new Map<string, number>();
     const rng = new Rng('weights');
     for (let i = 0; i < 3_000; i++) {

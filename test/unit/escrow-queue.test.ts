@@ -5,7 +5,13 @@ import { PlatformError } from '../../src/kernel/errors.js';
 import type { PlatformEvent } from '../../src/platform/events.js';
 import type { Platform } from '../../src/platform/platform.js';
 import type { Transfer, TransferType } from '../../src/platform/state.js';
-import { airdrop, availableLamports, fundVerifiedAgent, queueTransfer, requireSpendable } from '../../src/platform/transfers.js';
+import {
+  airdrop,
+  availableLamports,
+  fundVerifiedAgent,
+  queueTransfer,
+  requireSpendable,
+} from '../../src/platform/money/transfers.js';
 import { FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 const SOL = 1_000_000_000;
@@ -32,12 +38,33 @@ function openWallet(p: Platform, name: string): string {
 }
 
 /** A transfer with no escrow behind it (purpose "funding"), so only the queue's own rules apply. */
-function send(p: Platform, from: string, to: string, lamports: number, type: TransferType = 'devnet_funding'): Transfer {
-  return queueTransfer(p, { type, from, to, lamports, agentId: null, purpose: { kind: 'funding' }, description: `test ${type}` });
+function send(
+  p: Platform,
+  from: string,
+  to: string,
+  lamports: number,
+  type: TransferType = 'devnet_funding',
+): Transfer {
+  return queueTransfer(p, {
+    type,
+    from,
+    to,
+    lamports,
+    agentId: null,
+    purpose: { kind: 'funding' },
+    description: `test ${type}`,
+  });
 }
 
-function ofTransfer<K extends PlatformEvent['type']>(events: readonly PlatformEvent[], type: K, id: string): Array<Extract<PlatformEvent, { type: K }>> {
-  return events.filter((e): e is Extract<PlatformEvent, { type: K }> => e.type === type && 'transferId' in e && e.transferId === id);
+function ofTransfer<K extends PlatformEvent['type']>(
+  events: readonly PlatformEvent[],
+  type: K,
+  id: string,
+): Array<Extract<PlatformEvent, { type: K }>> {
+  return events.filter(
+    (e): e is Extract<PlatformEvent, { type: K }> =>
+      e.type === type && 'transferId' in e && e.transferId === id,
+  );
 }
 
 function expectPlatformError(call: () => unknown, code: string): void {
@@ -62,13 +89,27 @@ describe('latency', () => {
     const queuedAt = world.nowMs;
     const t = send(p, p.treasuryAddress, to, 2 * SOL);
     expect(ofTransfer(events, 'transfer_queued', t.id)).toEqual([
-      { type: 'transfer_queued', t: queuedAt, transferId: t.id, transferType: 'devnet_funding', from: p.treasuryAddress, to, lamports: 2 * SOL, dueMs: queuedAt + L },
+      {
+        type: 'transfer_queued',
+        t: queuedAt,
+        transferId: t.id,
+        transferType: 'devnet_funding',
+        from: p.treasuryAddress,
+        to,
+        lamports: 2 * SOL,
+        dueMs: queuedAt + L,
+      },
     ]);
     world.advanceTo(queuedAt + L - 1);
     expect(t.status).toBe('queued');
     expect(p.ledger.balance(to)).toBe(0);
     world.advanceTo(queuedAt + L);
-    expect(t).toMatchObject({ status: 'settled', attempts: 1, settledAtMs: queuedAt + L, createdAtMs: queuedAt });
+    expect(t).toMatchObject({
+      status: 'settled',
+      attempts: 1,
+      settledAtMs: queuedAt + L,
+      createdAtMs: queuedAt,
+    });
     expect(p.ledger.balance(to)).toBe(2 * SOL);
     expect(ofTransfer(events, 'transfer_settled', t.id)).toHaveLength(1);
     expect(ofTransfer(events, 'transfer_settled', t.id)[0]!.t).toBe(queuedAt + L);
@@ -120,7 +161,11 @@ describe('faults and retries', () => {
   it('retries a lost attempt after escrow.retryDelayMs + the latency', () => {
     const L = 1_000;
     const retryMs = 7_000;
-    const world = newWorld({ seed: 'retry', network: fixed(L, 0.5), rules: { escrow: { retryDelayMs: retryMs } } });
+    const world = newWorld({
+      seed: 'retry',
+      network: fixed(L, 0.5),
+      rules: { escrow: { retryDelayMs: retryMs } },
+    });
     const events = record(world);
     const p = world.platform;
     const to = openWallet(p, 'dest');
@@ -145,7 +190,11 @@ describe('faults and retries', () => {
 
   it('fails a deposit once escrow.depositMaxAttempts attempts are lost, releasing its hold on the wallet', () => {
     const L = 1_000;
-    const world = newWorld({ seed: 'deposits', network: fixed(L, 0.5), rules: { escrow: { depositMaxAttempts: 3 } } });
+    const world = newWorld({
+      seed: 'deposits',
+      network: fixed(L, 0.5),
+      rules: { escrow: { depositMaxAttempts: 3 } },
+    });
     const events = record(world);
     const p = world.platform;
     const wallet = openWallet(p, 'payer');
@@ -162,7 +211,16 @@ describe('faults and retries', () => {
     for (const t of failed) {
       expect(t).toMatchObject({ attempts: 3, failureReason: 'network_fault', settledAtMs: null });
       const failure = ofTransfer(events, 'transfer_failed', t.id);
-      expect(failure).toEqual([{ type: 'transfer_failed', t: t.createdAtMs + 3 * L + 2 * RETRY_MS, transferId: t.id, transferType: 'bounty_deposit', reason: 'network_fault', attempts: 3 }]);
+      expect(failure).toEqual([
+        {
+          type: 'transfer_failed',
+          t: t.createdAtMs + 3 * L + 2 * RETRY_MS,
+          transferId: t.id,
+          transferType: 'bounty_deposit',
+          reason: 'network_fault',
+          attempts: 3,
+        },
+      ]);
       expect(ofTransfer(events, 'transfer_retried', t.id)).toHaveLength(2);
     }
     for (const t of settled) expect(t.attempts).toBeLessThanOrEqual(3);
@@ -172,11 +230,24 @@ describe('faults and retries', () => {
   });
 
   it('retries an escrow payout until it lands, past the deposit limit (fault rate 0.5)', () => {
-    const world = newWorld({ seed: 'payouts', network: fixed(500, 0.5), rules: { escrow: { depositMaxAttempts: 2 } } });
+    const world = newWorld({
+      seed: 'payouts',
+      network: fixed(500, 0.5),
+      rules: { escrow: { depositMaxAttempts: 2 } },
+    });
     const p = world.platform;
     const to = openWallet(p, 'dest');
-    const types: TransferType[] = ['bounty_payout', 'bounty_refund', 'bounty_system_fee', 'tournament_payout', 'tournament_refund', 'devnet_funding'];
-    const payouts = Array.from({ length: 180 }, (_, i) => send(p, p.treasuryAddress, to, SOL, types[i % types.length]));
+    const types: TransferType[] = [
+      'bounty_payout',
+      'bounty_refund',
+      'bounty_system_fee',
+      'tournament_payout',
+      'tournament_refund',
+      'devnet_funding',
+    ];
+    const payouts = Array.from({ length: 180 }, (_, i) =>
+      send(p, p.treasuryAddress, to, SOL, types[i % types.length]),
+    );
     world.advanceBy(2 * 60 * 60_000);
     expect(payouts.every((t) => t.status === 'settled')).toBe(true);
     const attempts = payouts.map((t) => t.attempts);
@@ -210,7 +281,14 @@ describe('ledger refusals', () => {
     for (const [t, reason] of cases) {
       expect(t).toMatchObject({ status: 'failed', attempts: 1, failureReason: reason });
       expect(ofTransfer(events, 'transfer_failed', t.id)).toEqual([
-        { type: 'transfer_failed', t: t.createdAtMs + 1_000, transferId: t.id, transferType: t.type, reason, attempts: 1 },
+        {
+          type: 'transfer_failed',
+          t: t.createdAtMs + 1_000,
+          transferId: t.id,
+          transferType: t.type,
+          reason,
+          attempts: 1,
+        },
       ]);
       expect(ofTransfer(events, 'transfer_retried', t.id)).toEqual([]);
     }
@@ -220,7 +298,8 @@ describe('ledger refusals', () => {
     expect(p.ledger.balance(holder)).toBe(SOL);
     expect(p.ledger.balance(target)).toBe(0);
     expect(p.ledger.totalSupply).toBe(supply);
-    for (const address of [empty, holder, p.treasuryAddress]) expect(availableLamports(p, address)).toBe(p.ledger.balance(address));
+    for (const address of [empty, holder, p.treasuryAddress])
+      expect(availableLamports(p, address)).toBe(p.ledger.balance(address));
   });
 });
 
@@ -240,10 +319,22 @@ describe('availableLamports and requireSpendable', () => {
     // Inflows do not count until they land.
     expect(availableLamports(p, sink)).toBe(0);
 
-    expectPlatformError(() => requireSpendable(p, wallet, 5 * SOL, 'the same lamports again'), 'insufficient_balance');
-    expectPlatformError(() => requireSpendable(p, wallet, 3 * SOL + 1, 'one lamport too many'), 'insufficient_balance');
-    expectPlatformError(() => requireSpendable(p, wallet, 3 * SOL - 1, 'a dusty remainder'), 'insufficient_balance');
-    expectPlatformError(() => requireSpendable(p, wallet, 3 * SOL - RENT + 1, 'just under rent'), 'insufficient_balance');
+    expectPlatformError(
+      () => requireSpendable(p, wallet, 5 * SOL, 'the same lamports again'),
+      'insufficient_balance',
+    );
+    expectPlatformError(
+      () => requireSpendable(p, wallet, 3 * SOL + 1, 'one lamport too many'),
+      'insufficient_balance',
+    );
+    expectPlatformError(
+      () => requireSpendable(p, wallet, 3 * SOL - 1, 'a dusty remainder'),
+      'insufficient_balance',
+    );
+    expectPlatformError(
+      () => requireSpendable(p, wallet, 3 * SOL - RENT + 1, 'just under rent'),
+      'insufficient_balance',
+    );
     requireSpendable(p, wallet, 3 * SOL, 'the rest');
     requireSpendable(p, wallet, 3 * SOL - RENT, 'all but rent');
 
@@ -259,7 +350,7 @@ describe('availableLamports and requireSpendable', () => {
     expect(availableLamports(p, sink)).toBe(5 * SOL - RENT);
   });
 
-  it('returns a failed transfer\'s hold to the wallet', () => {
+  it("returns a failed transfer's hold to the wallet", () => {
     const world = newWorld({ network: fixed(1_000) });
     const p = world.platform;
     const wallet = openWallet(p, 'wallet');
@@ -275,20 +366,34 @@ describe('availableLamports and requireSpendable', () => {
 
 describe('fundVerifiedAgent', () => {
   it('moves escrow.verifiedFundingLamports from the treasury to the agent, through the queue', async () => {
-    const world = newWorld({ network: fixed(1_000), rules: { escrow: { verifiedFundingLamports: 3 * SOL + 7 } } });
+    const world = newWorld({
+      network: fixed(1_000),
+      rules: { escrow: { verifiedFundingLamports: 3 * SOL + 7 } },
+    });
     const events = record(world);
     const p = world.platform;
     const agent = await world.agent('verified_one');
     const treasuryBefore = p.ledger.balance(p.treasuryAddress);
     const t = fundVerifiedAgent(p, agent.id)!;
-    expect(t).toMatchObject({ type: 'devnet_funding', from: p.treasuryAddress, to: walletOf(world, agent), lamports: 3 * SOL + 7, agentId: agent.id, status: 'queued' });
+    expect(t).toMatchObject({
+      type: 'devnet_funding',
+      from: p.treasuryAddress,
+      to: walletOf(world, agent),
+      lamports: 3 * SOL + 7,
+      agentId: agent.id,
+      status: 'queued',
+    });
     expect(availableLamports(p, p.treasuryAddress)).toBe(treasuryBefore - (3 * SOL + 7));
     expect(world.balance(agent)).toBe(0);
     world.advanceBy(1_000);
     expect(t.status).toBe('settled');
     expect(world.balance(agent)).toBe(3 * SOL + 7);
     expect(p.ledger.balance(p.treasuryAddress)).toBe(treasuryBefore - (3 * SOL + 7));
-    expect(events.filter((e) => e.type === 'transfer_settled').map((e) => (e as { transferId: string }).transferId)).toEqual([t.id]);
+    expect(
+      events
+        .filter((e) => e.type === 'transfer_settled')
+        .map((e) => (e as { transferId: string }).transferId),
+    ).toEqual([t.id]);
   });
 
   it('uses 1 SOL by default, and queues nothing when the funding is 0', async () => {
@@ -312,7 +417,8 @@ describe('airdrop', () => {
     const agent = await world.agent('dusty');
     const wallet = walletOf(world, agent);
     const supply = p.ledger.totalSupply;
-    for (const lamports of [1, RENT - 1]) expectPlatformError(() => airdrop(p, wallet, lamports), 'validation_error');
+    for (const lamports of [1, RENT - 1])
+      expectPlatformError(() => airdrop(p, wallet, lamports), 'validation_error');
     expect(p.ledger.balance(wallet)).toBe(0);
     expect(p.ledger.totalSupply).toBe(supply);
     expect(events.filter((e) => e.type === 'lamports_minted')).toEqual([]);
@@ -322,7 +428,9 @@ describe('airdrop', () => {
     airdrop(p, wallet, 1); // a rent-exempt wallet may take any amount
     expect(p.ledger.balance(wallet)).toBe(RENT + 1);
     expect(p.ledger.totalSupply).toBe(supply + RENT + 1);
-    expect(events.filter((e) => e.type === 'lamports_minted').map((e) => (e as { lamports: number }).lamports)).toEqual([RENT, 1]);
+    expect(
+      events.filter((e) => e.type === 'lamports_minted').map((e) => (e as { lamports: number }).lamports),
+    ).toEqual([RENT, 1]);
   });
 });
 
@@ -369,7 +477,10 @@ describe('litesvm cross-check of a platform journal', () => {
     const created = await a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: 0.25 });
     await b.client.acceptChallenge(created.challenge.challenge_id);
     world.advanceBy(30 * 60_000);
-    expect(p.state.games.get(created.challenge.challenge_id)).toMatchObject({ status: 'cancelled', cancelReason: 'funding_window_expired' });
+    expect(p.state.games.get(created.challenge.challenge_id)).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'funding_window_expired',
+    });
     expect(p.state.escrows.get(created.escrow_address!)!.status).toBe('refunded');
     expect([world.balance(a), world.balance(b)]).toEqual([SOL, SOL]);
     const result = crossCheck(p.ledger.journal, { balances: p.ledger.balances() });

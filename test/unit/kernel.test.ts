@@ -107,7 +107,9 @@ describe('durations', () => {
 describe('canonical JSON and fingerprints', async () => {
   const { canonicalJson, Fingerprint } = await import('../../src/kernel/canonical.js');
   it('sorts keys at every level and hashes flat and nested values the same way', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"e":0,"f":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"e":0,"f":1}]},"b":1}',
+    );
     const flat = { type: 'x', t: 5, id: 'q"', none: null, skipped: undefined, yes: true };
     const a = new Fingerprint();
     a.add(flat);

@@ -5,7 +5,7 @@ import { newControlToken, newKeySecret } from '../../src/http/secrets.js';
 import { apiKey } from '../../src/kernel/ids.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { createPlatform } from '../../src/platform/index.js';
-import { loadScenarioFile } from '../../src/sim/scenario.js';
+import { loadScenarioFile } from '../../src/sim/scenario/scenario.js';
 import { wirePlatform } from '../../src/sim/wiring.js';
 import { World } from '../../src/sim/world.js';
 import { START_MS } from '../helpers/world.js';
@@ -81,7 +81,11 @@ describe('API keys with a per-start secret', () => {
     const keys = issuedKeys(api);
     for (const key of keys) expect(key).toMatch(KEY_FORMAT);
     for (let i = 0; i < 200; i++) expect(apiKey(new Rng(String(i)), secretOf(i))).toMatch(KEY_FORMAT);
-    const whoami = api.handle({ method: 'GET', path: '/api/whoami', headers: { authorization: `Bearer ${keys[0]}` } });
+    const whoami = api.handle({
+      method: 'GET',
+      path: '/api/whoami',
+      headers: { authorization: `Bearer ${keys[0]}` },
+    });
     expect(whoami.status).toBe(200);
   });
 

@@ -1,10 +1,22 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLadder, calibrationPairings, nameOf, playPairings, RANDOM_ANCHOR } from '../../src/sim/calibration.js';
+import {
+  buildLadder,
+  calibrationPairings,
+  nameOf,
+  playPairings,
+  RANDOM_ANCHOR,
+} from '../../src/sim/calibration.js';
 import { LEVELS } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
-import { levelsFor, nearestLevel, SHIPPED_LADDER, standardNormal, type Ladder } from '../../agents/engines/strength.js';
+import {
+  levelsFor,
+  nearestLevel,
+  SHIPPED_LADDER,
+  standardNormal,
+  type Ladder,
+} from '../../agents/engines/strength.js';
 import { Rng } from '../../src/kernel/rng.js';
-import { matchElo } from '../../src/rules/match-elo.js';
+import { matchElo } from '../../src/rules/chess/match-elo.js';
 
 const meta = { seed: 't', gamesPerPairing: 10, checkGames: 4, nodesScale: 1 };
 const settings = { nodes: 100, multiPv: 2, spreadCp: 10 };
@@ -20,7 +32,14 @@ describe('the calibration ladder', () => {
     const a = matchElo(results[0]!);
     const b = matchElo(results[1]!);
     expect(ladder.anchor).toEqual({ name: 'random', elo: 400 });
-    expect(ladder.levels[0]).toEqual({ ...settings, name: 'sf-a', elo: Math.round(400 + a.elo), low: Math.round(400 + a.low), high: Math.round(400 + a.high), games: 10 });
+    expect(ladder.levels[0]).toEqual({
+      ...settings,
+      name: 'sf-a',
+      elo: Math.round(400 + a.elo),
+      low: Math.round(400 + a.low),
+      high: Math.round(400 + a.high),
+      games: 10,
+    });
     const top = 400 + a.elo + b.elo;
     expect(ladder.levels[1]).toEqual({
       ...settings,
@@ -41,7 +60,11 @@ describe('the calibration ladder', () => {
     const ladder = buildLadder(levels('sf-a', 'sf-b'), results, meta);
     const { estimate, low } = matchElo(results[0]!); // 0.5 ** (1/10) ≈ 0.933 -> +457.6; 0.025 ** (1/10) -> +140.2
     expect(estimate).toBeCloseTo(457.6, 1);
-    expect(ladder.levels[0]).toMatchObject({ elo: Math.round(400 + estimate), low: Math.round(400 + low), high: null });
+    expect(ladder.levels[0]).toMatchObject({
+      elo: Math.round(400 + estimate),
+      low: Math.round(400 + low),
+      high: null,
+    });
     expect(ladder.levels[1]!.elo).toBe(Math.round(400 + estimate + 190.849));
     expect(ladder.levels[1]!.high).toBeNull();
     // The sanity check against random is recorded, not chained.
@@ -49,7 +72,9 @@ describe('the calibration ladder', () => {
   });
 
   it('pairs every level with the one below it and, as a check, with random', () => {
-    const names = calibrationPairings(LEVELS, meta).map((p) => `${nameOf(p.first)}/${nameOf(p.second)}/${p.games}`);
+    const names = calibrationPairings(LEVELS, meta).map(
+      (p) => `${nameOf(p.first)}/${nameOf(p.second)}/${p.games}`,
+    );
     expect(names[0]).toBe(`${LEVELS[0]!.name}/random/10`);
     expect(names).toContain(`${LEVELS[1]!.name}/${LEVELS[0]!.name}/10`);
     expect(names).toContain(`${LEVELS.at(-1)!.name}/random/4`);
@@ -60,9 +85,9 @@ describe('the calibration ladder', () => {
     expect(SHIPPED_LADDER.anchor).toEqual(RANDOM_ANCHOR);
     expect(SHIPPED_LADDER.nodesScale).toBe(1);
     // A stale ladder (levels.ts changed since) fails here: run `agent-chess-sim calibrate`.
-    expect(SHIPPED_LADDER.levels.map(({ name, nodes, multiPv, spreadCp }) => ({ name, nodes, multiPv, spreadCp }))).toEqual(
-      LEVELS.map(({ name, nodes, multiPv, spreadCp }) => ({ name, nodes, multiPv, spreadCp })),
-    );
+    expect(
+      SHIPPED_LADDER.levels.map(({ name, nodes, multiPv, spreadCp }) => ({ name, nodes, multiPv, spreadCp })),
+    ).toEqual(LEVELS.map(({ name, nodes, multiPv, spreadCp }) => ({ name, nodes, multiPv, spreadCp })));
     SHIPPED_LADDER.levels.forEach((level, i) => {
       expect(level.games).toBeGreaterThan(0);
       if (i > 0) expect(level.elo).toBeGreaterThan(SHIPPED_LADDER.levels[i - 1]!.elo);
@@ -75,7 +100,12 @@ describe('ladder monotonicity', () => {
 
   it('the strongest level beats the weakest in a seeded mini-match, the same way twice', async () => {
     const [weakest, strongest] = [LEVELS[0]!, LEVELS.at(-1)!];
-    const match = () => playPairings([{ first: strongest, second: weakest, games: 4 }], { seed: 'monotone', nodesScale: 1, pool: EnginePool.shared() });
+    const match = () =>
+      playPairings([{ first: strongest, second: weakest, games: 4 }], {
+        seed: 'monotone',
+        nodesScale: 1,
+        pool: EnginePool.shared(),
+      });
     const [result] = await match();
     expect(result).toMatchObject({ first: strongest.name, second: weakest.name });
     expect(result!.wins + result!.draws + result!.losses).toBe(4);
@@ -91,7 +121,14 @@ describe('strength selection', () => {
     method: 'test',
     anchor: RANDOM_ANCHOR,
     pairings: [],
-    levels: [1000, 1200, 1400, 1600].map((elo, i) => ({ ...settings, name: `l${i}`, elo, low: null, high: null, games: 1 })),
+    levels: [1000, 1200, 1400, 1600].map((elo, i) => ({
+      ...settings,
+      name: `l${i}`,
+      elo,
+      low: null,
+      high: null,
+      games: 1,
+    })),
   };
 
   it('maps a target to the nearest level, ties to the weaker', () => {
@@ -103,7 +140,8 @@ describe('strength selection', () => {
   });
 
   it('is deterministic for a seed and varies with it', () => {
-    const draw = (seed: string) => levelsFor({ mean: 1300, sd: 200 }, 50, new Rng(seed).fork('population'), ladder);
+    const draw = (seed: string) =>
+      levelsFor({ mean: 1300, sd: 200 }, 50, new Rng(seed).fork('population'), ladder);
     expect(draw('s1')).toEqual(draw('s1'));
     expect(draw('s1')).not.toEqual(draw('s2'));
     expect(new Set(draw('s1'))).toEqual(new Set(['l0', 'l1', 'l2', 'l3']));

@@ -2,12 +2,30 @@ import { Chess as ChessJs, type Move as JsMove } from 'chess.js';
 import type { Move } from 'chessops';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BountyHunterPersona, bountyHunterPersona, isWorthHunting } from '../../agents/personas/bounty-hunter.js';
+import {
+  BountyHunterPersona,
+  bountyHunterPersona,
+  isWorthHunting,
+} from '../../agents/personas/bounty-hunter.js';
 import { cautiousChoice, cautiousPersona } from '../../agents/personas/cautious.js';
-import { boardFromFen, capturedRole, material, materialGain, movesOf, netGain, bestOneMoveWin } from '../../agents/personas/chess-eval.js';
+import {
+  boardFromFen,
+  capturedRole,
+  material,
+  materialGain,
+  movesOf,
+  netGain,
+  bestOneMoveWin,
+} from '../../agents/personas/chess-eval.js';
 import { FlakyPersona, flakyPersona } from '../../agents/personas/flaky.js';
 import { greedyChoice, greedyPersona } from '../../agents/personas/greedy.js';
-import { BAD_KINDS, IllegalPersona, illegalPersona, illegalUci, MALFORMED_MOVES } from '../../agents/personas/illegal.js';
+import {
+  BAD_KINDS,
+  IllegalPersona,
+  illegalPersona,
+  illegalUci,
+  MALFORMED_MOVES,
+} from '../../agents/personas/illegal.js';
 import type { AgentContext, PersonaFactory } from '../../agents/persona.js';
 import { POLL_READS, PollerPersona, pollerPersona } from '../../agents/personas/poller.js';
 import { PERSONAS } from '../../agents/registry.js';
@@ -16,8 +34,15 @@ import type { Transport, TransportRequest, TransportResponse } from '../../src/c
 import { Rng } from '../../src/kernel/rng.js';
 import type { Platform } from '../../src/platform/index.js';
 import { stateFingerprint } from '../../src/platform/snapshot.js';
-import { currentFen, legalMoves, newBoard, parseMove, STANDARD_START_FEN, toWireUci } from '../../src/rules/chess.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import {
+  currentFen,
+  legalMoves,
+  newBoard,
+  parseMove,
+  STANDARD_START_FEN,
+  toWireUci,
+} from '../../src/rules/chess/chess.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World, type RunOutcome, type SimAgent } from '../../src/sim/world.js';
 
 // --- hand-built positions -------------------------------------------------------------------------------
@@ -33,7 +58,8 @@ const KNIGHT_ATTACKED = '4k3/8/8/8/1p6/2N5/8/4K3 w - - 0 1';
 function choices(chooser: typeof greedyChoice, fen: string, seeds = 60): Set<string> {
   const board = boardFromFen(fen);
   const out = new Set<string>();
-  for (let i = 0; i < seeds; i++) out.add(toWireUci(board, chooser(board.pos, legalMoves(board), new Rng(`pick-${i}`))));
+  for (let i = 0; i < seeds; i++)
+    out.add(toWireUci(board, chooser(board.pos, legalMoves(board), new Rng(`pick-${i}`))));
   return out;
 }
 
@@ -101,7 +127,9 @@ describe('greedy and cautious choose by material', () => {
 const JS_VALUE: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
 
 function jsGain(move: JsMove): number {
-  return (move.captured ? JS_VALUE[move.captured]! : 0) + (move.promotion ? JS_VALUE[move.promotion]! - 1 : 0);
+  return (
+    (move.captured ? JS_VALUE[move.captured]! : 0) + (move.promotion ? JS_VALUE[move.promotion]! - 1 : 0)
+  );
 }
 
 /** The most the side to move of `game` wins with one capture or promotion, less the piece if it is taken back. */
@@ -112,7 +140,9 @@ function jsBestWin(game: ChessJs): number {
     if (gain <= 0) continue;
     game.move(move);
     // A legal move onto the square; attackers() only narrows down whose moves to generate.
-    const recaptured = game.attackers(move.to).some((from) => game.moves({ square: from, verbose: true }).some((reply) => reply.to === move.to));
+    const recaptured = game
+      .attackers(move.to)
+      .some((from) => game.moves({ square: from, verbose: true }).some((reply) => reply.to === move.to));
     game.undo();
     best = Math.max(best, gain - (recaptured ? JS_VALUE[move.promotion ?? move.piece]! : 0));
   }
@@ -153,7 +183,10 @@ describe('greedy and cautious agree with a chess.js oracle on random positions',
         const board = boardFromFen(fen);
         const moves = legalMoves(board);
         expect(moves.map((m) => toWireUci(board, m)).sort()).toEqual([...scores.keys()].sort());
-        for (const m of moves) expect(netGain(board.pos, m), `${fen} ${toWireUci(board, m)}`).toBe(scores.get(toWireUci(board, m))!.net);
+        for (const m of moves)
+          expect(netGain(board.pos, m), `${fen} ${toWireUci(board, m)}`).toBe(
+            scores.get(toWireUci(board, m))!.net,
+          );
         const rng = new Rng(`oracle-${seed}`);
         const greedy = scores.get(toWireUci(board, greedyChoice(board.pos, moves, rng)))!;
         const cautious = scores.get(toWireUci(board, cautiousChoice(board.pos, moves, rng)))!;
@@ -169,7 +202,14 @@ describe('greedy and cautious agree with a chess.js oracle on random positions',
 // --- option checks ------------------------------------------------------------------------------------------
 
 describe('chess persona options', () => {
-  const factories: PersonaFactory[] = [greedyPersona, cautiousPersona, bountyHunterPersona, flakyPersona, illegalPersona, pollerPersona];
+  const factories: PersonaFactory[] = [
+    greedyPersona,
+    cautiousPersona,
+    bountyHunterPersona,
+    flakyPersona,
+    illegalPersona,
+    pollerPersona,
+  ];
 
   it('every chess persona accepts its defaults', () => {
     for (const f of factories) expect(f.checkOptions({}), f.name).toEqual([]);
@@ -185,7 +225,11 @@ describe('chess persona options', () => {
     [flakyPersona, { thinkMaxMs: 400_000 }, /^thinkMaxMs: must be an integer from 0 to 299000$/],
     [flakyPersona, { lateChance: 0.1 }, /^lateChance: unknown option$/],
     [illegalPersona, { badChance: 'often' }, /^badChance: must be a number from 0 to 1$/],
-    [illegalPersona, { kinds: ['illegal', 'teleport'] }, /^kinds: must be a non-empty list of illegal, malformed/],
+    [
+      illegalPersona,
+      { kinds: ['illegal', 'teleport'] },
+      /^kinds: must be a non-empty list of illegal, malformed/,
+    ],
     [pollerPersona, { reads: ['feed', 'weather'] }, /^reads: must be a list of tournaments, feed/],
   ];
   for (const [factory, options, problem] of bad) {
@@ -199,7 +243,9 @@ describe('chess persona options', () => {
   it('the registry names each of them, and a scenario group accepts it', () => {
     for (const f of factories) {
       expect(PERSONAS.get(f.name)).toBe(f);
-      const text = scenarioText(`  - persona: ${f.name}\n    count: 1\n    heartbeat: { min: 30s, max: 60s }\n    airdrop: 1\n`);
+      const text = scenarioText(
+        `  - persona: ${f.name}\n    count: 1\n    heartbeat: { min: 30s, max: 60s }\n    airdrop: 1\n`,
+      );
       expect(parseScenario(text).population.map((g) => g.persona)).toContain(f.name);
     }
   });
@@ -232,7 +278,11 @@ ${groups}`;
 }
 
 /** One population group in scenario YAML. */
-function group(persona: string, count: number, extra: { heartbeat?: string; airdrop?: number; options?: string } = {}): string {
+function group(
+  persona: string,
+  count: number,
+  extra: { heartbeat?: string; airdrop?: number; options?: string } = {},
+): string {
   return [
     `  - persona: ${persona}\n    count: ${count}\n    heartbeat: ${extra.heartbeat ?? '{ min: 30s, max: 60s }'}\n`,
     extra.airdrop ? `    airdrop: ${extra.airdrop}\n` : '',
@@ -250,20 +300,27 @@ interface RunSpec {
 }
 
 /** Runs a scenario (parsed, so the registry and each persona's option check are on the path); no invariant may break. */
-async function runGroups(spec: RunSpec): Promise<{ world: World; outcome: RunOutcome; of: (persona: string) => SimAgent[] }> {
+async function runGroups(
+  spec: RunSpec,
+): Promise<{ world: World; outcome: RunOutcome; of: (persona: string) => SimAgent[] }> {
   const world = new World(parseScenario(scenarioText(spec.groups.join(''), spec.duration)));
   await world.populate();
   if (spec.watch) {
     const { persona, wrap } = spec.watch;
     world.agents.forEach((agent, i) => {
       if (agent.persona !== persona) return;
-      const client = new PlatformClient(wrap(agent, agent.client.transport, world.platform), agent.client.apiKey);
+      const client = new PlatformClient(
+        wrap(agent, agent.client.transport, world.platform),
+        agent.client.apiKey,
+      );
       world.agents[i] = { ...agent, client };
     });
   }
   spec.onReady?.(world);
   const outcome = await world.run();
-  const broken = outcome.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.violations[0]?.message}`);
+  const broken = outcome.invariants
+    .filter((i) => !i.passed)
+    .map((i) => `${i.name}: ${i.violations[0]?.message}`);
   expect(broken).toEqual([]);
   return { world, outcome, of: (persona) => world.agents.filter((a) => a.persona === persona) };
 }
@@ -274,7 +331,8 @@ function movesBy(platform: Platform, agentIds: Set<string>): Array<{ fen: string
   for (const game of platform.state.games.values()) {
     game.moves.forEach((move, i) => {
       const mover = move.color === 'white' ? game.whiteId : game.blackId;
-      if (agentIds.has(mover)) out.push({ fen: i === 0 ? game.initialFen : game.moves[i - 1]!.fenAfter, uci: move.uci });
+      if (agentIds.has(mover))
+        out.push({ fen: i === 0 ? game.initialFen : game.moves[i - 1]!.fenAfter, uci: move.uci });
     });
   }
   return out;
@@ -296,7 +354,11 @@ function recordMoveRefusals(into: Refusal[]): NonNullable<RunSpec['watch']>['wra
       const response = await inner.send(request);
       if (response.status >= 400) {
         const body = response.body as { error?: string; reason?: string };
-        into.push({ code: String(body.error), reason: String(body.reason), unchanged: stateFingerprint(platform) === before });
+        into.push({
+          code: String(body.error),
+          reason: String(body.reason),
+          unchanged: stateFingerprint(platform) === before,
+        });
       }
       return response;
     },
@@ -308,11 +370,20 @@ function idOf(platform: Platform, handle: string): string {
 }
 
 /** The mean material lead of `players` over `opponents` in the latest position of their games (pawns). */
-function materialLead(p: Platform, players: Set<string>, opponents: Set<string>): { lead: number; games: number } {
+function materialLead(
+  p: Platform,
+  players: Set<string>,
+  opponents: Set<string>,
+): { lead: number; games: number } {
   let lead = 0;
   let games = 0;
   for (const g of p.state.games.values()) {
-    const side = players.has(g.whiteId) && opponents.has(g.blackId) ? 'white' : players.has(g.blackId) && opponents.has(g.whiteId) ? 'black' : null;
+    const side =
+      players.has(g.whiteId) && opponents.has(g.blackId)
+        ? 'white'
+        : players.has(g.blackId) && opponents.has(g.whiteId)
+          ? 'black'
+          : null;
     if (side === null || g.moves.length === 0) continue;
     const pos = boardFromFen(g.moves.at(-1)!.fenAfter).pos;
     lead += material(pos, side) - material(pos, side === 'white' ? 'black' : 'white');
@@ -325,16 +396,23 @@ const ids = (p: Platform, agents: SimAgent[]) => new Set(agents.map((a) => idOf(
 
 describe('chess personas in short runs (every invariant holds)', () => {
   it('greedy and cautious play their rule through the platform, and end up ahead in material', async () => {
-    const { outcome, of } = await runGroups({ groups: [group('random', 4), group('greedy', 2), group('cautious', 2)], duration: '2h' });
+    const { outcome, of } = await runGroups({
+      groups: [group('random', 4), group('greedy', 2), group('cautious', 2)],
+      duration: '2h',
+    });
     const p = outcome.platform;
-    const [randomIds, greedyIds, cautiousIds] = [of('random'), of('greedy'), of('cautious')].map((agents) => ids(p, agents));
+    const [randomIds, greedyIds, cautiousIds] = [of('random'), of('greedy'), of('cautious')].map((agents) =>
+      ids(p, agents),
+    );
     const greedyMoves = movesBy(p, greedyIds!);
     const cautiousMoves = movesBy(p, cautiousIds!);
     expect(greedyMoves.length).toBeGreaterThan(100);
     expect(cautiousMoves.length).toBeGreaterThan(100);
     for (const { fen, uci } of greedyMoves) {
       const pos = boardFromFen(fen).pos;
-      expect(materialGain(pos, uciMove(fen, uci))).toBe(Math.max(...movesOf(pos).map((m) => materialGain(pos, m))));
+      expect(materialGain(pos, uciMove(fen, uci))).toBe(
+        Math.max(...movesOf(pos).map((m) => materialGain(pos, m))),
+      );
     }
     for (const { fen, uci } of cautiousMoves) {
       const pos = boardFromFen(fen).pos;
@@ -375,12 +453,17 @@ describe('chess personas in short runs (every invariant holds)', () => {
       watch: { persona: 'illegal', wrap: recordMoveRefusals(refusals) },
     });
     const stats = of('illegal').map((a) => (a.impl as IllegalPersona).stats);
-    for (const kind of BAD_KINDS) expect(stats.reduce((n, s) => n + s.sent[kind], 0), kind).toBeGreaterThan(0);
+    for (const kind of BAD_KINDS)
+      expect(
+        stats.reduce((n, s) => n + s.sent[kind], 0),
+        kind,
+      ).toBeGreaterThan(0);
     expect(stats.flatMap((s) => s.unexpected)).toEqual([]);
     const sent = stats.reduce((n, s) => n + Object.values(s.sent).reduce((a, b) => a + b, 0), 0);
     expect(stats.reduce((n, s) => n + s.refused, 0)).toBe(sent);
     const reasons = new Set(stats.flatMap((s) => [...s.reasons.keys()]));
-    for (const reason of ['illegal_move', 'not_your_turn', 'not_a_player']) expect(reasons.has(reason), reason).toBe(true);
+    for (const reason of ['illegal_move', 'not_your_turn', 'not_a_player'])
+      expect(reasons.has(reason), reason).toBe(true);
     // Every refused move request (its bad ones, and any late legal one) was bad_request and changed nothing.
     expect(refusals.length).toBeGreaterThanOrEqual(sent);
     expect(refusals.filter((r) => r.code !== 'bad_request' || !r.unchanged)).toEqual([]);
@@ -394,7 +477,10 @@ describe('chess personas in short runs (every invariant holds)', () => {
     /** Read from the platform's own state at the moment of acceptance, apart from what the hunter believed. */
     const watchAccepts = (world: World): void => {
       const p = world.platform;
-      hunterIds = ids(p, world.agents.filter((a) => a.persona === 'bounty-hunter'));
+      hunterIds = ids(
+        p,
+        world.agents.filter((a) => a.persona === 'bounty-hunter'),
+      );
       p.onEvent((event) => {
         if (event.type !== 'challenge_accepted' || !hunterIds.has(event.agentId)) return;
         const challenge = p.state.challenges.get(event.challengeId)!;
@@ -406,7 +492,11 @@ describe('chess personas in short runs (every invariant holds)', () => {
     const fast = '{ min: 5s, max: 10s }';
     const { outcome, of } = await runGroups({
       groups: [
-        group('random', 8, { heartbeat: fast, airdrop: 5, options: '{ maxGames: 1, bountyShare: 0.8, bountyMinSol: 0.01, bountyMaxSol: 0.2 }' }),
+        group('random', 8, {
+          heartbeat: fast,
+          airdrop: 5,
+          options: '{ maxGames: 1, bountyShare: 0.8, bountyMinSol: 0.01, bountyMaxSol: 0.2 }',
+        }),
         group('bounty-hunter', 2, { heartbeat: fast, airdrop: 5, options: `{ minEloGap: ${minEloGap} }` }),
       ],
       duration: '2h',
@@ -414,7 +504,9 @@ describe('chess personas in short runs (every invariant holds)', () => {
     });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.filter((s) => s.bounty === null || s.gap < minEloGap)).toEqual([]);
-    expect([...outcome.platform.state.challenges.values()].filter((c) => hunterIds.has(c.challengerId))).toEqual([]);
+    expect(
+      [...outcome.platform.state.challenges.values()].filter((c) => hunterIds.has(c.challengerId)),
+    ).toEqual([]);
     const hunters = of('bounty-hunter').map((a) => a.impl as BountyHunterPersona);
     // It was selective: it saw bounties it let go for want of the gap.
     expect(hunters.reduce((n, h) => n + h.passedOver.size, 0)).toBeGreaterThan(seen.length);
@@ -429,7 +521,11 @@ describe('chess personas in short runs (every invariant holds)', () => {
       async send(request: TransportRequest): Promise<TransportResponse> {
         const entries = log.get(agent.handle) ?? [];
         log.set(agent.handle, entries);
-        entries.push({ t: platform.nowMs, step: heartbeatStep(request), path: `${request.method} ${request.path}` });
+        entries.push({
+          t: platform.nowMs,
+          step: heartbeatStep(request),
+          path: `${request.method} ${request.path}`,
+        });
         return inner.send(request);
       },
     });
@@ -452,7 +548,8 @@ describe('chess personas in short runs (every invariant holds)', () => {
         for (const read of reads) expect(beat.some((e) => e.path === READ_PATHS[read])).toBe(true);
       }
       const starts = beats.map((b) => b[0]!.t);
-      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(30_000);
+      for (let i = 1; i < starts.length; i++)
+        expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(30_000);
       for (const read of reads) expect(stats.reads.get(read)).toBe(stats.heartbeats);
     }
     expect(outcome.requests.requests).toBeGreaterThan(3 * 55 * 5);
@@ -463,7 +560,10 @@ describe('chess personas together', () => {
   it('one seed gives one history, with all six in one world', async () => {
     const personas = ['greedy', 'cautious', 'bounty-hunter', 'flaky', 'illegal', 'poller'];
     const run = async () => {
-      const groups = [group('random', 4, { airdrop: 2, options: '{ bountyShare: 0.5 }' }), ...personas.map((p) => group(p, 1, { airdrop: 2 }))];
+      const groups = [
+        group('random', 4, { airdrop: 2, options: '{ bountyShare: 0.5 }' }),
+        ...personas.map((p) => group(p, 1, { airdrop: 2 })),
+      ];
       const { outcome } = await runGroups({ groups, duration: '40m' });
       return { fingerprint: outcome.fingerprint, moves: outcome.eventCounts.get('move_played') ?? 0 };
     };
@@ -488,7 +588,12 @@ function heartbeatStep(request: TransportRequest): number {
   if (route === 'POST /api/social/post') return -1;
   if (route === 'GET /api/chess/games/my-turn') return 0;
   if (route === 'POST /api/chess/move') return 1;
-  if (route.includes('/api/chess/challenge') || route === 'GET /api/chess/games' || route === 'GET /api/chess/leaderboard') return 2;
+  if (
+    route.includes('/api/chess/challenge') ||
+    route === 'GET /api/chess/games' ||
+    route === 'GET /api/chess/leaderboard'
+  )
+    return 2;
   const read = POLL_READS.findIndex((r) => READ_PATHS[r] === route);
   if (read < 0) throw new Error(`unexpected request in a poller heartbeat: ${route}`);
   return 3 + read;

@@ -1,9 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { registerHuman } from '../../src/platform/humans.js';
-import { nearestRank, scorePopulation, tierRanges } from '../../src/rules/activity-rank.js';
+import { registerHuman } from '../../src/platform/identity/humans.js';
+import { nearestRank, scorePopulation, tierRanges } from '../../src/rules/social/activity-rank.js';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
-import { expectApiError, expectRejectedUnchanged, FOOLS_MATE, newWorld, START_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
+import {
+  expectApiError,
+  expectRejectedUnchanged,
+  FOOLS_MATE,
+  newWorld,
+  START_MS,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 const HOUR_MS = 60 * 60_000;
 const POST_GAP_MS = 31_000; // just over the 30 s post cooldown
@@ -50,8 +58,16 @@ describe('GET /api/agents', () => {
     expect(list['agents'].map((r: Json) => r['social_score'])).toEqual([5, 2, 2, 0]);
     expect(list).toMatchObject({ total: 4, limit: 50, offset: 0 });
     expect(list['agents'][1]).toEqual({
-      id: alice.id, handle: 'alice', bio: 'Plays the Sicilian', tags: ['tactical', 'Endgame'], social_score: 2,
-      followers_count: 0, following_count: 0, posts_count: 1, verified: false, chess_elo: 1200,
+      id: alice.id,
+      handle: 'alice',
+      bio: 'Plays the Sicilian',
+      tags: ['tactical', 'Endgame'],
+      social_score: 2,
+      followers_count: 0,
+      following_count: 0,
+      posts_count: 1,
+      verified: false,
+      chess_elo: 1200,
       created_at: new Date(START_MS).toISOString(),
     });
   });
@@ -67,11 +83,20 @@ describe('GET /api/agents', () => {
 
   it('requires every repeated tag (AND), case-insensitively', async () => {
     const { world } = await directoryWorld();
-    expect(handles((await get(world, '/api/agents', { tag: 'TACTICAL' }))['agents'])).toEqual(['bob', 'alice']);
-    expect(handles((await get(world, '/api/agents', { tag: ['tactical', 'endgame'] }))['agents'])).toEqual(['alice']);
-    expect(handles((await world.client().call<Json>('GET', '/api/agents?tag=tactical&tag=endgame'))['agents'])).toEqual(['alice']);
+    expect(handles((await get(world, '/api/agents', { tag: 'TACTICAL' }))['agents'])).toEqual([
+      'bob',
+      'alice',
+    ]);
+    expect(handles((await get(world, '/api/agents', { tag: ['tactical', 'endgame'] }))['agents'])).toEqual([
+      'alice',
+    ]);
+    expect(
+      handles((await world.client().call<Json>('GET', '/api/agents?tag=tactical&tag=endgame'))['agents']),
+    ).toEqual(['alice']);
     expect((await get(world, '/api/agents', { tag: ['tactical', 'blitz'] }))['total']).toBe(0);
-    expect(handles((await get(world, '/api/agents', { tag: 'tactical', search: 'bo' }))['agents'])).toEqual(['bob']);
+    expect(handles((await get(world, '/api/agents', { tag: 'tactical', search: 'bo' }))['agents'])).toEqual([
+      'bob',
+    ]);
   });
 
   it('pages with limit and offset; total counts the whole filtered list', async () => {
@@ -90,10 +115,21 @@ describe('GET /api/agents', () => {
     const rows = (await get(world, '/api/agents', { stats: 'true' }))['agents'];
     const bobRow = rows.find((r: Json) => r['handle'] === 'bob');
     const aliceRow = rows.find((r: Json) => r['handle'] === 'alice');
-    expect(bobRow).toMatchObject({ chess_games_played: 1, chess_wins: 1, chess_losses: 0, chess_draws: 0, social_score: 8 });
+    expect(bobRow).toMatchObject({
+      chess_games_played: 1,
+      chess_wins: 1,
+      chess_losses: 0,
+      chess_draws: 0,
+      social_score: 8,
+    });
     expect(bobRow['chess_peak_elo']).toBe(bobRow['chess_elo']);
     expect(bobRow['chess_elo']).toBeGreaterThan(1200);
-    expect(aliceRow).toMatchObject({ chess_games_played: 1, chess_wins: 0, chess_losses: 1, chess_peak_elo: 1200 });
+    expect(aliceRow).toMatchObject({
+      chess_games_played: 1,
+      chess_wins: 0,
+      chess_losses: 1,
+      chess_peak_elo: 1200,
+    });
     expect(aliceRow['chess_elo']).toBeLessThan(1200);
   });
 
@@ -103,22 +139,39 @@ describe('GET /api/agents', () => {
     world.advanceBy(24 * HOUR_MS - 2 * POST_GAP_MS);
     await alice.client.whoami();
     world.advanceBy(2 * POST_GAP_MS); // bob's second post and carol's like on it are now exactly 24 h old
-    expect(handles((await get(world, '/api/agents', { active_only: 'true' }))['agents'])).toEqual(['bob', 'alice', 'carol']);
+    expect(handles((await get(world, '/api/agents', { active_only: 'true' }))['agents'])).toEqual([
+      'bob',
+      'alice',
+      'carol',
+    ]);
     world.advanceBy(1);
     expect(handles((await get(world, '/api/agents', { active_only: true }))['agents'])).toEqual(['alice']);
     await dave.client.whoami();
     const fresh = await world.agent('erin', { post: false });
-    expect(handles((await get(world, '/api/agents', { active_only: true }))['agents'])).toEqual(['alice', 'dave', 'erin']);
+    expect(handles((await get(world, '/api/agents', { active_only: true }))['agents'])).toEqual([
+      'alice',
+      'dave',
+      'erin',
+    ]);
     expect(fresh.handle).toBe('erin');
     expect((await get(world, '/api/agents', { active_only: false }))['total']).toBe(5);
   });
 
   it('refuses bad query values with validation_error and no state change; clamps a limit over the ceiling', async () => {
     const { world } = await directoryWorld();
-    for (const query of [{ limit: '0' }, { offset: '-1' }, { active_only: 'maybe' }, { stats: 'yes' }, { limit: 'ten' }]) {
+    for (const query of [
+      { limit: '0' },
+      { offset: '-1' },
+      { active_only: 'maybe' },
+      { stats: 'yes' },
+      { limit: 'ten' },
+    ]) {
       await expectRejectedUnchanged(world, () => get(world, '/api/agents', query), 'validation_error');
     }
-    expect((await get(world, '/api/agents', { limit: '101' }))['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
+    expect(
+      (await get(world, '/api/agents', { limit: '101' }))['limit'],
+      'a limit over the ceiling is clamped (docs/rules.md, Paging)',
+    ).toBe(100);
   });
 });
 
@@ -141,11 +194,29 @@ describe('GET /api/agents/{handle}', () => {
     const r = await get(world, '/api/agents/alice');
     const agent = world.platform.state.agents.get(alice.id)!;
     expect(r['profile']).toEqual({
-      id: alice.id, handle: 'alice', bio: 'hello', avatar_url: null, banner_url: null, wallet_address: agent.walletAddress,
+      id: alice.id,
+      handle: 'alice',
+      bio: 'hello',
+      avatar_url: null,
+      banner_url: null,
+      wallet_address: agent.walletAddress,
       social_score: 2 * 2 + 1 + 1 - 2, // two posts, a like and a follow received, one downvote
-      followers_count: 1, following_count: 0, posts_count: 2, profile_upvotes: 1, profile_downvotes: 1,
-      verified: false, verified_at: null, twitter_handle: null, github_repo_url: null, tags: ['positional'],
-      chess_elo: 1200, chess_peak_elo: 1200, chess_games_played: 0, chess_wins: 0, chess_losses: 0, chess_draws: 0,
+      followers_count: 1,
+      following_count: 0,
+      posts_count: 2,
+      profile_upvotes: 1,
+      profile_downvotes: 1,
+      verified: false,
+      verified_at: null,
+      twitter_handle: null,
+      github_repo_url: null,
+      tags: ['positional'],
+      chess_elo: 1200,
+      chess_peak_elo: 1200,
+      chess_games_played: 0,
+      chess_wins: 0,
+      chess_losses: 0,
+      chess_draws: 0,
       social_tier: 'newcomer',
     });
   });
@@ -155,11 +226,22 @@ describe('GET /api/agents/{handle}', () => {
     const asBob = await get(world, '/api/agents/alice', {}, bob.apiKey);
     expect(asBob['recent_posts']).toHaveLength(2);
     expect(asBob['recent_posts'][0]).toEqual({
-      id: second, content: 'my second post', post_type: 'standard', created_at: new Date(START_MS + POST_GAP_MS).toISOString(),
-      has_liked: true, likes_count: 1, replies_count: 0,
+      id: second,
+      content: 'my second post',
+      post_type: 'standard',
+      created_at: new Date(START_MS + POST_GAP_MS).toISOString(),
+      has_liked: true,
+      likes_count: 1,
+      replies_count: 0,
     });
-    expect(asBob['recent_posts'][1]).toMatchObject({ content: 'hello from alice', has_liked: false, likes_count: 0 });
-    expect((await get(world, '/api/agents/alice', {}, carol.apiKey))['recent_posts'][0]['has_liked']).toBe(false);
+    expect(asBob['recent_posts'][1]).toMatchObject({
+      content: 'hello from alice',
+      has_liked: false,
+      likes_count: 0,
+    });
+    expect((await get(world, '/api/agents/alice', {}, carol.apiKey))['recent_posts'][0]['has_liked']).toBe(
+      false,
+    );
     expect((await get(world, '/api/agents/alice'))['recent_posts'][0]['has_liked']).toBe(false);
   });
 
@@ -171,7 +253,9 @@ describe('GET /api/agents/{handle}', () => {
       await zed.client.post(`post ${i}`);
     }
     const posts = (await get(world, '/api/agents/zed'))['recent_posts'];
-    expect(posts.map((p: Json) => p['content'])).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `post ${i}`));
+    expect(posts.map((p: Json) => p['content'])).toEqual(
+      [12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `post ${i}`),
+    );
     expect((await get(world, '/api/agents/zed'))['profile']['posts_count']).toBe(12);
   });
 
@@ -185,7 +269,10 @@ describe('GET /api/agents/{handle}', () => {
     const cleared = await get(world, '/api/agents/alice', {}, carol.apiKey);
     expect(cleared['your_vote']).toBeNull();
     expect(cleared['profile']).toMatchObject({ profile_downvotes: 0, social_score: 6 });
-    await expectApiError(world.client('moltchess_not_a_key').call('GET', '/api/agents/alice'), 'invalid_api_key');
+    await expectApiError(
+      world.client('moltchess_not_a_key').call('GET', '/api/agents/alice'),
+      'invalid_api_key',
+    );
   });
 
   it('lets a human read a profile and see its own vote', async () => {
@@ -212,7 +299,12 @@ describe('GET /api/agents/{handle}', () => {
     const voters = [await world.agent('vic'), await world.agent('val')];
     for (const v of voters) await v.client.vote({ target_handle: 'dan', vote: 'down' });
     const floored = (await get(world, '/api/agents/dan'))['profile'];
-    expect(floored).toMatchObject({ posts_count: 1, profile_downvotes: 2, social_score: 0, social_tier: 'newcomer' }); // 2 - 4
+    expect(floored).toMatchObject({
+      posts_count: 1,
+      profile_downvotes: 2,
+      social_score: 0,
+      social_tier: 'newcomer',
+    }); // 2 - 4
     const postId = await firstPostId(world, dan);
     const fans = [await world.agent('fan1'), await world.agent('fan2'), await world.agent('fan3')];
     await fans[0]!.client.like({ post_id: postId });
@@ -231,7 +323,12 @@ describe('GET /api/agents/{handle}', () => {
     expect(b).toMatchObject({ social_score: 2 + 3, chess_games_played: 1, chess_wins: 1, chess_losses: 0 });
     expect(b['chess_peak_elo']).toBe(b['chess_elo']);
     const a = (await get(world, '/api/agents/alice'))['profile'];
-    expect(a).toMatchObject({ social_score: 2, chess_games_played: 1, chess_losses: 1, chess_peak_elo: 1200 });
+    expect(a).toMatchObject({
+      social_score: 2,
+      chess_games_played: 1,
+      chess_losses: 1,
+      chess_peak_elo: 1200,
+    });
   });
 });
 
@@ -243,7 +340,12 @@ describe('GET /api/agents/{handle}', () => {
  */
 async function leaderboardWorld() {
   const world = newWorld({ rules: { tournaments: { creatorMinGames: 0 } } });
-  const [alice, bob, carol, dave] = [await world.agent('alice'), await world.agent('bob'), await world.agent('carol'), await world.agent('dave')];
+  const [alice, bob, carol, dave] = [
+    await world.agent('alice'),
+    await world.agent('bob'),
+    await world.agent('carol'),
+    await world.agent('dave'),
+  ];
   await alice.client.createTournament({ name: 'Alice Open', max_participants: 8 });
   await alice.client.createTournament({ name: 'Alice Cup', max_participants: 8 });
   const bobPost = await firstPostId(world, bob);
@@ -264,8 +366,16 @@ describe('GET /api/agents/leaderboard', () => {
     expect(r['leaderboard'].map((row: Json) => row['rank'])).toEqual([1, 2, 3, 4]);
     expect(r).toMatchObject({ total: 4, limit: 50, offset: 0, sort: 'social_score' });
     expect(r['leaderboard'][1]).toEqual({
-      rank: 2, agent: { id: bob.id, handle: 'bob' }, handle: 'bob', social_score: 6, content_score: 4,
-      likes_received: 4, replies_received: 0, posts_count: 1, followers_count: 0, tournaments_created: 0,
+      rank: 2,
+      agent: { id: bob.id, handle: 'bob' },
+      handle: 'bob',
+      social_score: 6,
+      content_score: 4,
+      likes_received: 4,
+      replies_received: 0,
+      posts_count: 1,
+      followers_count: 0,
+      tournaments_created: 0,
     });
   });
 
@@ -287,7 +397,10 @@ describe('GET /api/agents/leaderboard', () => {
   it('pages with ranks that stay positions in the whole order', async () => {
     const { world } = await leaderboardWorld();
     const r = await get(world, '/api/agents/leaderboard', { limit: 2, offset: 1 });
-    expect(r['leaderboard'].map((row: Json) => [row['rank'], row['handle']])).toEqual([[2, 'bob'], [3, 'alice']]);
+    expect(r['leaderboard'].map((row: Json) => [row['rank'], row['handle']])).toEqual([
+      [2, 'bob'],
+      [3, 'alice'],
+    ]);
     expect(r).toMatchObject({ total: 4, limit: 2, offset: 1 });
   });
 
@@ -303,9 +416,16 @@ describe('GET /api/agents/leaderboard', () => {
   it('refuses a bad sort or page with validation_error and no state change; clamps a limit over the ceiling', async () => {
     const { world } = await leaderboardWorld();
     for (const query of [{ sort: 'bogus' }, { sort: 'elo' }, { limit: 0 }, { offset: -1 }]) {
-      await expectRejectedUnchanged(world, () => get(world, '/api/agents/leaderboard', query), 'validation_error');
+      await expectRejectedUnchanged(
+        world,
+        () => get(world, '/api/agents/leaderboard', query),
+        'validation_error',
+      );
     }
-    expect((await get(world, '/api/agents/leaderboard', { limit: 101 }))['limit'], 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
+    expect(
+      (await get(world, '/api/agents/leaderboard', { limit: 101 }))['limit'],
+      'a limit over the ceiling is clamped (docs/rules.md, Paging)',
+    ).toBe(100);
   });
 });
 
@@ -320,7 +440,15 @@ describe('GET /api/system/social-score-boundaries', () => {
         { name: 'influential', min_score: 200, max_score: 999 },
         { name: 'legendary', min_score: 1000, max_score: null },
       ],
-      points: { post: 2, like_received: 1, reply_received: 1, follow_received: 1, win: 3, draw: 1, downvote_received: -2 },
+      points: {
+        post: 2,
+        like_received: 1,
+        reply_received: 1,
+        follow_received: 1,
+        win: 3,
+        draw: 1,
+        downvote_received: -2,
+      },
       floor: 0,
       population: { agents: 0, min: null, max: null, median: null, p90: null, p99: null },
     });
@@ -328,7 +456,12 @@ describe('GET /api/system/social-score-boundaries', () => {
 
   it('reports the spread of current agent scores with nearest-rank percentiles', async () => {
     const world = newWorld();
-    const agents = [await world.agent('a01', { post: false }), await world.agent('a02'), await world.agent('a03'), await world.agent('a04')];
+    const agents = [
+      await world.agent('a01', { post: false }),
+      await world.agent('a02'),
+      await world.agent('a03'),
+      await world.agent('a04'),
+    ];
     await postAgain(world, agents[3]!, 'again'); // a04: 4
     await agents[1]!.client.follow({ target_handle: 'a04' }); // a04: 5
     await world.agent('a05'); // 2
@@ -350,7 +483,10 @@ describe('GET /api/system/social-score-boundaries', () => {
       { name: 'silver', min_score: 5, max_score: null },
     ]);
     expect(r['points']).toMatchObject({ post: 5, downvote_received: -3 });
-    expect((await get(world, '/api/agents/solo'))['profile']).toMatchObject({ social_score: 5, social_tier: 'silver' });
+    expect((await get(world, '/api/agents/solo'))['profile']).toMatchObject({
+      social_score: 5,
+      social_tier: 'silver',
+    });
   });
 });
 
@@ -363,8 +499,12 @@ describe('GET /api/health', () => {
     const gameId = await world.game(alice, bob);
     world.advanceBy(90_000);
     expect(await get(world, '/api/health')).toEqual({
-      status: 'ok', time: new Date(START_MS + 90_000).toISOString(),
-      agents: 2, humans: 1, games_active: 1, posts: 2,
+      status: 'ok',
+      time: new Date(START_MS + 90_000).toISOString(),
+      agents: 2,
+      humans: 1,
+      games_active: 1,
+      posts: 2,
     });
     await world.play(gameId, alice, bob, FOOLS_MATE);
     expect((await get(world, '/api/health'))['games_active']).toBe(0);
@@ -374,22 +514,29 @@ describe('GET /api/health', () => {
 describe('whoami shows the profile vote counters', () => {
   it('includes profile_upvotes and profile_downvotes', async () => {
     const { alice } = await profileWorld();
-    expect((await alice.client.agentWhoami()).agent).toMatchObject({ profile_upvotes: 1, profile_downvotes: 1 });
+    expect((await alice.client.agentWhoami()).agent).toMatchObject({
+      profile_upvotes: 1,
+      profile_downvotes: 1,
+    });
   });
 });
 
 describe('pure rules: nearest rank and tier ranges', () => {
   it('nearestRank is the smallest observed value with at least pct% of the population at or below it', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 500 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 100 }), (scores, pct) => {
-        const ascending = [...scores].sort((a, b) => a - b);
-        const value = nearestRank(ascending, pct)!;
-        const share = (v: number) => (ascending.filter((s) => s <= v).length / ascending.length) * 100;
-        expect(ascending).toContain(value);
-        expect(share(value)).toBeGreaterThanOrEqual(pct);
-        const smaller = ascending.filter((s) => s < value);
-        if (smaller.length > 0) expect(share(smaller.at(-1)!)).toBeLessThan(pct);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 500 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 100 }),
+        (scores, pct) => {
+          const ascending = [...scores].sort((a, b) => a - b);
+          const value = nearestRank(ascending, pct)!;
+          const share = (v: number) => (ascending.filter((s) => s <= v).length / ascending.length) * 100;
+          expect(ascending).toContain(value);
+          expect(share(value)).toBeGreaterThanOrEqual(pct);
+          const smaller = ascending.filter((s) => s < value);
+          if (smaller.length > 0) expect(share(smaller.at(-1)!)).toBeLessThan(pct);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -399,7 +546,11 @@ describe('pure rules: nearest rank and tier ranges', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 500 }), { minLength: 1, maxLength: 60 }), (scores) => {
         const pop = scorePopulation(scores);
         expect(scorePopulation([...scores].reverse())).toEqual(pop);
-        expect(pop).toMatchObject({ agents: scores.length, min: Math.min(...scores), max: Math.max(...scores) });
+        expect(pop).toMatchObject({
+          agents: scores.length,
+          min: Math.min(...scores),
+          max: Math.max(...scores),
+        });
         expect(pop.min!).toBeLessThanOrEqual(pop.median!);
         expect(pop.median!).toBeLessThanOrEqual(pop.p90!);
         expect(pop.p90!).toBeLessThanOrEqual(pop.p99!);

@@ -3,9 +3,18 @@ import type { GameDetail } from '../../src/client/wire.js';
 import { toIso } from '../../src/kernel/clock.js';
 import type { NetworkConditions } from '../../src/escrow/network.js';
 import type { PlatformEvent } from '../../src/platform/events.js';
-import { airdrop } from '../../src/platform/transfers.js';
+import { airdrop } from '../../src/platform/money/transfers.js';
 import type { Transfer } from '../../src/platform/state.js';
-import { expectApiError, expectRejectedUnchanged, FIXED_NETWORK, FOOLS_MATE, newWorld, TURN_MS, type TestAgent, type TestWorld } from '../helpers/world.js';
+import {
+  expectApiError,
+  expectRejectedUnchanged,
+  FIXED_NETWORK,
+  FOOLS_MATE,
+  newWorld,
+  TURN_MS,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 const SOL = 1_000_000_000;
 const RENT = 890_880;
@@ -29,7 +38,8 @@ interface EscrowWire {
   escrow_status: string | null;
   transfer_status: string | null;
 }
-type BountyGameView = GameDetail & EscrowWire & { cancel_reason: string | null; started_at: string | null; winner_handle: string | null };
+type BountyGameView = GameDetail &
+  EscrowWire & { cancel_reason: string | null; started_at: string | null; winner_handle: string | null };
 
 function walletOf(world: TestWorld, agent: TestAgent): string {
   return world.platform.state.agents.get(agent.id)!.walletAddress;
@@ -63,9 +73,16 @@ function ratingOf(world: TestWorld, agent: TestAgent) {
 }
 
 /** Exactly one opening and one closing of this escrow, with the given outcome. */
-function expectOneEscrowLife(events: readonly PlatformEvent[], escrow: string, outcome: 'paid_out' | 'refunded'): void {
+function expectOneEscrowLife(
+  events: readonly PlatformEvent[],
+  escrow: string,
+  outcome: 'paid_out' | 'refunded',
+): void {
   const opened = events.filter((e) => e.type === 'escrow_opened' && e.escrow === escrow);
-  const closed = events.filter((e): e is Extract<PlatformEvent, { type: 'escrow_closed' }> => e.type === 'escrow_closed' && e.escrow === escrow);
+  const closed = events.filter(
+    (e): e is Extract<PlatformEvent, { type: 'escrow_closed' }> =>
+      e.type === 'escrow_closed' && e.escrow === escrow,
+  );
   expect(opened).toHaveLength(1);
   expect(closed).toHaveLength(1);
   expect(closed[0]!.outcome).toBe(outcome);
@@ -95,7 +112,16 @@ async function stakedGame(world: TestWorld): Promise<Staked> {
   const gameId = created.challenge.challenge_id;
   const acceptedAtMs = world.nowMs;
   await black.client.acceptChallenge(gameId);
-  return { world, events, white, black, gameId, escrow: created.escrow_address!, acceptedAtMs, treasuryBefore };
+  return {
+    world,
+    events,
+    white,
+    black,
+    gameId,
+    escrow: created.escrow_address!,
+    acceptedAtMs,
+    treasuryBefore,
+  };
 }
 
 describe('bounty_sol validation', () => {
@@ -104,14 +130,29 @@ describe('bounty_sol validation', () => {
     const a = await world.agent('alice');
     await world.agent('bob');
     fund(world, a, 25 * SOL);
-    for (const bounty of [0, 0.009999999, 0.001, 10.000000001, 10.01, 11, -1, -0.01, 0.0100000001, 1.0000000001]) {
-      const error = await expectRejectedUnchanged(world, () => a.client.createChallenge({ bounty_sol: bounty }), 'validation_error');
+    for (const bounty of [
+      0, 0.009999999, 0.001, 10.000000001, 10.01, 11, -1, -0.01, 0.0100000001, 1.0000000001,
+    ]) {
+      const error = await expectRejectedUnchanged(
+        world,
+        () => a.client.createChallenge({ bounty_sol: bounty }),
+        'validation_error',
+      );
       expect(error.status).toBe(400);
-      await expectRejectedUnchanged(world, () => a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: bounty }), 'validation_error');
+      await expectRejectedUnchanged(
+        world,
+        () => a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: bounty }),
+        'validation_error',
+      );
     }
     for (const bounty of ['1', '0.5', true, false, {}, [1], 'ten']) {
       const before = world.fingerprint();
-      const response = world.raw({ method: 'POST', path: '/api/chess/challenge', key: a.apiKey, body: { bounty_sol: bounty } });
+      const response = world.raw({
+        method: 'POST',
+        path: '/api/chess/challenge',
+        key: a.apiKey,
+        body: { bounty_sol: bounty },
+      });
       expect(response.status).toBe(400);
       expect((response.body as { error: string }).error).toBe('validation_error');
       expect(world.fingerprint()).toBe(before);
@@ -141,11 +182,23 @@ describe('bounty stake checks', () => {
     const world = newWorld({ network: FIXED });
     const a = await world.agent('alice');
     await world.agent('bob');
-    const e = await expectRejectedUnchanged(world, () => a.client.createChallenge({ bounty_sol: STAKE_SOL }), 'insufficient_balance');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ bounty_sol: STAKE_SOL }),
+      'insufficient_balance',
+    );
     expect(e.status).toBe(400);
     fund(world, a, STAKE - 1); // one lamport short
-    await expectRejectedUnchanged(world, () => a.client.createChallenge({ bounty_sol: STAKE_SOL }), 'insufficient_balance');
-    await expectRejectedUnchanged(world, () => a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: STAKE_SOL }), 'insufficient_balance');
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ bounty_sol: STAKE_SOL }),
+      'insufficient_balance',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: STAKE_SOL }),
+      'insufficient_balance',
+    );
     expect(world.platform.state.challenges.size).toBe(0);
     expect(world.balance(a)).toBe(STAKE - 1);
   });
@@ -162,7 +215,12 @@ describe('bounty stake checks', () => {
       const agent = await world.agent(handle);
       fund(world, agent, lamports);
       if (ok) expect((await agent.client.createChallenge({ bounty_sol: STAKE_SOL })).success).toBe(true);
-      else await expectRejectedUnchanged(world, () => agent.client.createChallenge({ bounty_sol: STAKE_SOL }), 'insufficient_balance');
+      else
+        await expectRejectedUnchanged(
+          world,
+          () => agent.client.createChallenge({ bounty_sol: STAKE_SOL }),
+          'insufficient_balance',
+        );
     }
   });
 
@@ -174,7 +232,11 @@ describe('bounty stake checks', () => {
     const created = await a.client.createChallenge({ bounty_sol: STAKE_SOL });
     const id = created.challenge.challenge_id;
 
-    const e = await expectRejectedUnchanged(world, () => b.client.acceptChallenge(id), 'insufficient_balance');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => b.client.acceptChallenge(id),
+      'insufficient_balance',
+    );
     expect(e.status).toBe(400);
     fund(world, b, STAKE + 1); // enough lamports, but would leave 1 lamport behind
     await expectRejectedUnchanged(world, () => b.client.acceptChallenge(id), 'insufficient_balance');
@@ -200,7 +262,12 @@ describe('bounty funding and activation', () => {
     world.advanceBy(12_345);
 
     const created = await a.client.createChallenge({ opponent_handle: 'bob', bounty_sol: STAKE_SOL });
-    expect(created).toMatchObject({ success: true, bounty_sol: STAKE_SOL, escrow_status: 'awaiting_deposits', transfer_status: 'queued' });
+    expect(created).toMatchObject({
+      success: true,
+      bounty_sol: STAKE_SOL,
+      escrow_status: 'awaiting_deposits',
+      transfer_status: 'queued',
+    });
     expect(created.challenge.bounty_sol).toBe(STAKE_SOL);
     const escrow = created.escrow_address!;
     expect(escrow).toMatch(BASE58);
@@ -209,10 +276,18 @@ describe('bounty funding and activation', () => {
     const id = created.challenge.challenge_id;
 
     const acceptedAt = world.nowMs;
-    const accepted = (await b.client.acceptChallenge(id)) as Awaited<ReturnType<typeof b.client.acceptChallenge>> & EscrowWire;
+    const accepted = (await b.client.acceptChallenge(id)) as Awaited<
+      ReturnType<typeof b.client.acceptChallenge>
+    > &
+      EscrowWire;
     expect(accepted.game.status).toBe('pending');
     expect(accepted.game.game_id).toBe(id);
-    expect(accepted).toMatchObject({ bounty_sol: STAKE_SOL, escrow_address: escrow, escrow_status: 'awaiting_deposits', transfer_status: 'queued' });
+    expect(accepted).toMatchObject({
+      bounty_sol: STAKE_SOL,
+      escrow_address: escrow,
+      escrow_status: 'awaiting_deposits',
+      transfer_status: 'queued',
+    });
 
     // Both deposits are queued: balances untouched, but the stakes are no longer available.
     expect(world.balance(a)).toBe(START_LAMPORTS);
@@ -224,12 +299,22 @@ describe('bounty funding and activation', () => {
     ]);
 
     const pending = await view(world, a, id);
-    expect(pending).toMatchObject({ status: 'pending', turn_deadline_at: null, started_at: null, is_my_turn: false, escrow_status: 'awaiting_deposits' });
+    expect(pending).toMatchObject({
+      status: 'pending',
+      turn_deadline_at: null,
+      started_at: null,
+      is_my_turn: false,
+      escrow_status: 'awaiting_deposits',
+    });
     await expectRejectedUnchanged(world, () => a.client.move({ game_id: id, move_san: 'e4' }), 'bad_request');
     await expectRejectedUnchanged(world, () => b.client.move({ game_id: id, move_san: 'e5' }), 'bad_request');
 
     world.advanceBy(999);
-    expect(await view(world, a, id)).toMatchObject({ status: 'pending', turn_deadline_at: null, transfer_status: 'queued' });
+    expect(await view(world, a, id)).toMatchObject({
+      status: 'pending',
+      turn_deadline_at: null,
+      transfer_status: 'queued',
+    });
     await expectRejectedUnchanged(world, () => a.client.move({ game_id: id, move_san: 'e4' }), 'bad_request');
     expect(events.some((e) => e.type === 'game_started')).toBe(false);
 
@@ -237,11 +322,25 @@ describe('bounty funding and activation', () => {
     const activeAt = acceptedAt + 1000;
     expect(world.nowMs).toBe(activeAt);
     const active = await view(world, a, id);
-    expect(active).toMatchObject({ status: 'active', escrow_status: 'funded', transfer_status: 'settled', is_my_turn: true });
+    expect(active).toMatchObject({
+      status: 'active',
+      escrow_status: 'funded',
+      transfer_status: 'settled',
+      is_my_turn: true,
+    });
     expect(active.started_at).toBe(toIso(activeAt));
     expect(active.turn_deadline_at).toBe(toIso(activeAt + TURN_MS));
     const started = events.filter((e) => e.type === 'game_started');
-    expect(started).toEqual([{ type: 'game_started', t: activeAt, gameId: id, whiteId: a.id, blackId: b.id, deadlineMs: activeAt + TURN_MS }]);
+    expect(started).toEqual([
+      {
+        type: 'game_started',
+        t: activeAt,
+        gameId: id,
+        whiteId: a.id,
+        blackId: b.id,
+        deadlineMs: activeAt + TURN_MS,
+      },
+    ]);
     expect(world.balance(a)).toBe(START_LAMPORTS - STAKE);
     expect(world.balance(b)).toBe(START_LAMPORTS - STAKE);
     expect(world.platform.ledger.balance(escrow)).toBe(POT);
@@ -249,8 +348,14 @@ describe('bounty funding and activation', () => {
   });
 
   it('activates a game whose second deposit lands at the very end of the funding window', async () => {
-    const edge: NetworkConditions = { latencyMinMs: FUNDING_WINDOW_MS, latencyMaxMs: FUNDING_WINDOW_MS, faultRate: 0 };
-    const { world, events, gameId, white, escrow, acceptedAtMs } = await stakedGame(newWorld({ network: edge }));
+    const edge: NetworkConditions = {
+      latencyMinMs: FUNDING_WINDOW_MS,
+      latencyMaxMs: FUNDING_WINDOW_MS,
+      faultRate: 0,
+    };
+    const { world, events, gameId, white, escrow, acceptedAtMs } = await stakedGame(
+      newWorld({ network: edge }),
+    );
     world.advanceTo(acceptedAtMs + FUNDING_WINDOW_MS);
     const game = await view(world, white, gameId);
     expect(game).toMatchObject({ status: 'active', escrow_status: 'funded', cancel_reason: null });
@@ -263,7 +368,11 @@ describe('bounty funding and activation', () => {
     const slow: NetworkConditions = { latencyMinMs: 9 * 60_000, latencyMaxMs: 9 * 60_000, faultRate: 0 };
     const { world, gameId, white, acceptedAtMs } = await stakedGame(newWorld({ network: slow }));
     world.advanceTo(acceptedAtMs + 9 * 60_000 - 1);
-    expect(await view(world, white, gameId)).toMatchObject({ status: 'pending', turn_deadline_at: null, result: null });
+    expect(await view(world, white, gameId)).toMatchObject({
+      status: 'pending',
+      turn_deadline_at: null,
+      result: null,
+    });
     world.advanceBy(1);
     const game = await view(world, white, gameId);
     expect(game.status).toBe('active');
@@ -281,7 +390,13 @@ describe('bounty settlement', () => {
 
     await world.play(gameId, white, black, FOOLS_MATE);
     const ended = await view(world, black, gameId);
-    expect(ended).toMatchObject({ status: 'completed', result: '0-1', end_reason: 'checkmate', winner_handle: 'bob', escrow_status: 'paying_out' });
+    expect(ended).toMatchObject({
+      status: 'completed',
+      result: '0-1',
+      end_reason: 'checkmate',
+      winner_handle: 'bob',
+      escrow_status: 'paying_out',
+    });
     expect(s.events.filter((e) => e.type === 'bounty_settled')).toEqual([
       { type: 'bounty_settled', t: world.nowMs, gameId, pot: POT, fee: FEE, white: 0, black: PRIZE },
     ]);
@@ -313,7 +428,11 @@ describe('bounty settlement', () => {
     world.advanceBy(1000);
     await world.play(gameId, white, black, THREEFOLD);
     const ended = await view(world, white, gameId);
-    expect(ended).toMatchObject({ status: 'completed', result: '1/2-1/2', end_reason: 'threefold_repetition' });
+    expect(ended).toMatchObject({
+      status: 'completed',
+      result: '1/2-1/2',
+      end_reason: 'threefold_repetition',
+    });
     expect(s.events.filter((e) => e.type === 'bounty_settled')).toEqual([
       { type: 'bounty_settled', t: world.nowMs, gameId, pot: POT, fee: 0, white: STAKE, black: STAKE },
     ]);
@@ -339,8 +458,19 @@ describe('bounty settlement', () => {
     expect((await view(world, white, gameId)).status).toBe('active');
     world.advanceTo(blackDeadline);
     const ended = await view(world, white, gameId);
-    expect(ended).toMatchObject({ status: 'completed', result: '1-0', end_reason: 'timeout', winner_handle: 'alice' });
-    expect(s.events.find((e) => e.type === 'bounty_settled')).toMatchObject({ t: blackDeadline, pot: POT, fee: FEE, white: PRIZE, black: 0 });
+    expect(ended).toMatchObject({
+      status: 'completed',
+      result: '1-0',
+      end_reason: 'timeout',
+      winner_handle: 'alice',
+    });
+    expect(s.events.find((e) => e.type === 'bounty_settled')).toMatchObject({
+      t: blackDeadline,
+      pot: POT,
+      fee: FEE,
+      white: PRIZE,
+      black: 0,
+    });
     world.advanceBy(1000);
     expect(world.balance(white)).toBe(START_LAMPORTS - STAKE + PRIZE);
     expect(world.balance(black)).toBe(START_LAMPORTS - STAKE);
@@ -359,7 +489,9 @@ describe('bounty cancellation', () => {
   async function splitDeposits(): Promise<(Staked & { seed: string }) | undefined> {
     for (let i = 0; i < 100; i++) {
       const seed = `f${i}`;
-      const s = await stakedGame(newWorld({ seed, network: FAULTY, rules: { escrow: { depositMaxAttempts: 1 } } }));
+      const s = await stakedGame(
+        newWorld({ seed, network: FAULTY, rules: { escrow: { depositMaxAttempts: 1 } } }),
+      );
       s.world.advanceBy(1000);
       const deposits = transfersOf(s.world, s.escrow).filter((t) => t.type === 'bounty_deposit');
       const statuses = deposits.map((t) => t.status).sort();
@@ -378,10 +510,21 @@ describe('bounty cancellation', () => {
     expect(failed).toMatchObject({ attempts: 1, failureReason: 'network_fault' });
 
     const game = await view(world, white, gameId);
-    expect(game).toMatchObject({ status: 'cancelled', cancel_reason: 'deposit_failed', result: null, turn_deadline_at: null, transfer_status: 'failed' });
-    expect(events.filter((e) => e.type === 'game_cancelled')).toEqual([{ type: 'game_cancelled', t: acceptedAtMs + 1000, gameId, reason: 'deposit_failed' }]);
-    expect(events.some((e) => e.type === 'game_started' || e.type === 'game_ended' || e.type === 'bounty_settled')).toBe(false);
-    for (const agent of [white, black]) expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
+    expect(game).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'deposit_failed',
+      result: null,
+      turn_deadline_at: null,
+      transfer_status: 'failed',
+    });
+    expect(events.filter((e) => e.type === 'game_cancelled')).toEqual([
+      { type: 'game_cancelled', t: acceptedAtMs + 1000, gameId, reason: 'deposit_failed' },
+    ]);
+    expect(
+      events.some((e) => e.type === 'game_started' || e.type === 'game_ended' || e.type === 'bounty_settled'),
+    ).toBe(false);
+    for (const agent of [white, black])
+      expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
     await expectApiError(white.client.move({ game_id: gameId, move_san: 'e4' }), 'bad_request');
 
     // The refund leaves the escrow, where faults are retried until it lands.
@@ -392,7 +535,8 @@ describe('bounty cancellation', () => {
     const refunds = transfersOf(world, escrow).filter((t) => t.type === 'bounty_refund');
     expect(refunds.map((t) => [t.to, t.lamports, t.status])).toEqual([[landed.from, STAKE, 'settled']]);
     expect((await view(world, white, gameId)).escrow_status).toBe('refunded');
-    for (const agent of [white, black]) expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
+    for (const agent of [white, black])
+      expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
     expectOneEscrowLife(events, escrow, 'refunded');
   });
 
@@ -401,7 +545,10 @@ describe('bounty cancellation', () => {
     const s = await stakedGame(newWorld({ network: late }));
     const { world, events, white, black, gameId, escrow, acceptedAtMs } = s;
     world.advanceTo(acceptedAtMs + FUNDING_WINDOW_MS - 1);
-    expect(await view(world, white, gameId)).toMatchObject({ status: 'pending', escrow_status: 'awaiting_deposits' });
+    expect(await view(world, white, gameId)).toMatchObject({
+      status: 'pending',
+      escrow_status: 'awaiting_deposits',
+    });
 
     world.advanceTo(acceptedAtMs + FUNDING_WINDOW_MS);
     expect(await view(world, white, gameId)).toMatchObject({
@@ -411,7 +558,12 @@ describe('bounty cancellation', () => {
       transfer_status: 'queued',
     });
     expect(events.filter((e) => e.type === 'game_cancelled')).toEqual([
-      { type: 'game_cancelled', t: acceptedAtMs + FUNDING_WINDOW_MS, gameId, reason: 'funding_window_expired' },
+      {
+        type: 'game_cancelled',
+        t: acceptedAtMs + FUNDING_WINDOW_MS,
+        gameId,
+        reason: 'funding_window_expired',
+      },
     ]);
 
     // The deposits land at accept + 11 min and go straight back; the refunds take another 11 min.
@@ -421,7 +573,12 @@ describe('bounty cancellation', () => {
     expect(world.platform.ledger.balance(escrow)).toBe(POT);
     expect((await view(world, white, gameId)).status).toBe('cancelled');
     const refunds = transfersOf(world, escrow).filter((t) => t.type === 'bounty_refund');
-    expect(refunds.map((t) => [t.to, t.lamports]).sort()).toEqual([[walletOf(world, white), STAKE], [walletOf(world, black), STAKE]].sort());
+    expect(refunds.map((t) => [t.to, t.lamports]).sort()).toEqual(
+      [
+        [walletOf(world, white), STAKE],
+        [walletOf(world, black), STAKE],
+      ].sort(),
+    );
 
     world.advanceTo(acceptedAtMs + 22 * 60_000);
     expect(world.balance(white)).toBe(START_LAMPORTS);
@@ -430,7 +587,8 @@ describe('bounty cancellation', () => {
     expect(world.platform.ledger.balance(escrow)).toBe(0);
     expect((await view(world, white, gameId)).escrow_status).toBe('refunded');
     expect(events.some((e) => e.type === 'game_started')).toBe(false);
-    for (const agent of [white, black]) expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
+    for (const agent of [white, black])
+      expect(ratingOf(world, agent)).toEqual({ elo: 1200, wins: 0, losses: 0, draws: 0 });
     const closed = events.find((e) => e.type === 'escrow_closed');
     expect(closed).toMatchObject({ t: acceptedAtMs + 22 * 60_000, lamportsIn: POT, lamportsOut: POT });
     expectOneEscrowLife(events, escrow, 'refunded');

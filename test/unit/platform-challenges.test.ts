@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
-import { expectApiError, expectRejectedUnchanged, newWorld, START_MS, type TestWorld } from '../helpers/world.js';
+import {
+  expectApiError,
+  expectRejectedUnchanged,
+  newWorld,
+  START_MS,
+  type TestWorld,
+} from '../helpers/world.js';
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
@@ -16,11 +22,27 @@ describe('research phase', () => {
     const open = await a.client.createChallenge();
     const gameId = await world.game(a, b);
 
-    const e1 = await expectRejectedUnchanged(world, () => fresh.client.createChallenge(), 'research_phase_incomplete');
+    const e1 = await expectRejectedUnchanged(
+      world,
+      () => fresh.client.createChallenge(),
+      'research_phase_incomplete',
+    );
     expect(e1.status).toBe(403);
-    await expectRejectedUnchanged(world, () => fresh.client.createChallenge({ opponent_handle: 'alice' }), 'research_phase_incomplete');
-    await expectRejectedUnchanged(world, () => fresh.client.acceptChallenge(open.challenge.challenge_id), 'research_phase_incomplete');
-    await expectRejectedUnchanged(world, () => fresh.client.move({ game_id: gameId, move_san: 'e4' }), 'research_phase_incomplete');
+    await expectRejectedUnchanged(
+      world,
+      () => fresh.client.createChallenge({ opponent_handle: 'alice' }),
+      'research_phase_incomplete',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => fresh.client.acceptChallenge(open.challenge.challenge_id),
+      'research_phase_incomplete',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => fresh.client.move({ game_id: gameId, move_san: 'e4' }),
+      'research_phase_incomplete',
+    );
 
     await fresh.client.post('done researching');
     const accepted = await fresh.client.acceptChallenge(open.challenge.challenge_id);
@@ -32,7 +54,10 @@ describe('research phase', () => {
     const a = await world.agent('alice');
     const fresh = await world.agent('newbie', { post: false });
     const created = await a.client.createChallenge({ opponent_handle: 'newbie' });
-    await expectApiError(fresh.client.acceptChallenge(created.challenge.challenge_id), 'research_phase_incomplete');
+    await expectApiError(
+      fresh.client.acceptChallenge(created.challenge.challenge_id),
+      'research_phase_incomplete',
+    );
     await fresh.client.post('ready');
     expect((await fresh.client.acceptChallenge(created.challenge.challenge_id)).success).toBe(true);
   });
@@ -68,14 +93,19 @@ describe('open challenges', () => {
     const { a, b } = await trio(world);
     const ca = await a.client.createChallenge();
     const cb = await b.client.createChallenge();
-    const byBob = await world.client().call<{ challenges: Array<{ challenge_id: string }> }>('GET', '/api/chess/challenges/open', {
-      query: { challenger_handle: 'BOB' },
-    });
+    const byBob = await world
+      .client()
+      .call<{ challenges: Array<{ challenge_id: string }> }>('GET', '/api/chess/challenges/open', {
+        query: { challenger_handle: 'BOB' },
+      });
     expect(byBob.challenges.map((c) => c.challenge_id)).toEqual([cb.challenge.challenge_id]);
     expect((await world.client().openChallenges()).challenges.map((c) => c.challenge_id).sort()).toEqual(
       [ca.challenge.challenge_id, cb.challenge.challenge_id].sort(),
     );
-    await expectApiError(world.client().call('GET', '/api/chess/challenges/open', { query: { challenger_handle: 'ghost' } }), 'not_found');
+    await expectApiError(
+      world.client().call('GET', '/api/chess/challenges/open', { query: { challenger_handle: 'ghost' } }),
+      'not_found',
+    );
   });
 
   it('accepting starts a game with the challenge id: challenger White, acceptor Black', async () => {
@@ -99,7 +129,11 @@ describe('open challenges', () => {
     const world = newWorld();
     const { a } = await trio(world);
     const r = await a.client.createChallenge();
-    const e = await expectRejectedUnchanged(world, () => a.client.acceptChallenge(r.challenge.challenge_id), 'cannot_accept_own_challenge');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => a.client.acceptChallenge(r.challenge.challenge_id),
+      'cannot_accept_own_challenge',
+    );
     expect(e.status).toBe(400);
   });
 
@@ -108,9 +142,17 @@ describe('open challenges', () => {
     const { a, b, c } = await trio(world);
     const r = await a.client.createChallenge();
     await b.client.acceptChallenge(r.challenge.challenge_id);
-    const e = await expectRejectedUnchanged(world, () => c.client.acceptChallenge(r.challenge.challenge_id), 'challenge_not_open');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => c.client.acceptChallenge(r.challenge.challenge_id),
+      'challenge_not_open',
+    );
     expect(e.status).toBe(409);
-    await expectRejectedUnchanged(world, () => b.client.acceptChallenge(r.challenge.challenge_id), 'challenge_not_open');
+    await expectRejectedUnchanged(
+      world,
+      () => b.client.acceptChallenge(r.challenge.challenge_id),
+      'challenge_not_open',
+    );
   });
 
   it('refuses unknown challenge ids with 404, without and with a key', async () => {
@@ -136,14 +178,30 @@ describe('direct challenges', () => {
     const mineA = await a.client.myChallenges();
     expect(mineA.outgoing_open).toEqual([]);
     expect(mineA.direct_pending).toHaveLength(1);
-    expect(mineA.direct_pending[0]).toMatchObject({ challenge_id: r.challenge.challenge_id, direction: 'outgoing', opponent: { handle: 'bob' } });
+    expect(mineA.direct_pending[0]).toMatchObject({
+      challenge_id: r.challenge.challenge_id,
+      direction: 'outgoing',
+      opponent: { handle: 'bob' },
+    });
     const mineB = await b.client.myChallenges();
-    expect(mineB.direct_pending[0]).toMatchObject({ challenge_id: r.challenge.challenge_id, direction: 'incoming', opponent: { handle: 'alice' } });
+    expect(mineB.direct_pending[0]).toMatchObject({
+      challenge_id: r.challenge.challenge_id,
+      direction: 'incoming',
+      opponent: { handle: 'alice' },
+    });
     expect((await c.client.myChallenges()).direct_pending).toEqual([]);
 
-    const e = await expectRejectedUnchanged(world, () => c.client.acceptChallenge(r.challenge.challenge_id), 'challenge_not_for_you');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => c.client.acceptChallenge(r.challenge.challenge_id),
+      'challenge_not_for_you',
+    );
     expect(e.status).toBe(403);
-    await expectRejectedUnchanged(world, () => a.client.acceptChallenge(r.challenge.challenge_id), 'cannot_accept_own_challenge');
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.acceptChallenge(r.challenge.challenge_id),
+      'cannot_accept_own_challenge',
+    );
     const accepted = await b.client.acceptChallenge(r.challenge.challenge_id);
     expect(accepted.game.white_player.handle).toBe('alice');
     expect(accepted.game.black_player.handle).toBe('bob');
@@ -155,9 +213,21 @@ describe('direct challenges', () => {
     const { a, b } = await trio(world);
     const byId = await a.client.createChallenge({ opponent_handle: b.id });
     expect(byId.challenge.opponent).toMatchObject({ handle: 'bob' });
-    await expectRejectedUnchanged(world, () => a.client.createChallenge({ opponent_handle: 'ghost' }), 'not_found');
-    await expectRejectedUnchanged(world, () => a.client.createChallenge({ opponent_handle: UNKNOWN_UUID }), 'not_found');
-    await expectRejectedUnchanged(world, () => a.client.createChallenge({ opponent_handle: 'ALICE' }), 'bad_request');
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ opponent_handle: 'ghost' }),
+      'not_found',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ opponent_handle: UNKNOWN_UUID }),
+      'not_found',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge({ opponent_handle: 'ALICE' }),
+      'bad_request',
+    );
   });
 });
 
@@ -169,7 +239,11 @@ describe('limits', () => {
     const ids: string[] = [];
     for (let i = 0; i < max - 1; i++) ids.push((await a.client.createChallenge()).challenge.challenge_id);
     ids.push((await a.client.createChallenge({ opponent_handle: 'carol' })).challenge.challenge_id);
-    const e = await expectRejectedUnchanged(world, () => a.client.createChallenge(), 'too_many_open_challenges');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => a.client.createChallenge(),
+      'too_many_open_challenges',
+    );
     expect(e.status).toBe(409);
     // Another agent is not affected.
     await b.client.createChallenge();
@@ -189,10 +263,18 @@ describe('limits', () => {
     const world = newWorld();
     const { a } = await trio(world);
     for (const bounty of [0, 0.009, 0.001, 10.01, 11, -1, -0.01, 1e21, 0.0100000001]) {
-      await expectRejectedUnchanged(world, () => a.client.createChallenge({ bounty_sol: bounty }), 'validation_error');
+      await expectRejectedUnchanged(
+        world,
+        () => a.client.createChallenge({ bounty_sol: bounty }),
+        'validation_error',
+      );
     }
     for (const bounty of [0.01, 0.1, 1, 10]) {
-      await expectRejectedUnchanged(world, () => a.client.createChallenge({ bounty_sol: bounty }), 'insufficient_balance');
+      await expectRejectedUnchanged(
+        world,
+        () => a.client.createChallenge({ bounty_sol: bounty }),
+        'insufficient_balance',
+      );
     }
     for (const body of [{ bounty_sol: '1' }, { bounty_sol: true }, { opponent_handle: 5 }, []]) {
       const before = world.fingerprint();
@@ -201,7 +283,10 @@ describe('limits', () => {
       expect(world.fingerprint()).toBe(before);
     }
     // null bounty is no bounty.
-    expect(world.raw({ method: 'POST', path: '/api/chess/challenge', key: a.apiKey, body: { bounty_sol: null } }).status).toBe(200);
+    expect(
+      world.raw({ method: 'POST', path: '/api/chess/challenge', key: a.apiKey, body: { bounty_sol: null } })
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -213,7 +298,9 @@ describe('expiry', () => {
     const created = await a.client.createChallenge();
     const id = created.challenge.challenge_id;
     const expiresAt = world.nowMs + DEFAULT_RULESET.challenges.expiryMs;
-    expect((created.challenge as unknown as { expires_at: string }).expires_at).toBe(new Date(expiresAt).toISOString());
+    expect((created.challenge as unknown as { expires_at: string }).expires_at).toBe(
+      new Date(expiresAt).toISOString(),
+    );
 
     world.advanceTo(expiresAt - 1);
     expect((await world.client().openChallenges()).challenges.map((c) => c.challenge_id)).toEqual([id]);
@@ -256,12 +343,22 @@ describe('profile downvote blocks', () => {
     const bob = await world.agent('bob');
     const direct = await alice.client.createChallenge({ opponent_handle: 'bob' });
     world.platform.state.profileVotes.set(`${bob.id}>${alice.id}`, 'down');
-    await expectRejectedUnchanged(world, () => alice.client.createChallenge({ opponent_handle: 'bob' }), 'vote_blocked');
-    await expectRejectedUnchanged(world, () => bob.client.acceptChallenge(direct.challenge.challenge_id), 'vote_blocked');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.createChallenge({ opponent_handle: 'bob' }),
+      'vote_blocked',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => bob.client.acceptChallenge(direct.challenge.challenge_id),
+      'vote_blocked',
+    );
     const open = await alice.client.createChallenge({});
     const accepted = await bob.client.acceptChallenge(open.challenge.challenge_id);
     expect(accepted.game.status).toBe('active');
     world.platform.state.profileVotes.set(`${bob.id}>${alice.id}`, 'up');
-    await expect(bob.client.createChallenge({ opponent_handle: 'alice' })).resolves.toMatchObject({ success: true });
+    await expect(bob.client.createChallenge({ opponent_handle: 'alice' })).resolves.toMatchObject({
+      success: true,
+    });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformEvent } from '../../src/platform/events.js';
 import { Platform } from '../../src/platform/platform.js';
 import type { Escrow, EscrowStatus, Transfer } from '../../src/platform/state.js';
-import { attemptTransfer } from '../../src/platform/transfers.js';
+import { attemptTransfer } from '../../src/platform/money/transfers.js';
 import {
   bookFinishedTransfer,
   depositInto,
@@ -13,7 +13,7 @@ import {
   type EscrowEvent,
   type EscrowEventType,
   type OutflowSpec,
-} from '../../src/platform/escrows.js';
+} from '../../src/platform/money/escrows.js';
 
 /**
  * The escrow state machine on its own: a platform with no owner wired (no bounty game, no tournament), so

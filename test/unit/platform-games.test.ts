@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { GameDetail } from '../../src/client/wire.js';
-import { STANDARD_START_FEN } from '../../src/rules/chess.js';
-import { expectApiError, expectRejectedUnchanged, FOOLS_MATE, newWorld, TestWorld, TURN_MS, type TestAgent } from '../helpers/world.js';
+import { STANDARD_START_FEN } from '../../src/rules/chess/chess.js';
+import {
+  expectApiError,
+  expectRejectedUnchanged,
+  FOOLS_MATE,
+  newWorld,
+  TestWorld,
+  TURN_MS,
+  type TestAgent,
+} from '../helpers/world.js';
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 const ITALIAN = ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'];
@@ -14,7 +22,11 @@ async function pair(world: TestWorld) {
   return { a, b, gameId: await world.game(a, b) };
 }
 
-type Detail = GameDetail & { winner_handle: string | null; turn: string | null; turn_deadline_at: string | null };
+type Detail = GameDetail & {
+  winner_handle: string | null;
+  turn: string | null;
+  turn_deadline_at: string | null;
+};
 
 async function detail(agent: TestAgent | TestWorld, gameId: string): Promise<Detail> {
   const client = agent instanceof TestWorld ? agent.client() : agent.client;
@@ -60,8 +72,17 @@ describe('move notation over the API', () => {
     const world = newWorld();
     const { a, b, gameId } = await pair(world);
     await world.play(gameId, a, b, TO_PROMOTION);
-    for (const fields of [{ move_uci: 'b7a8' }, { move_san: 'bxa8' }, { move_san: 'bxa8=K' }, { move_san: 'bxa8=Q', move_uci: 'b7a8r' }]) {
-      await expectRejectedUnchanged(world, () => a.client.move({ game_id: gameId, ...fields }), 'bad_request');
+    for (const fields of [
+      { move_uci: 'b7a8' },
+      { move_san: 'bxa8' },
+      { move_san: 'bxa8=K' },
+      { move_san: 'bxa8=Q', move_uci: 'b7a8r' },
+    ]) {
+      await expectRejectedUnchanged(
+        world,
+        () => a.client.move({ game_id: gameId, ...fields }),
+        'bad_request',
+      );
     }
   });
 
@@ -85,12 +106,24 @@ describe('refused moves', () => {
     const world = newWorld();
     const { a, b, gameId } = await pair(world);
     for (const text of ['e5', 'Ke2', 'e2e5', 'O-O', 'Nf6', 'zz', 'e9', 'Qxh7#']) {
-      const e = await expectRejectedUnchanged(world, () => a.client.move({ game_id: gameId, move_san: text }), 'bad_request');
+      const e = await expectRejectedUnchanged(
+        world,
+        () => a.client.move({ game_id: gameId, move_san: text }),
+        'bad_request',
+      );
       expect(e.status).toBe(400);
     }
-    await expectRejectedUnchanged(world, () => b.client.move({ game_id: gameId, move_san: 'e5' }), 'bad_request');
+    await expectRejectedUnchanged(
+      world,
+      () => b.client.move({ game_id: gameId, move_san: 'e5' }),
+      'bad_request',
+    );
     await a.client.move({ game_id: gameId, move_san: 'e4' });
-    await expectRejectedUnchanged(world, () => a.client.move({ game_id: gameId, move_san: 'd4' }), 'bad_request');
+    await expectRejectedUnchanged(
+      world,
+      () => a.client.move({ game_id: gameId, move_san: 'd4' }),
+      'bad_request',
+    );
     const d = await detail(b, gameId);
     expect(d.moves.map((m) => m.move_san)).toEqual(['e4']);
   });
@@ -99,12 +132,28 @@ describe('refused moves', () => {
     const world = newWorld();
     const { gameId } = await pair(world);
     const c = await world.agent('carol');
-    const e = await expectRejectedUnchanged(world, () => c.client.move({ game_id: gameId, move_san: 'e4' }), 'bad_request');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => c.client.move({ game_id: gameId, move_san: 'e4' }),
+      'bad_request',
+    );
     expect((e.body as { reason?: string }).reason).toBe('not_a_player');
-    await expectRejectedUnchanged(world, () => c.client.move({ game_id: UNKNOWN_UUID, move_san: 'e4' }), 'not_found');
-    await expectRejectedUnchanged(world, () => c.client.move({ game_id: 'nope', move_san: 'e4' }), 'not_found');
+    await expectRejectedUnchanged(
+      world,
+      () => c.client.move({ game_id: UNKNOWN_UUID, move_san: 'e4' }),
+      'not_found',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => c.client.move({ game_id: 'nope', move_san: 'e4' }),
+      'not_found',
+    );
     await expectRejectedUnchanged(world, () => c.client.move({ game_id: gameId }), 'validation_error');
-    await expectRejectedUnchanged(world, () => c.client.move({ game_id: gameId, move_san: '', move_uci: '' }), 'validation_error');
+    await expectRejectedUnchanged(
+      world,
+      () => c.client.move({ game_id: gameId, move_san: '', move_uci: '' }),
+      'validation_error',
+    );
     await expectApiError(world.client().move({ game_id: gameId, move_san: 'e4' }), 'authentication_required');
   });
 
@@ -112,7 +161,11 @@ describe('refused moves', () => {
     const world = newWorld();
     const { a, b, gameId } = await pair(world);
     await world.play(gameId, a, b, [...FOOLS_MATE]);
-    const e = await expectRejectedUnchanged(world, () => a.client.move({ game_id: gameId, move_san: 'e4' }), 'bad_request');
+    const e = await expectRejectedUnchanged(
+      world,
+      () => a.client.move({ game_id: gameId, move_san: 'e4' }),
+      'bad_request',
+    );
     expect((e.body as { reason?: string }).reason).toBe('game_not_active');
   });
 });
@@ -136,7 +189,13 @@ describe('the 5-minute turn deadline', () => {
     const e = await expectApiError(b.client.move({ game_id: gameId, move_san: 'e5' }), 'bad_request');
     expect((e.body as { reason?: string }).reason).toBe('deadline_passed');
     const d = await detail(b, gameId);
-    expect(d).toMatchObject({ status: 'completed', result: '1-0', end_reason: 'timeout', winner_handle: 'alice', is_my_turn: false });
+    expect(d).toMatchObject({
+      status: 'completed',
+      result: '1-0',
+      end_reason: 'timeout',
+      winner_handle: 'alice',
+      is_my_turn: false,
+    });
     expect(d.moves).toHaveLength(1);
     expect((d as unknown as { ended_at: string }).ended_at).toBe(new Date(blackDeadline).toISOString());
   });
@@ -150,7 +209,12 @@ describe('the 5-minute turn deadline', () => {
     expect(world.platform.state.games.get(gameId)!.status).toBe('active');
     const e = await expectApiError(a.client.move({ game_id: gameId, move_san: 'e4' }), 'bad_request');
     expect((e.body as { reason?: string }).reason).toBe('deadline_passed');
-    expect(await detail(a, gameId)).toMatchObject({ status: 'completed', result: '0-1', end_reason: 'timeout', winner_handle: 'bob' });
+    expect(await detail(a, gameId)).toMatchObject({
+      status: 'completed',
+      result: '0-1',
+      end_reason: 'timeout',
+      winner_handle: 'bob',
+    });
   });
 
   it('a side that never moves loses at exactly start + 5 min', async () => {
@@ -162,7 +226,12 @@ describe('the 5-minute turn deadline', () => {
     world.advanceTo(start + TURN_MS);
     const game = world.platform.state.games.get(gameId)!;
     expect(game.status).toBe('completed');
-    expect(game.end).toMatchObject({ reason: 'timeout', winner: 'black', result: '0-1', endedAtMs: start + TURN_MS });
+    expect(game.end).toMatchObject({
+      reason: 'timeout',
+      winner: 'black',
+      result: '0-1',
+      endedAtMs: start + TURN_MS,
+    });
     expect(world.platform.state.liveGamesByAgent.get(game.whiteId)!.has(gameId)).toBe(false);
   });
 });
@@ -176,14 +245,27 @@ describe('game end and detail', () => {
     expect(r.move).toMatchObject({ move_san: 'Qh4#', move_uci: 'd8h4', is_check: true, is_checkmate: true });
     expect(r.game_status).toBe('completed');
     expect(r.game_result).toBe('0-1');
-    expect(await detail(world, gameId)).toMatchObject({ status: 'completed', result: '0-1', end_reason: 'checkmate', winner_handle: 'bob', turn: null });
+    expect(await detail(world, gameId)).toMatchObject({
+      status: 'completed',
+      result: '0-1',
+      end_reason: 'checkmate',
+      winner_handle: 'bob',
+      turn: null,
+    });
   });
 
   it('shows FENs, moves, and the viewer-dependent fields', async () => {
     const world = newWorld();
     const { a, b, gameId } = await pair(world);
     const fresh = await detail(a, gameId);
-    expect(fresh).toMatchObject({ game_id: gameId, status: 'active', result: null, move_count: 0, current_fen: STANDARD_START_FEN, initial_fen: STANDARD_START_FEN });
+    expect(fresh).toMatchObject({
+      game_id: gameId,
+      status: 'active',
+      result: null,
+      move_count: 0,
+      current_fen: STANDARD_START_FEN,
+      initial_fen: STANDARD_START_FEN,
+    });
     expect(fresh.moves).toEqual([]);
     await world.play(gameId, a, b, ['e4', 'c5', 'Nf3']);
     const d = await detail(a, gameId);
@@ -198,7 +280,13 @@ describe('game end and detail', () => {
     expect(d.moves[0]!.fen_after).toBe('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
     expect(d.moves.at(-1)!.fen_after).toBe(d.current_fen);
     expect(d.moves.every((m) => m.is_check === false && m.is_checkmate === false)).toBe(true);
-    expect(d).toMatchObject({ is_my_turn: false, my_color: 'white', turn: 'black', white_player: { handle: 'alice', elo: 1200 }, black_player: { handle: 'bob', elo: 1200 } });
+    expect(d).toMatchObject({
+      is_my_turn: false,
+      my_color: 'white',
+      turn: 'black',
+      white_player: { handle: 'alice', elo: 1200 },
+      black_player: { handle: 'bob', elo: 1200 },
+    });
     expect(await detail(b, gameId)).toMatchObject({ is_my_turn: true, my_color: 'black' });
     expect(await detail(world, gameId)).toMatchObject({ is_my_turn: false, my_color: null });
     const c = await world.agent('carol');
@@ -218,11 +306,19 @@ describe('game lists', () => {
     expect(await ids(a)).toEqual([g1]);
     expect(await ids(b)).toEqual([g2]);
     const row = (await a.client.myTurn()).games[0]!;
-    expect(row).toMatchObject({ my_color: 'white', move_count: 0, current_fen: STANDARD_START_FEN, white_player: { handle: 'alice' } });
+    expect(row).toMatchObject({
+      my_color: 'white',
+      move_count: 0,
+      current_fen: STANDARD_START_FEN,
+      white_player: { handle: 'alice' },
+    });
     await a.client.move({ game_id: g1, move_san: 'e4' });
     expect(await ids(a)).toEqual([]);
     expect(await ids(b)).toEqual([g1, g2].sort());
-    expect((await b.client.myTurn()).games.find((g) => g.game_id === g1)).toMatchObject({ my_color: 'black', move_count: 1 });
+    expect((await b.client.myTurn()).games.find((g) => g.game_id === g1)).toMatchObject({
+      my_color: 'black',
+      move_count: 1,
+    });
     await world.play(g2, b, a, [...FOOLS_MATE]);
     expect(await ids(b)).toEqual([g1]);
     expect(await ids(a)).toEqual([]);
@@ -253,13 +349,22 @@ describe('game lists', () => {
     expect(await list({ my_turn: true }, b)).toEqual([bc]);
     expect(await list({ my_turn: false })).toEqual([bc, ab, done]);
     const summary = (await world.client().games({ status: 'completed' })).games[0]!;
-    expect(summary).toMatchObject({ status: 'completed', result: '0-1', move_count: 4, white_player: { handle: 'alice' }, black_player: { handle: 'bob' } });
+    expect(summary).toMatchObject({
+      status: 'completed',
+      result: '0-1',
+      move_count: 4,
+      white_player: { handle: 'alice' },
+      black_player: { handle: 'bob' },
+    });
 
     await expectApiError(world.client().games({ my_turn: true }), 'authentication_required');
     await expectApiError(world.client().games({ player_handle: 'ghost' }), 'not_found');
     await expectApiError(world.client().games({ status: 'finished' as never }), 'validation_error');
     await expectApiError(world.client().games({ limit: 0 }), 'validation_error');
-    expect(((await world.client().games({ limit: 101 })) as unknown as { limit: number }).limit, 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
+    expect(
+      ((await world.client().games({ limit: 101 })) as unknown as { limit: number }).limit,
+      'a limit over the ceiling is clamped (docs/rules.md, Paging)',
+    ).toBe(100);
     const paged = await world.client().games({ limit: 1, offset: 1 });
     expect(paged.games.map((g) => g.game_id)).toEqual([ab]);
     expect(paged.total).toBe(3);
@@ -274,8 +379,23 @@ describe('history and Elo', () => {
     const ha = (await a.client.history()).games;
     const hb = (await b.client.history()).games;
     expect(ha).toHaveLength(1);
-    expect(ha[0]).toMatchObject({ game_id: gameId, result: 'loss', opponent_handle: 'bob', my_elo_before: 1200, my_elo_after: 1180, elo_change: -20, move_count: 4 });
-    expect(hb[0]).toMatchObject({ game_id: gameId, result: 'win', opponent_handle: 'alice', my_elo_before: 1200, my_elo_after: 1220, elo_change: 20 });
+    expect(ha[0]).toMatchObject({
+      game_id: gameId,
+      result: 'loss',
+      opponent_handle: 'bob',
+      my_elo_before: 1200,
+      my_elo_after: 1180,
+      elo_change: -20,
+      move_count: 4,
+    });
+    expect(hb[0]).toMatchObject({
+      game_id: gameId,
+      result: 'win',
+      opponent_handle: 'alice',
+      my_elo_before: 1200,
+      my_elo_after: 1220,
+      elo_change: 20,
+    });
     expect(ha[0]!.elo_change + hb[0]!.elo_change).toBe(0);
     expect((await a.client.agentWhoami()).agent.chess_elo).toBe(1180);
 
@@ -295,7 +415,12 @@ describe('history and Elo', () => {
     const world = newWorld();
     const { a, b, gameId } = await pair(world);
     await world.play(gameId, a, b, ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1', 'Ng8']);
-    expect(await detail(world, gameId)).toMatchObject({ status: 'completed', result: '1/2-1/2', end_reason: 'threefold_repetition', winner_handle: null });
+    expect(await detail(world, gameId)).toMatchObject({
+      status: 'completed',
+      result: '1/2-1/2',
+      end_reason: 'threefold_repetition',
+      winner_handle: null,
+    });
     const [row] = (await a.client.history()).games;
     expect(row).toMatchObject({ result: 'draw', elo_change: 0, my_elo_before: 1200, my_elo_after: 1200 });
   });
@@ -329,13 +454,21 @@ describe('move limit (ruleset override: 4 plies)', () => {
     await world.play(gameId, a, b, QUIET); // bob (Black) wins at equal Elo: alice 1180, bob 1220
     const lowWhite = await world.game(a, b);
     await world.play(lowWhite, a, b, QUIET);
-    expect(await detail(world, lowWhite)).toMatchObject({ result: '1-0', end_reason: 'move_limit', winner_handle: 'alice' });
+    expect(await detail(world, lowWhite)).toMatchObject({
+      result: '1-0',
+      end_reason: 'move_limit',
+      winner_handle: 'alice',
+    });
     // Now alice leads; bob is lower and plays Black.
     const elo = (x: TestAgent) => world.platform.state.agents.get(x.id)!.elo;
     expect(elo(b)).toBeLessThan(elo(a));
     const lowBlack = await world.game(a, b);
     await world.play(lowBlack, a, b, QUIET);
-    expect(await detail(world, lowBlack)).toMatchObject({ result: '0-1', end_reason: 'move_limit', winner_handle: 'bob' });
+    expect(await detail(world, lowBlack)).toMatchObject({
+      result: '0-1',
+      end_reason: 'move_limit',
+      winner_handle: 'bob',
+    });
     // And the lower-rated side also wins as White when it is the challenger.
     expect(elo(a)).toBeLessThan(elo(b));
     const again = await world.game(a, b);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectApiError, expectErrorResponse, expectRejectedUnchanged, newWorld, START_MS } from '../helpers/world.js';
+import {
+  expectApiError,
+  expectErrorResponse,
+  expectRejectedUnchanged,
+  newWorld,
+  START_MS,
+} from '../helpers/world.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const DAY_MS = 86_400_000;
@@ -17,7 +23,9 @@ describe('POST /api/register', () => {
     expect(r.wallet_address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(r.verification_required).toBe(true);
     expect(r.verification_code).toMatch(/^[A-Z0-9]{12}$/);
-    expect(r.verification_tweet_format).toBe(`MoltChess agent verification: username=alice_01 code=${r.verification_code}`);
+    expect(r.verification_tweet_format).toBe(
+      `MoltChess agent verification: username=alice_01 code=${r.verification_code}`,
+    );
     // The client now holds the key: whoami answers for this agent.
     const me = await client.agentWhoami();
     expect(me.agent.id).toBe(r.agent_id);
@@ -41,14 +49,23 @@ describe('POST /api/register', () => {
     expect(r.handle).toBe(handle);
   });
 
-  it.each(['ab', 'a'.repeat(33), '', 'has space', 'dash-ed', 'émile', 'a/b', 'a@b', 'tab\tx', 'ünï', '名前です'])(
-    'refuses the handle %j with validation_error and no state change',
-    async (handle) => {
-      const world = newWorld();
-      await expectRejectedUnchanged(world, () => world.client().register({ handle }), 'validation_error');
-      expect(world.platform.state.agents.size).toBe(0);
-    },
-  );
+  it.each([
+    'ab',
+    'a'.repeat(33),
+    '',
+    'has space',
+    'dash-ed',
+    'émile',
+    'a/b',
+    'a@b',
+    'tab\tx',
+    'ünï',
+    '名前です',
+  ])('refuses the handle %j with validation_error and no state change', async (handle) => {
+    const world = newWorld();
+    await expectRejectedUnchanged(world, () => world.client().register({ handle }), 'validation_error');
+    expect(world.platform.state.agents.size).toBe(0);
+  });
 
   it('keeps handles unique without regard to case (handle_taken)', async () => {
     const world = newWorld();
@@ -61,7 +78,12 @@ describe('POST /api/register', () => {
 
   it('limits bio to 500, tags to 10 and github_url to 512 characters', async () => {
     const world = newWorld();
-    const ok = await world.client().register({ handle: 'maxed', bio: 'b'.repeat(500), tags: Array.from({ length: 10 }, (_, i) => `t${i}`), github_url: 'g'.repeat(512) });
+    const ok = await world.client().register({
+      handle: 'maxed',
+      bio: 'b'.repeat(500),
+      tags: Array.from({ length: 10 }, (_, i) => `t${i}`),
+      github_url: 'g'.repeat(512),
+    });
     expect(ok.success).toBe(true);
     const cases: Array<Record<string, unknown>> = [
       { bio: 'b'.repeat(501) },
@@ -73,7 +95,11 @@ describe('POST /api/register', () => {
     ];
     for (const extra of cases) {
       const before = world.fingerprint();
-      const response = world.raw({ method: 'POST', path: '/api/register', body: { handle: 'over', ...extra } });
+      const response = world.raw({
+        method: 'POST',
+        path: '/api/register',
+        body: { handle: 'over', ...extra },
+      });
       expectErrorResponse(response, 'validation_error');
       expect(world.fingerprint()).toBe(before);
     }
@@ -113,11 +139,20 @@ describe('GET /api/whoami', () => {
     await expectApiError(world.client(a.apiKey.toUpperCase()).whoami(), 'invalid_api_key');
     await expectApiError(world.client(a.apiKey + 'x').whoami(), 'invalid_api_key');
     for (const header of ['Basic ' + a.apiKey, a.apiKey, 'Bearer', 'Bearer  ']) {
-      expectErrorResponse(world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: header } }), 'invalid_api_key');
+      expectErrorResponse(
+        world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: header } }),
+        'invalid_api_key',
+      );
     }
-    expectErrorResponse(world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: '' } }), 'authentication_required');
+    expectErrorResponse(
+      world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: '' } }),
+      'authentication_required',
+    );
     // Bearer is case-insensitive and surrounding whitespace after the key is tolerated.
-    expect(world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: `bearer ${a.apiKey}` } }).status).toBe(200);
+    expect(
+      world.raw({ method: 'GET', path: '/api/whoami', headers: { authorization: `bearer ${a.apiKey}` } })
+        .status,
+    ).toBe(200);
   });
 
   it('counts requests on the key: today, in total, and the last use', async () => {
@@ -148,9 +183,19 @@ describe('GET /api/whoami', () => {
   it('reports the profile fields', async () => {
     const world = newWorld();
     const a = await world.agent('alice', { bio: 'hi', tags: ['positional', 'endgame'] });
-    const me = (await a.client.whoami()) as unknown as { authenticated: boolean; agent: Record<string, unknown> };
+    const me = (await a.client.whoami()) as unknown as {
+      authenticated: boolean;
+      agent: Record<string, unknown>;
+    };
     expect(me.authenticated).toBe(true);
-    expect(me.agent).toMatchObject({ handle: 'alice', bio: 'hi', tags: ['positional', 'endgame'], verified: false, posts_count: 1, chess_elo: 1200 });
+    expect(me.agent).toMatchObject({
+      handle: 'alice',
+      bio: 'hi',
+      tags: ['positional', 'endgame'],
+      verified: false,
+      posts_count: 1,
+      chess_elo: 1200,
+    });
   });
 });
 
@@ -177,12 +222,22 @@ describe('PATCH /api/agents/profile', () => {
   it('updates bio, tags and GitHub references', async () => {
     const world = newWorld();
     const a = await world.agent('alice', { bio: 'old' });
-    const r = (await a.client.updateProfile({ bio: 'new bio', tags: ['aggressive'], github_url: 'https://github.com/x/y', github_username: 'x' })) as unknown as {
+    const r = (await a.client.updateProfile({
+      bio: 'new bio',
+      tags: ['aggressive'],
+      github_url: 'https://github.com/x/y',
+      github_username: 'x',
+    })) as unknown as {
       updated_fields: string[];
       agent: Record<string, unknown>;
     };
     expect(r.updated_fields.sort()).toEqual(['bio', 'github_url', 'github_username', 'tags']);
-    expect(r.agent).toMatchObject({ bio: 'new bio', tags: ['aggressive'], github_url: 'https://github.com/x/y', github_username: 'x' });
+    expect(r.agent).toMatchObject({
+      bio: 'new bio',
+      tags: ['aggressive'],
+      github_url: 'https://github.com/x/y',
+      github_username: 'x',
+    });
     const me = (await a.client.whoami()) as unknown as { agent: Record<string, unknown> };
     expect(me.agent).toMatchObject({ handle: 'alice', bio: 'new bio', tags: ['aggressive'] });
     await a.client.updateProfile({ bio: null });
@@ -201,7 +256,8 @@ describe('PATCH /api/agents/profile', () => {
       [{ handle: 'BOB', bio: 'would change' }, 'handle_taken'],
       [{ handle: 42 }, 'validation_error'],
     ];
-    for (const [patch, code] of bad) await expectRejectedUnchanged(world, () => a.client.updateProfile(patch), code);
+    for (const [patch, code] of bad)
+      await expectRejectedUnchanged(world, () => a.client.updateProfile(patch), code);
     expect(((await a.client.whoami()) as unknown as { agent: { bio: unknown } }).agent.bio).toBe('old');
   });
 
@@ -209,7 +265,10 @@ describe('PATCH /api/agents/profile', () => {
     const world = newWorld();
     const a = await world.agent('alice');
     const probe = world.client();
-    const first = (await a.client.updateProfile({ handle: 'alice2' })) as unknown as { warning: string; agent: { handle: string } };
+    const first = (await a.client.updateProfile({ handle: 'alice2' })) as unknown as {
+      warning: string;
+      agent: { handle: string };
+    };
     expect(first.agent.handle).toBe('alice2');
     expect(first.warning).toMatch(/1 handle change remaining/);
     expect(await probe.checkHandle('alice')).toMatchObject({ available: true });
@@ -260,7 +319,9 @@ describe('no aliasing between callers and platform state', () => {
     body.tags.push('injected');
     body.handle = 'mallory';
     const key = (r.body as { api_key: string }).api_key;
-    const me = world.raw({ method: 'GET', path: '/api/whoami', key }).body as { agent: { handle: string; tags: string[] } };
+    const me = world.raw({ method: 'GET', path: '/api/whoami', key }).body as {
+      agent: { handle: string; tags: string[] };
+    };
     expect(me.agent).toMatchObject({ handle: 'alice', tags: ['tactical'] });
   });
 

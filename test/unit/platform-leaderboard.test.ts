@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { expectApiError, expectErrorResponse, expectRejectedUnchanged, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+import {
+  expectApiError,
+  expectErrorResponse,
+  expectRejectedUnchanged,
+  FOOLS_MATE,
+  newWorld,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 interface Row {
   rank: number;
@@ -45,11 +53,18 @@ describe('GET /api/chess/leaderboard', () => {
     expect(lb.total).toBe(3);
     expect(lb.leaderboard.map((r) => r.handle)).toEqual(['alice', 'carol', 'bob']);
     expect(lb.leaderboard.map((r) => r.rank)).toEqual([1, 2, 3]);
-    for (let i = 1; i < lb.leaderboard.length; i++) expect(lb.leaderboard[i - 1]!.elo).toBeGreaterThanOrEqual(lb.leaderboard[i]!.elo);
-    expect(lb.leaderboard[0]).toMatchObject({ agent: { handle: 'alice' }, wins: 2, losses: 0, games_played: 2 });
+    for (let i = 1; i < lb.leaderboard.length; i++)
+      expect(lb.leaderboard[i - 1]!.elo).toBeGreaterThanOrEqual(lb.leaderboard[i]!.elo);
+    expect(lb.leaderboard[0]).toMatchObject({
+      agent: { handle: 'alice' },
+      wins: 2,
+      losses: 0,
+      games_played: 2,
+    });
     expect(lb.leaderboard[2]).toMatchObject({ handle: 'bob', wins: 0, losses: 2 });
     const byHandle = new Map([a!, b!, c!].map((x) => [x.handle, x.id]));
-    for (const r of lb.leaderboard) expect(r.elo).toBe(world.platform.state.agents.get(byHandle.get(r.handle)!)!.elo);
+    for (const r of lb.leaderboard)
+      expect(r.elo).toBe(world.platform.state.agents.get(byHandle.get(r.handle)!)!.elo);
     // The sum of ratings is conserved (fixed K: every game's changes cancel).
     expect(lb.leaderboard.reduce((s, r) => s + r.elo, 0)).toBe(3 * 1200);
     expect(lb.leaderboard.some((r) => r.handle === 'idle' || r.handle === 'dave')).toBe(false);
@@ -116,7 +131,9 @@ describe('GET /api/chess/leaderboard/around', () => {
     const middle = (await at(3).client.leaderboardAround(1)) as unknown as Around;
     expect(middle.your_rank).toBe(3);
     expect(middle.total_ranked).toBe(7);
-    expect(middle.leaderboard.map((r) => [r.rank, r.handle])).toEqual(full.slice(1, 4).map((r) => [r.rank, r.handle]));
+    expect(middle.leaderboard.map((r) => [r.rank, r.handle])).toEqual(
+      full.slice(1, 4).map((r) => [r.rank, r.handle]),
+    );
     expect(middle.leaderboard[1]!.agent.handle).toBe(at(3).handle);
 
     const top = (await at(1).client.leaderboardAround(2)) as unknown as Around;
@@ -137,7 +154,11 @@ describe('GET /api/chess/leaderboard/around', () => {
     const world = newWorld();
     await ladder(world, 3);
     const fresh = await world.agent('fresh');
-    const around = (await fresh.client.leaderboardAround(1)) as unknown as { leaderboard: Row[]; your_rank: number | null; total_ranked: number };
+    const around = (await fresh.client.leaderboardAround(1)) as unknown as {
+      leaderboard: Row[];
+      your_rank: number | null;
+      total_ranked: number;
+    };
     expect(around.your_rank).toBeNull();
     expect(around.total_ranked).toBe(4);
     for (const row of around.leaderboard) expect(Math.abs(row.elo - 1200)).toBeLessThanOrEqual(200);
@@ -148,9 +169,15 @@ describe('GET /api/chess/leaderboard/around', () => {
   it('validates half_window (1-50) and needs a key', async () => {
     const world = newWorld();
     const a = await world.agent('alice');
-    for (const half of [0, 51, -1, 1000]) await expectRejectedUnchanged(world, () => a.client.leaderboardAround(half), 'validation_error');
+    for (const half of [0, 51, -1, 1000])
+      await expectRejectedUnchanged(world, () => a.client.leaderboardAround(half), 'validation_error');
     for (const text of ['1.5', 'x', '', ' ', ['1', '2']]) {
-      const response = world.raw({ method: 'GET', path: '/api/chess/leaderboard/around', key: a.apiKey, query: { half_window: text } });
+      const response = world.raw({
+        method: 'GET',
+        path: '/api/chess/leaderboard/around',
+        key: a.apiKey,
+        query: { half_window: text },
+      });
       expectErrorResponse(response, 'validation_error');
     }
     expect((await a.client.leaderboardAround(1)).your_rank).toBeNull();

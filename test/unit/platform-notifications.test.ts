@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseIsoInstant } from '../../src/kernel/clock.js';
-import { ACTIVITY_TYPES } from '../../src/platform/activity.js';
+import { ACTIVITY_TYPES } from '../../src/platform/social/activity.js';
 import { FOOLS_MATE, START_MS, type TestWorld } from '../helpers/world.js';
-import { addHuman, get, ids, iso, likeAs, ok, postAs, refusedUnchanged, replyAs, trioWorld, type Body, type Caller } from '../helpers/feed-fixture.js';
+import {
+  addHuman,
+  get,
+  ids,
+  iso,
+  likeAs,
+  ok,
+  postAs,
+  refusedUnchanged,
+  replyAs,
+  trioWorld,
+  type Body,
+  type Caller,
+} from '../helpers/feed-fixture.js';
 
-const notes = (world: TestWorld, who: Caller, query: Body = {}) => ok(get(world, who, '/api/feed/notifications', query));
+const notes = (world: TestWorld, who: Caller, query: Body = {}) =>
+  ok(get(world, who, '/api/feed/notifications', query));
 const postIdsOf = (rows: Body[]) => rows.map((row) => row['post_id']);
 
 describe('GET /api/feed/notifications', () => {
@@ -14,7 +28,17 @@ describe('GET /api/feed/notifications', () => {
     const p1 = postAs(world, a, 'gg @bob, and ask @carol. @alice too');
     const body = notes(world, b);
     expect(body).toEqual({
-      mentions: [{ post_id: p1, post: expect.objectContaining({ id: p1, content: 'gg @bob, and ask @carol. @alice too', author: expect.objectContaining({ handle: 'alice' }) }), created_at: iso(START_MS + 31_000) }],
+      mentions: [
+        {
+          post_id: p1,
+          post: expect.objectContaining({
+            id: p1,
+            content: 'gg @bob, and ask @carol. @alice too',
+            author: expect.objectContaining({ handle: 'alice' }),
+          }),
+          created_at: iso(START_MS + 31_000),
+        },
+      ],
       game_posts: [],
       replies_to_my_posts: [],
     });
@@ -30,7 +54,14 @@ describe('GET /api/feed/notifications', () => {
     const r2 = replyAs(world, c, p1, 'no thanks', r1);
     replyAs(world, a, p1, 'ok then', r2);
     const toAlice = notes(world, a)['replies_to_my_posts'];
-    expect(toAlice.map((n: Body) => [n['post_id'], n['reply_id'], n['reply']['author']['handle'], n['reply']['depth']])).toEqual([
+    expect(
+      toAlice.map((n: Body) => [
+        n['post_id'],
+        n['reply_id'],
+        n['reply']['author']['handle'],
+        n['reply']['depth'],
+      ]),
+    ).toEqual([
       [p1, r2, 'carol', 2],
       [p1, r1, 'bob', 1],
     ]);
@@ -38,10 +69,15 @@ describe('GET /api/feed/notifications', () => {
     expect(notes(world, b)['replies_to_my_posts']).toEqual([]); // only the root post's author is told
     const mention = notes(world, c)['mentions'];
     expect(mention).toHaveLength(1);
-    expect(mention[0]).toMatchObject({ post_id: p1, reply_id: r1, reply: { id: r1, content: 'try the London, @carol?' }, post: { id: p1 } });
+    expect(mention[0]).toMatchObject({
+      post_id: p1,
+      reply_id: r1,
+      reply: { id: r1, content: 'try the London, @carol?' },
+      post: { id: p1 },
+    });
   });
 
-  it("tells both players of a post about their game (its author excepted), with a game preview", async () => {
+  it('tells both players of a post about their game (its author excepted), with a game preview', async () => {
     const { world, a, b, c } = await trioWorld();
     const gameId = await world.game(a, b);
     await world.play(gameId, a, b, FOOLS_MATE);
@@ -49,8 +85,21 @@ describe('GET /api/feed/notifications', () => {
     const byAlice = postAs(world, a, 'I lost in four', { post_type: 'game_result', chess_game_id: gameId });
     const preview = { move_count: 4, result: '0-1', status: 'completed' };
     expect(notes(world, b)['game_posts']).toEqual([
-      { post_id: byAlice, post: expect.objectContaining({ id: byAlice, post_type: 'game_result', chess_game_id: gameId, game_preview: preview }), created_at: expect.any(String) },
-      { post_id: byCarol, post: expect.objectContaining({ id: byCarol, game_preview: preview }), created_at: expect.any(String) },
+      {
+        post_id: byAlice,
+        post: expect.objectContaining({
+          id: byAlice,
+          post_type: 'game_result',
+          chess_game_id: gameId,
+          game_preview: preview,
+        }),
+        created_at: expect.any(String),
+      },
+      {
+        post_id: byCarol,
+        post: expect.objectContaining({ id: byCarol, game_preview: preview }),
+        created_at: expect.any(String),
+      },
     ]);
     expect(postIdsOf(notes(world, a)['game_posts'])).toEqual([byCarol]);
     expect(notes(world, c)['game_posts']).toEqual([]);
@@ -65,11 +114,25 @@ describe('GET /api/feed/notifications', () => {
     expect(postIdsOf(notes(world, a)['mentions'])).toEqual([late, early]);
     expect(postIdsOf(notes(world, a, { since: iso(START_MS + 31_000) })['mentions'])).toEqual([late, early]);
     expect(postIdsOf(notes(world, a, { since: iso(START_MS + 31_001) })['mentions'])).toEqual([late]);
-    expect(notes(world, a, { since: '2026-03-01T13:01:00+01:00' })['replies_to_my_posts'].map((n: Body) => n['reply_id'])).toEqual([reply]);
-    expect(notes(world, a, { since: '2026-03-02' })).toEqual({ mentions: [], game_posts: [], replies_to_my_posts: [] });
+    expect(
+      notes(world, a, { since: '2026-03-01T13:01:00+01:00' })['replies_to_my_posts'].map(
+        (n: Body) => n['reply_id'],
+      ),
+    ).toEqual([reply]);
+    expect(notes(world, a, { since: '2026-03-02' })).toEqual({
+      mentions: [],
+      game_posts: [],
+      replies_to_my_posts: [],
+    });
     expect(notes(world, a, { types: 'replies' })['mentions']).toEqual([]);
     expect(notes(world, a, { types: 'replies' })['replies_to_my_posts']).toHaveLength(1);
-    const both = ok(world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions&types=replies', key: a.apiKey }));
+    const both = ok(
+      world.raw({
+        method: 'GET',
+        path: '/api/feed/notifications?types=mentions&types=replies',
+        key: a.apiKey,
+      }),
+    );
     expect([both['mentions'].length, both['replies_to_my_posts'].length]).toEqual([2, 1]);
     expect(postIdsOf(notes(world, a, { limit: 1 })['mentions'])).toEqual([late]);
   });
@@ -96,16 +159,37 @@ describe('GET /api/feed/notifications', () => {
     const mine = postAs(world, a, 'opening question');
     const bobs = replyAs(world, b, mine, 'try the London');
     const carols = replyAs(world, c, mine, 'agreed, @alice should', bobs); // nested: depth 2
-    const [mention] = ok(world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }))['mentions'];
-    expect(mention).toMatchObject({ post_id: mine, reply_id: carols, reply: { id: carols, post_id: mine, parent_reply_id: bobs, depth: 2, author: { handle: 'carol' } }, post: { id: mine } });
+    const [mention] = ok(
+      world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }),
+    )['mentions'];
+    expect(mention).toMatchObject({
+      post_id: mine,
+      reply_id: carols,
+      reply: { id: carols, post_id: mine, parent_reply_id: bobs, depth: 2, author: { handle: 'carol' } },
+      post: { id: mine },
+    });
     // What a client does with it: answer the reply that mentioned it, not its own post.
-    const back = ok(world.raw({ method: 'POST', path: '/api/social/reply', key: a.apiKey, body: { post_id: mention['post_id'], parent_reply_id: mention['reply_id'], content: 'thanks @carol' } }), 201);
+    const back = ok(
+      world.raw({
+        method: 'POST',
+        path: '/api/social/reply',
+        key: a.apiKey,
+        body: { post_id: mention['post_id'], parent_reply_id: mention['reply_id'], content: 'thanks @carol' },
+      }),
+      201,
+    );
     expect(back).toMatchObject({ post_id: mine, parent_reply_id: carols });
     expect(world.platform.state.replies.get(back['reply_id'])!.depth).toBe(3);
     // A mention in a post stays a post's row: no reply fields.
     const posted = postAs(world, b, 'hey @alice');
-    const latest = ok(world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }))['mentions'][0];
-    expect(latest).toEqual({ post_id: posted, post: expect.objectContaining({ id: posted, author: expect.objectContaining({ handle: 'bob' }) }), created_at: iso(world.nowMs) });
+    const latest = ok(
+      world.raw({ method: 'GET', path: '/api/feed/notifications?types=mentions', key: a.apiKey }),
+    )['mentions'][0];
+    expect(latest).toEqual({
+      post_id: posted,
+      post: expect.objectContaining({ id: posted, author: expect.objectContaining({ handle: 'bob' }) }),
+      created_at: iso(world.nowMs),
+    });
   });
 
   it('notifies humans too (mentions by username)', async () => {
@@ -118,13 +202,32 @@ describe('GET /api/feed/notifications', () => {
   it('refuses a bad since, a bad type, a bad limit and a missing key, changing nothing', async () => {
     const { world, a } = await trioWorld();
     postAs(world, a, 'something');
-    for (const since of ['yesterday', '2026-02-30T00:00:00Z', '2026-03-01T12:00:00', '2026-03-01T25:00:00Z', '2026-13-01', '']) {
-      const body = refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { since }), 'validation_error');
+    for (const since of [
+      'yesterday',
+      '2026-02-30T00:00:00Z',
+      '2026-03-01T12:00:00',
+      '2026-03-01T25:00:00Z',
+      '2026-13-01',
+      '',
+    ]) {
+      const body = refusedUnchanged(
+        world,
+        () => get(world, a, '/api/feed/notifications', { since }),
+        'validation_error',
+      );
       expect(body['field']).toBe('since');
     }
-    refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { types: ['mentions', 'likes'] }), 'validation_error');
+    refusedUnchanged(
+      world,
+      () => get(world, a, '/api/feed/notifications', { types: ['mentions', 'likes'] }),
+      'validation_error',
+    );
     refusedUnchanged(world, () => get(world, a, '/api/feed/notifications', { limit: 0 }), 'validation_error');
-    expect(notes(world, a, { limit: 101 }), 'a limit over the ceiling is clamped, not refused').toEqual({ mentions: [], game_posts: [], replies_to_my_posts: [] });
+    expect(notes(world, a, { limit: 101 }), 'a limit over the ceiling is clamped, not refused').toEqual({
+      mentions: [],
+      game_posts: [],
+      replies_to_my_posts: [],
+    });
     refusedUnchanged(world, () => get(world, null, '/api/feed/notifications'), 'authentication_required');
   });
 });
@@ -138,7 +241,15 @@ describe('parseIsoInstant (the since rule)', () => {
     expect(parseIsoInstant('2026-03-01')).toBe(Date.UTC(2026, 2, 1));
     expect(parseIsoInstant('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
     expect(parseIsoInstant('0050-01-01T00:00:00Z')).toBe(Date.parse('0050-01-01T00:00:00Z'));
-    for (const bad of ['2026-03-01T12:00:00', '2025-02-29', '2026-04-31', '2026-03-01T12:60:00Z', '2026-03-01T12:00:00+24:00', '1 March 2026', '']) {
+    for (const bad of [
+      '2026-03-01T12:00:00',
+      '2025-02-29',
+      '2026-04-31',
+      '2026-03-01T12:60:00Z',
+      '2026-03-01T12:00:00+24:00',
+      '1 March 2026',
+      '',
+    ]) {
       expect(parseIsoInstant(bad), bad).toBeUndefined();
     }
   });
@@ -153,7 +264,8 @@ describe('parseIsoInstant (the since rule)', () => {
   });
 });
 
-const activity = (world: TestWorld, who: Caller, query: Body = {}) => ok(get(world, who, '/api/activity', query));
+const activity = (world: TestWorld, who: Caller, query: Body = {}) =>
+  ok(get(world, who, '/api/activity', query));
 
 describe('GET /api/activity', () => {
   it("records a game's challenge, accept, start and end for the players, newest first", async () => {
@@ -163,17 +275,44 @@ describe('GET /api/activity', () => {
     await world.play(gameId, a, b, FOOLS_MATE);
     const mine = activity(world, a, { limit: 4 });
     expect(mine['total']).toBe(5); // research post, open challenge, direct challenge, start, end
-    expect(mine['activities'].map((row: Body) => [row['type'], row['content'], row['related_agent_id'], row['metadata']])).toEqual([
-      ['game_ended', 'Lost to @bob (checkmate)', b.id, { game_id: gameId, color: 'white', result: 'loss', reason: 'checkmate', elo_change: -20 }],
+    expect(
+      mine['activities'].map((row: Body) => [
+        row['type'],
+        row['content'],
+        row['related_agent_id'],
+        row['metadata'],
+      ]),
+    ).toEqual([
+      [
+        'game_ended',
+        'Lost to @bob (checkmate)',
+        b.id,
+        { game_id: gameId, color: 'white', result: 'loss', reason: 'checkmate', elo_change: -20 },
+      ],
       ['game_started', 'Started a game against @bob as white', b.id, { game_id: gameId, color: 'white' }],
       ['challenge_created', 'Challenged @bob to a game', b.id, { challenge_id: gameId }],
-      ['challenge_created', 'Created an open chess challenge', null, { challenge_id: open.challenge.challenge_id }],
+      [
+        'challenge_created',
+        'Created an open chess challenge',
+        null,
+        { challenge_id: open.challenge.challenge_id },
+      ],
     ]);
-    expect(mine['activities'][0]).toMatchObject({ agent: { id: a.id, handle: 'alice' }, related_post_id: null, related_token_id: null, created_at: iso(world.nowMs) });
+    expect(mine['activities'][0]).toMatchObject({
+      agent: { id: a.id, handle: 'alice' },
+      related_post_id: null,
+      related_token_id: null,
+      created_at: iso(world.nowMs),
+    });
     expect(mine).toMatchObject({ limit: 4, offset: 0 });
     const theirs = activity(world, b, { type: 'game_ended' })['activities'];
-    expect(theirs.map((row: Body) => [row['content'], row['metadata']['result'], row['metadata']['elo_change']])).toEqual([['Won against @alice (checkmate)', 'win', 20]]);
-    expect(activity(world, b, { type: 'challenge_accepted' })['activities'][0]).toMatchObject({ content: 'Accepted a challenge from @alice', related_agent_id: a.id });
+    expect(
+      theirs.map((row: Body) => [row['content'], row['metadata']['result'], row['metadata']['elo_change']]),
+    ).toEqual([['Won against @alice (checkmate)', 'win', 20]]);
+    expect(activity(world, b, { type: 'challenge_accepted' })['activities'][0]).toMatchObject({
+      content: 'Accepted a challenge from @alice',
+      related_agent_id: a.id,
+    });
   });
 
   it("records the caller's posts, replies, likes, follows and votes, and nobody else's", async () => {
@@ -182,11 +321,17 @@ describe('GET /api/activity', () => {
     const r1 = replyAs(world, a, p1, 'alice answers');
     likeAs(world, a, { post_id: p1 });
     likeAs(world, c, { reply_id: r1 });
-    const social = (who: Caller, method: string, path: string, body: Body) => ok(world.raw({ method, path, key: who.apiKey, body }));
+    const social = (who: Caller, method: string, path: string, body: Body) =>
+      ok(world.raw({ method, path, key: who.apiKey, body }));
     social(a, 'POST', '/api/social/follow', { target_handle: 'carol' });
     social(a, 'DELETE', '/api/social/follow', { target_handle: 'carol' });
     social(a, 'POST', '/api/agents/profile/vote', { target_handle: 'bob', vote: 'down' });
-    const rows = activity(world, a)['activities'].map((row: Body) => [row['type'], row['content'], row['related_post_id'], row['related_agent_id']]);
+    const rows = activity(world, a)['activities'].map((row: Body) => [
+      row['type'],
+      row['content'],
+      row['related_post_id'],
+      row['related_agent_id'],
+    ]);
     expect(rows).toEqual([
       ['profile_voted', 'Downvoted the profile of @bob', null, b.id],
       ['profile_voted', 'Cleared a profile vote on @carol', null, c.id], // the follow's upvote goes with it
@@ -198,8 +343,14 @@ describe('GET /api/activity', () => {
       ['post_created', 'Posted: hello from alice', expect.any(String), null],
     ]);
     const carolsLike = activity(world, c, { type: 'liked' })['activities'][0];
-    expect(carolsLike).toMatchObject({ content: 'Liked a reply by @alice', related_post_id: p1, metadata: { target_type: 'reply', reply_id: r1 } });
-    expect(ids(activity(world, a, { limit: 2, offset: 1 })['activities'])).toEqual(ids(activity(world, a)['activities']).slice(1, 3));
+    expect(carolsLike).toMatchObject({
+      content: 'Liked a reply by @alice',
+      related_post_id: p1,
+      metadata: { target_type: 'reply', reply_id: r1 },
+    });
+    expect(ids(activity(world, a, { limit: 2, offset: 1 })['activities'])).toEqual(
+      ids(activity(world, a)['activities']).slice(1, 3),
+    );
   });
 
   it('keeps rows for humans, shortens long posts, and refuses an unknown type or no key, changing nothing', async () => {
@@ -207,10 +358,18 @@ describe('GET /api/activity', () => {
     const dave = addHuman(world, 'dave');
     postAs(world, dave, `${'word '.repeat(40)}end`);
     const [row] = activity(world, dave)['activities'];
-    expect(row).toMatchObject({ type: 'post_created', agent: { id: dave.id, handle: 'dave' }, metadata: { post_type: 'standard' } });
+    expect(row).toMatchObject({
+      type: 'post_created',
+      agent: { id: dave.id, handle: 'dave' },
+      metadata: { post_type: 'standard' },
+    });
     expect(row['content']).toBe(`Posted: ${'word '.repeat(15)}word…`);
     expect(ACTIVITY_TYPES).toContain('verified');
-    refusedUnchanged(world, () => get(world, dave, '/api/activity', { type: 'game_won' }), 'validation_error');
+    refusedUnchanged(
+      world,
+      () => get(world, dave, '/api/activity', { type: 'game_won' }),
+      'validation_error',
+    );
     refusedUnchanged(world, () => get(world, null, '/api/activity'), 'authentication_required');
   });
 });

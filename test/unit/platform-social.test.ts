@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/api/types.js';
-import { socialScoreOf } from '../../src/platform/actors.js';
+import { socialScoreOf } from '../../src/platform/identity/actors.js';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
-import { expectErrorResponse, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+import {
+  expectErrorResponse,
+  FOOLS_MATE,
+  newWorld,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 /**
  * The social write routes: posts, replies, likes, follows and profile votes, their limits, and the daily
@@ -20,7 +26,11 @@ function ok(response: ApiResponse, status = 200): Body {
 }
 
 /** A refusal with this code that leaves the platform exactly as it was. */
-function refusedUnchanged(world: TestWorld, request: () => ApiResponse, code: Parameters<typeof expectErrorResponse>[1]): Body {
+function refusedUnchanged(
+  world: TestWorld,
+  request: () => ApiResponse,
+  code: Parameters<typeof expectErrorResponse>[1],
+): Body {
   const before = world.fingerprint();
   const response = request();
   expectErrorResponse(response, code);
@@ -28,11 +38,16 @@ function refusedUnchanged(world: TestWorld, request: () => ApiResponse, code: Pa
   return response.body as Body;
 }
 
-const post = (world: TestWorld, who: TestAgent, body: Body) => send(world, who, 'POST', '/api/social/post', body);
-const reply = (world: TestWorld, who: TestAgent, body: Body) => send(world, who, 'POST', '/api/social/reply', body);
-const like = (world: TestWorld, who: TestAgent, body: Body) => send(world, who, 'POST', '/api/social/like', body);
-const follow = (world: TestWorld, who: TestAgent, handle: string) => send(world, who, 'POST', '/api/social/follow', { target_handle: handle });
-const unfollow = (world: TestWorld, who: TestAgent, handle: string) => send(world, who, 'DELETE', '/api/social/follow', { target_handle: handle });
+const post = (world: TestWorld, who: TestAgent, body: Body) =>
+  send(world, who, 'POST', '/api/social/post', body);
+const reply = (world: TestWorld, who: TestAgent, body: Body) =>
+  send(world, who, 'POST', '/api/social/reply', body);
+const like = (world: TestWorld, who: TestAgent, body: Body) =>
+  send(world, who, 'POST', '/api/social/like', body);
+const follow = (world: TestWorld, who: TestAgent, handle: string) =>
+  send(world, who, 'POST', '/api/social/follow', { target_handle: handle });
+const unfollow = (world: TestWorld, who: TestAgent, handle: string) =>
+  send(world, who, 'DELETE', '/api/social/follow', { target_handle: handle });
 const vote = (world: TestWorld, who: TestAgent, handle: string, value: string) =>
   send(world, who, 'POST', '/api/agents/profile/vote', { target_handle: handle, vote: value });
 
@@ -53,10 +68,21 @@ describe('posts', () => {
     const created = world.platform.state.posts.get(body['post_id'] as string)!;
     expect(created.mentions).toEqual([b.id, world.platform.state.agentIdByHandle.get('carol')]);
     expect(body['deduplicated']).toBe(false);
-    expect(body['post']).toMatchObject({ post_type: 'standard', likes_count: 0, like_count: 0, replies_count: 0, author: { handle: 'alice', author_type: 'agent' } });
+    expect(body['post']).toMatchObject({
+      post_type: 'standard',
+      likes_count: 0,
+      like_count: 0,
+      replies_count: 0,
+      author: { handle: 'alice', author_type: 'agent' },
+    });
     expect(score(world, a)).toBe(4); // the research post and this one
     const me = ok(world.raw({ method: 'GET', path: '/api/whoami', key: a.apiKey }));
-    expect(me['agent']).toMatchObject({ social_score: 4, posts_count: 2, profile_upvotes: 0, profile_downvotes: 0 });
+    expect(me['agent']).toMatchObject({
+      social_score: 4,
+      posts_count: 2,
+      profile_upvotes: 0,
+      profile_downvotes: 0,
+    });
   });
 
   it('refuses bad content, an unknown game and a repost of nothing, changing nothing', async () => {
@@ -66,7 +92,11 @@ describe('posts', () => {
     refusedUnchanged(world, () => post(world, a, { content: '' }), 'validation_error');
     refusedUnchanged(world, () => post(world, a, { content: 'x'.repeat(1001) }), 'validation_error');
     refusedUnchanged(world, () => post(world, a, { content: 'x', post_type: 'essay' }), 'validation_error');
-    refusedUnchanged(world, () => post(world, a, { content: 'x', chess_game_id: '00000000-0000-4000-8000-000000000000' }), 'not_found');
+    refusedUnchanged(
+      world,
+      () => post(world, a, { content: 'x', chess_game_id: '00000000-0000-4000-8000-000000000000' }),
+      'not_found',
+    );
     refusedUnchanged(world, () => post(world, a, { content: 'x', repost_of_post_id: 'nope' }), 'not_found');
     expect(ok(post(world, a, { content: 'x'.repeat(1000) }))['success']).toBe(true);
   });
@@ -78,7 +108,9 @@ describe('posts', () => {
     await world.play(gameId, a, b, FOOLS_MATE);
     world.advanceBy(31_000);
     const first = ok(post(world, b, { content: 'I won', post_type: 'game_result', chess_game_id: gameId }));
-    const again = ok(post(world, b, { content: 'I won again?', post_type: 'game_result', chess_game_id: gameId }));
+    const again = ok(
+      post(world, b, { content: 'I won again?', post_type: 'game_result', chess_game_id: gameId }),
+    );
     expect(again['post_id']).toBe(first['post_id']);
     expect(again['deduplicated']).toBe(true);
     // A standard post 1 s later is inside the cooldown; the recap replay above was not.
@@ -93,9 +125,13 @@ describe('posts', () => {
     world.advanceBy(31_000);
     const first = ok(post(world, a, { content: 'milestone!', post_type: 'milestone' }));
     world.advanceBy(31_000);
-    expect(ok(post(world, a, { content: 'milestone again', post_type: 'milestone' }))['post_id']).toBe(first['post_id']);
+    expect(ok(post(world, a, { content: 'milestone again', post_type: 'milestone' }))['post_id']).toBe(
+      first['post_id'],
+    );
     world.platform.state.agents.get(a.id)!.wins = 50; // the next window of games played
-    expect(ok(post(world, a, { content: 'fifty games', post_type: 'milestone' }))['post_id']).not.toBe(first['post_id']);
+    expect(ok(post(world, a, { content: 'fifty games', post_type: 'milestone' }))['post_id']).not.toBe(
+      first['post_id'],
+    );
   });
 
   it('allows 10 posts per sliding hour with 30 s between them, answering 429 with Retry-After', async () => {
@@ -107,7 +143,11 @@ describe('posts', () => {
       ok(post(world, a, { content: `post ${i}` }));
       world.advanceBy(i === 0 ? 29_999 : 30_000);
       if (i === 0) {
-        const early = refusedUnchanged(world, () => post(world, a, { content: 'too soon' }), 'rate_limit_exceeded');
+        const early = refusedUnchanged(
+          world,
+          () => post(world, a, { content: 'too soon' }),
+          'rate_limit_exceeded',
+        );
         expect(early).toMatchObject({ action: 'post', limit: 10, retry_after: 1 });
         world.advanceBy(1);
       }
@@ -130,10 +170,24 @@ describe('replies', () => {
     const { a, b, c } = await trio(world);
     const root = world.platform.state.postIds[0]!;
     const first = ok(reply(world, b, { post_id: root, content: 'nice' }), 201);
-    expect(first).toMatchObject({ success: true, post_id: root, author_type: 'agent', author_id: b.id, content: 'nice' });
-    const nested = ok(reply(world, c, { post_id: root, content: '@bob agreed', parent_reply_id: first['reply_id'] }), 201);
+    expect(first).toMatchObject({
+      success: true,
+      post_id: root,
+      author_type: 'agent',
+      author_id: b.id,
+      content: 'nice',
+    });
+    const nested = ok(
+      reply(world, c, { post_id: root, content: '@bob agreed', parent_reply_id: first['reply_id'] }),
+      201,
+    );
     const record = world.platform.state.replies.get(nested['reply_id'] as string)!;
-    expect(record).toMatchObject({ postId: root, parentReplyId: first['reply_id'], depth: 2, mentions: [b.id] });
+    expect(record).toMatchObject({
+      postId: root,
+      parentReplyId: first['reply_id'],
+      depth: 2,
+      mentions: [b.id],
+    });
     expect(world.platform.state.posts.get(root)!.repliesCount).toBe(2);
     // Alice wrote the post, Bob the parent reply: each received one reply.
     expect(world.platform.state.agents.get(a.id)!.repliesReceived).toBe(1);
@@ -146,9 +200,17 @@ describe('replies', () => {
     const [alicePost, bobPost] = world.platform.state.postIds;
     const onBob = ok(reply(world, c, { post_id: bobPost, content: 'hi' }), 201);
     world.advanceBy(10_000);
-    refusedUnchanged(world, () => reply(world, b, { post_id: alicePost, content: 'x', parent_reply_id: onBob['reply_id'] }), 'validation_error');
+    refusedUnchanged(
+      world,
+      () => reply(world, b, { post_id: alicePost, content: 'x', parent_reply_id: onBob['reply_id'] }),
+      'validation_error',
+    );
     refusedUnchanged(world, () => reply(world, b, { post_id: 'nope', content: 'x' }), 'not_found');
-    refusedUnchanged(world, () => reply(world, b, { post_id: alicePost, content: 'x', parent_reply_id: 'nope' }), 'not_found');
+    refusedUnchanged(
+      world,
+      () => reply(world, b, { post_id: alicePost, content: 'x', parent_reply_id: 'nope' }),
+      'not_found',
+    );
     refusedUnchanged(world, () => reply(world, b, { post_id: alicePost, content: '' }), 'validation_error');
     refusedUnchanged(world, () => reply(world, b, { content: 'x' }), 'validation_error');
   });
@@ -158,7 +220,13 @@ describe('replies', () => {
     const { a } = await trio(world);
     const own = world.platform.state.postIds[0]!;
     ok(reply(world, a, { post_id: own, content: 'adding to my post' }), 201);
-    expect(refusedUnchanged(world, () => reply(world, a, { post_id: own, content: 'again' }), 'rate_limit_exceeded')['retry_after']).toBe(10);
+    expect(
+      refusedUnchanged(
+        world,
+        () => reply(world, a, { post_id: own, content: 'again' }),
+        'rate_limit_exceeded',
+      )['retry_after'],
+    ).toBe(10);
     expect(score(world, a)).toBe(2);
   });
 });
@@ -170,7 +238,12 @@ describe('likes', () => {
     const root = world.platform.state.postIds[0]!;
     expect(ok(like(world, b, { post_id: root }))).toEqual({ success: true, post_id: root, likes_count: 1 });
     const before = world.fingerprint();
-    expect(ok(like(world, b, { post_id: root }))).toEqual({ success: true, post_id: root, already_liked: true, likes_count: 1 });
+    expect(ok(like(world, b, { post_id: root }))).toEqual({
+      success: true,
+      post_id: root,
+      already_liked: true,
+      likes_count: 1,
+    });
     expect(world.fingerprint()).toBe(before);
     expect(world.platform.state.agents.get(b.id)!.likesGivenCount).toBe(1);
     expect(score(world, a)).toBe(3);
@@ -190,12 +263,16 @@ describe('likes', () => {
   });
 
   it('allows 60 likes per hour for an agent', async () => {
-    const world = newWorld({ rules: { social: { limits: { post: { agent: 100, human: 100, cooldownMs: 0 } } } } });
+    const world = newWorld({
+      rules: { social: { limits: { post: { agent: 100, human: 100, cooldownMs: 0 } } } },
+    });
     const { a, b } = await trio(world);
     const ids: string[] = [];
     for (let i = 0; i < 61; i++) ids.push(ok(post(world, b, { content: `p${i}` }))['post_id'] as string);
     for (let i = 0; i < 60; i++) ok(like(world, a, { post_id: ids[i] }));
-    expect(refusedUnchanged(world, () => like(world, a, { post_id: ids[60] }), 'rate_limit_exceeded')).toMatchObject({ action: 'like', limit: 60, retry_after: 3600 });
+    expect(
+      refusedUnchanged(world, () => like(world, a, { post_id: ids[60] }), 'rate_limit_exceeded'),
+    ).toMatchObject({ action: 'like', limit: 60, retry_after: 3600 });
   });
 });
 
@@ -203,7 +280,12 @@ describe('follows and votes', () => {
   it('a follow is an upvote; an unfollow removes it and applies no downvote', async () => {
     const world = newWorld();
     const { a, b } = await trio(world);
-    expect(ok(follow(world, a, 'bob'))).toEqual({ success: true, already_following: false, following: 'bob', target_type: 'agent' });
+    expect(ok(follow(world, a, 'bob'))).toEqual({
+      success: true,
+      already_following: false,
+      following: 'bob',
+      target_type: 'agent',
+    });
     const bob = world.platform.state.agents.get(b.id)!;
     expect([bob.followersCount, bob.profileUpvotes, bob.profileDownvotes]).toEqual([1, 1, 0]);
     expect(score(world, b)).toBe(3);
@@ -219,7 +301,11 @@ describe('follows and votes', () => {
     const { a } = await trio(world);
     refusedUnchanged(world, () => follow(world, a, 'alice'), 'bad_request');
     refusedUnchanged(world, () => follow(world, a, 'nobody'), 'not_found');
-    refusedUnchanged(world, () => send(world, a, 'POST', '/api/social/follow', { target_handle: 'bob', target_username: 'x' }), 'validation_error');
+    refusedUnchanged(
+      world,
+      () => send(world, a, 'POST', '/api/social/follow', { target_handle: 'bob', target_username: 'x' }),
+      'validation_error',
+    );
     refusedUnchanged(world, () => send(world, a, 'POST', '/api/social/follow', {}), 'validation_error');
   });
 
@@ -227,16 +313,30 @@ describe('follows and votes', () => {
     const world = newWorld();
     const { a, b, c } = await trio(world);
     ok(follow(world, a, 'bob'));
-    expect(ok(vote(world, c, 'bob', 'down'))).toEqual({ success: true, target_agent_id: b.id, profile_upvotes: 1, profile_downvotes: 1, your_vote: 'down' });
+    expect(ok(vote(world, c, 'bob', 'down'))).toEqual({
+      success: true,
+      target_agent_id: b.id,
+      profile_upvotes: 1,
+      profile_downvotes: 1,
+      your_vote: 'down',
+    });
     expect(score(world, b)).toBe(1); // 2 (post) + 1 (follower) - 2 (downvote)
-    expect(ok(vote(world, a, 'bob', 'down'))).toMatchObject({ profile_upvotes: 0, profile_downvotes: 2, your_vote: 'down' });
+    expect(ok(vote(world, a, 'bob', 'down'))).toMatchObject({
+      profile_upvotes: 0,
+      profile_downvotes: 2,
+      your_vote: 'down',
+    });
     expect(world.platform.state.agents.get(b.id)!.followersCount).toBe(0);
     expect(score(world, b)).toBe(0); // 2 - 4, floored
     const before = world.fingerprint();
     ok(vote(world, a, 'bob', 'down'));
     expect(world.fingerprint()).toBe(before);
     expect(ok(vote(world, c, 'bob', 'clear'))).toMatchObject({ profile_downvotes: 1, your_vote: null });
-    expect(ok(vote(world, a, 'bob', 'up'))).toMatchObject({ profile_upvotes: 1, profile_downvotes: 0, your_vote: 'up' });
+    expect(ok(vote(world, a, 'bob', 'up'))).toMatchObject({
+      profile_upvotes: 1,
+      profile_downvotes: 0,
+      your_vote: 'up',
+    });
     expect(score(world, b)).toBe(2); // the cleared downvotes give their points back
   });
 
@@ -244,7 +344,8 @@ describe('follows and votes', () => {
     const world = newWorld();
     const { a, b } = await trio(world);
     ok(vote(world, a, 'bob', 'down'));
-    const challenge = (from: TestAgent, to: string) => send(world, from, 'POST', '/api/chess/challenge', { opponent_handle: to });
+    const challenge = (from: TestAgent, to: string) =>
+      send(world, from, 'POST', '/api/chess/challenge', { opponent_handle: to });
     refusedUnchanged(world, () => challenge(a, 'bob'), 'vote_blocked');
     refusedUnchanged(world, () => challenge(b, 'alice'), 'vote_blocked');
     ok(challenge(a, 'carol'));
@@ -258,7 +359,11 @@ describe('follows and votes', () => {
     refusedUnchanged(world, () => vote(world, a, 'alice', 'down'), 'bad_request');
     refusedUnchanged(world, () => vote(world, a, 'nobody', 'up'), 'not_found');
     refusedUnchanged(world, () => vote(world, a, 'bob', 'sideways'), 'validation_error');
-    refusedUnchanged(world, () => send(world, a, 'POST', '/api/agents/profile/vote', { vote: 'up' }), 'validation_error');
+    refusedUnchanged(
+      world,
+      () => send(world, a, 'POST', '/api/agents/profile/vote', { vote: 'up' }),
+      'validation_error',
+    );
   });
 
   it('follow and unfollow share the 20 per hour follows limit', async () => {
@@ -268,7 +373,10 @@ describe('follows and votes', () => {
       ok(follow(world, a, 'bob'));
       ok(unfollow(world, a, 'bob'));
     }
-    expect(refusedUnchanged(world, () => follow(world, a, 'carol'), 'rate_limit_exceeded')).toMatchObject({ action: 'follow', limit: 20 });
+    expect(refusedUnchanged(world, () => follow(world, a, 'carol'), 'rate_limit_exceeded')).toMatchObject({
+      action: 'follow',
+      limit: 20,
+    });
   });
 });
 
@@ -277,7 +385,8 @@ describe('the daily request quota', () => {
     const world = newWorld({ rules: { api: { requestsPerDay: 5 } } });
     const a = await world.agent('alice', { post: false });
     const dayMs = 86_400_000;
-    for (let i = 0; i < 5; i++) ok(world.raw({ method: 'GET', path: '/api/chess/games/my-turn', key: a.apiKey }));
+    for (let i = 0; i < 5; i++)
+      ok(world.raw({ method: 'GET', path: '/api/chess/games/my-turn', key: a.apiKey }));
     const refused = world.raw({ method: 'GET', path: '/api/chess/games/my-turn', key: a.apiKey });
     expectErrorResponse(refused, 'rate_limit_exceeded');
     const untilMidnight = dayMs - (world.nowMs % dayMs);
@@ -295,7 +404,11 @@ describe('the daily request quota', () => {
     await a.client.myTurn();
     let caught: unknown;
     await a.client.myTurn().catch((error: unknown) => (caught = error));
-    expect(caught).toMatchObject({ code: 'rate_limit_exceeded', status: 429, retryAfterSeconds: Math.ceil((86_400_000 - (world.nowMs % 86_400_000)) / 1000) });
+    expect(caught).toMatchObject({
+      code: 'rate_limit_exceeded',
+      status: 429,
+      retryAfterSeconds: Math.ceil((86_400_000 - (world.nowMs % 86_400_000)) / 1000),
+    });
   });
 
   it('is the ruleset default of 5000 (WIRE)', () => {

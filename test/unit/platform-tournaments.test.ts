@@ -39,7 +39,12 @@ async function roundGames(world: TestWorld, id: string, round: number, agents: r
   const games = [];
   for (const match of t.rounds[round - 1]!.matches) {
     const game = await world.client().game(match.game_id!);
-    games.push({ match, gameId: match.game_id!, white: byHandle.get(game.white_player.handle)!, black: byHandle.get(game.black_player.handle)! });
+    games.push({
+      match,
+      gameId: match.game_id!,
+      white: byHandle.get(game.white_player.handle)!,
+      black: byHandle.get(game.black_player.handle)!,
+    });
   }
   return games;
 }
@@ -49,9 +54,17 @@ describe('creating a tournament', () => {
     const world = newWorld();
     const fresh = await world.agent('newbie', { post: false });
     const creator = await world.agent('creator');
-    const e1 = await expectRejectedUnchanged(world, () => fresh.client.createTournament(BASE), 'research_phase_incomplete');
+    const e1 = await expectRejectedUnchanged(
+      world,
+      () => fresh.client.createTournament(BASE),
+      'research_phase_incomplete',
+    );
     expect(e1.status).toBe(403);
-    const e2 = await expectRejectedUnchanged(world, () => creator.client.createTournament(BASE), 'not_enough_games');
+    const e2 = await expectRejectedUnchanged(
+      world,
+      () => creator.client.createTournament(BASE),
+      'not_enough_games',
+    );
     expect(e2.status).toBe(403);
   });
 
@@ -69,12 +82,23 @@ describe('creating a tournament', () => {
       ['elo_min', { elo_min: 1500, elo_max: 1400 }],
     ];
     for (let k = 0; k < steps.length; k++) {
-      const input = Object.assign({ ...BASE, prize_sol: 1 }, ...steps.slice(k).map(([, fault]) => fault)) as CreateTournamentInput;
-      const error = await expectRejectedUnchanged(world, () => creator.client.createTournament(input), 'validation_error');
+      const input = Object.assign(
+        { ...BASE, prize_sol: 1 },
+        ...steps.slice(k).map(([, fault]) => fault),
+      ) as CreateTournamentInput;
+      const error = await expectRejectedUnchanged(
+        world,
+        () => creator.client.createTournament(input),
+        'validation_error',
+      );
       expect((error.body as { field: string }).field).toBe(steps[k]![0]);
     }
     // Valid terms, but the 1 SOL prize fund is more than the wallet holds.
-    await expectRejectedUnchanged(world, () => creator.client.createTournament({ ...BASE, prize_sol: 1 }), 'insufficient_balance');
+    await expectRejectedUnchanged(
+      world,
+      () => creator.client.createTournament({ ...BASE, prize_sol: 1 }),
+      'insufficient_balance',
+    );
   });
 
   it('refuses every variant of a bad name, size, amount, start time or bound', async () => {
@@ -105,9 +129,17 @@ describe('creating a tournament', () => {
       { required_tags: [''] },
     ];
     for (const fault of bad) {
-      await expectRejectedUnchanged(world, () => creator.client.createTournament({ ...BASE, ...fault }), 'validation_error');
+      await expectRejectedUnchanged(
+        world,
+        () => creator.client.createTournament({ ...BASE, ...fault }),
+        'validation_error',
+      );
     }
-    await expectRejectedUnchanged(world, () => creator.client.call('POST', '/api/chess/tournaments', { body: { name: 'No size' } }), 'validation_error');
+    await expectRejectedUnchanged(
+      world,
+      () => creator.client.call('POST', '/api/chess/tournaments', { body: { name: 'No size' } }),
+      'validation_error',
+    );
     await expectApiError(world.client().createTournament(BASE), 'authentication_required');
   });
 
@@ -115,16 +147,43 @@ describe('creating a tournament', () => {
     const world = fixedWorld();
     const creator = await world.agent('creator');
     world.airdrop(creator, 1);
-    const input = { ...BASE, description: 'rapid knockout', prize_sol: 0.00089088, entry_fee_sol: 0.00089088, prize_distribution: null, elo_max: null };
+    const input = {
+      ...BASE,
+      description: 'rapid knockout',
+      prize_sol: 0.00089088,
+      entry_fee_sol: 0.00089088,
+      prize_distribution: null,
+      elo_max: null,
+    };
     const created = await creator.client.createTournament(input);
     const t = created.tournament;
     expect(created.success).toBe(true);
     expect(t).toMatchObject({
-      id: t.tournament_id, name: 'Spring Open', description: 'rapid knockout', status: 'registration', format: 'single_elimination',
-      max_participants: 8, current_participants: 0, reserved_participants: null, scheduled_start_at: null, minimum_start_at: null,
-      prize_sol: 0.00089088, entry_fee_sol: 0.00089088, prize_distribution: 'winner_only', organizer_fee_enabled: false,
-      created_by: { handle: 'creator' }, creator_handle: 'creator', created_at: toIso(START_MS), escrow_status: 'awaiting_deposits',
-      verified_only: false, required_tags: [], elo_min: null, elo_max: null, participants: [], rounds: [], placements: [],
+      id: t.tournament_id,
+      name: 'Spring Open',
+      description: 'rapid knockout',
+      status: 'registration',
+      format: 'single_elimination',
+      max_participants: 8,
+      current_participants: 0,
+      reserved_participants: null,
+      scheduled_start_at: null,
+      minimum_start_at: null,
+      prize_sol: 0.00089088,
+      entry_fee_sol: 0.00089088,
+      prize_distribution: 'winner_only',
+      organizer_fee_enabled: false,
+      created_by: { handle: 'creator' },
+      creator_handle: 'creator',
+      created_at: toIso(START_MS),
+      escrow_status: 'awaiting_deposits',
+      verified_only: false,
+      required_tags: [],
+      elo_min: null,
+      elo_max: null,
+      participants: [],
+      rounds: [],
+      placements: [],
     });
     expect(t.escrow_address).toBe(world.platform.state.tournaments.get(t.id)!.escrowAddress);
     expect(await detail(world, t.id)).toEqual(t);
@@ -141,12 +200,18 @@ describe('listing tournaments', () => {
       await creator.client.createTournament({ ...BASE, name: 'Second' }),
       await creator.client.createTournament({ ...BASE, name: 'Third' }),
     ].map((r) => r.tournament.id);
-    const open = await world.client().call<{ tournaments: Array<{ id: string }> }>('GET', '/api/chess/tournaments/open');
+    const open = await world
+      .client()
+      .call<{ tournaments: Array<{ id: string }> }>('GET', '/api/chess/tournaments/open');
     expect(open.tournaments.map((t) => t.id)).toEqual([third, second, first]);
 
     await joinAll(first!, await world.agents(8));
     const list = await world.client().tournaments();
-    expect(list.tournaments.map((t) => [t.id, t.reserved_participants])).toEqual([[third, null], [second, null], [first, 8]]);
+    expect(list.tournaments.map((t) => [t.id, t.reserved_participants])).toEqual([
+      [third, null],
+      [second, null],
+      [first, 8],
+    ]);
     expect(list).toMatchObject({ total: 3, limit: 50, offset: 0 });
     expect((await world.client().openTournaments()).tournaments.map((t) => t.id)).toEqual([third, second]);
 
@@ -155,13 +220,21 @@ describe('listing tournaments', () => {
     expect(live.tournaments.map((t) => t.id)).toEqual([first]);
     expect(live.tournaments[0]!.reserved_participants).toBeNull();
     expect(await world.client().tournaments({ status: 'in_progress' })).toEqual(live);
-    expect((await world.client().tournaments({ status: 'registration' })).tournaments.map((t) => t.id)).toEqual([third, second]);
+    expect(
+      (await world.client().tournaments({ status: 'registration' })).tournaments.map((t) => t.id),
+    ).toEqual([third, second]);
     expect((await world.client().tournaments({ status: 'completed' })).tournaments).toEqual([]);
     const paged = await world.client().tournaments({ limit: 1, offset: 1 });
     expect(paged).toMatchObject({ total: 3, limit: 1, offset: 1 });
     expect(paged.tournaments.map((t) => t.id)).toEqual([second]);
-    expect((await world.client().tournaments({ limit: 101 })).limit, 'a limit over the ceiling is clamped (docs/rules.md, Paging)').toBe(100);
-    await expectApiError(world.client().call('GET', '/api/chess/tournaments', { query: { status: 'paused' } }), 'validation_error');
+    expect(
+      (await world.client().tournaments({ limit: 101 })).limit,
+      'a limit over the ceiling is clamped (docs/rules.md, Paging)',
+    ).toBe(100);
+    await expectApiError(
+      world.client().call('GET', '/api/chess/tournaments', { query: { status: 'paused' } }),
+      'validation_error',
+    );
   });
 
   it('filters the open list by creator, search, verification, fees, prize and required tags', async () => {
@@ -169,11 +242,23 @@ describe('listing tournaments', () => {
     const [alice, bob] = [await world.agent('alice'), await world.agent('bob')];
     world.airdrop(alice, 10);
     world.airdrop(bob, 10);
-    const create = async (who: TestAgent, input: Partial<CreateTournamentInput>) => (await who.client.createTournament({ ...BASE, ...input })).tournament.id;
-    const a = await create(alice, { name: 'Alpha Cup', description: 'A rapid KNOCKOUT', prize_sol: 2, required_tags: ['Rapid'] });
-    const b = await create(alice, { name: 'Beta Blitz', entry_fee_sol: 0.5, verified_only: true, required_tags: ['rapid', 'endgame'] });
+    const create = async (who: TestAgent, input: Partial<CreateTournamentInput>) =>
+      (await who.client.createTournament({ ...BASE, ...input })).tournament.id;
+    const a = await create(alice, {
+      name: 'Alpha Cup',
+      description: 'A rapid KNOCKOUT',
+      prize_sol: 2,
+      required_tags: ['Rapid'],
+    });
+    const b = await create(alice, {
+      name: 'Beta Blitz',
+      entry_fee_sol: 0.5,
+      verified_only: true,
+      required_tags: ['rapid', 'endgame'],
+    });
     const c = await create(bob, { name: 'Gamma', prize_sol: 0.5, entry_fee_sol: 0.1 });
-    const ids = async (query: Record<string, string | string[] | boolean | number>) => (await world.client().openTournaments(query)).tournaments.map((t) => t.id);
+    const ids = async (query: Record<string, string | string[] | boolean | number>) =>
+      (await world.client().openTournaments(query)).tournaments.map((t) => t.id);
 
     expect(await ids({})).toEqual([c, b, a]);
     expect(await ids({ creator_handle: 'ALICE' })).toEqual([b, a]);
@@ -194,15 +279,39 @@ describe('listing tournaments', () => {
     const row = (await world.client().openTournaments({ search: 'Beta' })).tournaments[0]!;
     expect(Object.keys(row).sort()).toEqual(
       [
-        ...['id', 'name', 'status', 'max_participants', 'current_participants', 'minimum_start_at', 'reserved_participants'],
-        ...['scheduled_start_at', 'prize_sol', 'entry_fee_sol', 'verified_only', 'required_tags', 'creator_handle', 'created_by'],
+        ...[
+          'id',
+          'name',
+          'status',
+          'max_participants',
+          'current_participants',
+          'minimum_start_at',
+          'reserved_participants',
+        ],
+        ...[
+          'scheduled_start_at',
+          'prize_sol',
+          'entry_fee_sol',
+          'verified_only',
+          'required_tags',
+          'creator_handle',
+          'created_by',
+        ],
         ...['created_at', 'prize_distribution', 'elo_min', 'elo_max', 'min_games_played', 'max_games_played'],
       ].sort(),
     );
-    expect(row).toMatchObject({ creator_handle: 'alice', created_by: { handle: 'alice' }, entry_fee_sol: 0.5, required_tags: ['rapid', 'endgame'] });
+    expect(row).toMatchObject({
+      creator_handle: 'alice',
+      created_by: { handle: 'alice' },
+      entry_fee_sol: 0.5,
+      required_tags: ['rapid', 'endgame'],
+    });
     await expectApiError(world.client().openTournaments({ creator_handle: 'ghost' }), 'not_found');
     await expectApiError(world.client().openTournaments({ prize_min: 0.0000000001 }), 'validation_error');
-    await expectApiError(world.client().openTournaments({ verified_only: 'maybe' } as never), 'validation_error');
+    await expectApiError(
+      world.client().openTournaments({ verified_only: 'maybe' } as never),
+      'validation_error',
+    );
   });
 });
 
@@ -213,17 +322,37 @@ describe('joining a tournament', () => {
     const plain = await world.agent('plain');
     const tagged = await world.agent('tagged', { tags: ['Endgame'] });
     const fresh = await world.agent('newbie', { post: false });
-    const create = async (input: Partial<CreateTournamentInput>) => (await creator.client.createTournament({ ...BASE, ...input })).tournament.id;
+    const create = async (input: Partial<CreateTournamentInput>) =>
+      (await creator.client.createTournament({ ...BASE, ...input })).tournament.id;
 
     await expectRejectedUnchanged(world, () => plain.client.joinTournament(UNKNOWN_UUID), 'not_found');
     const free = await create({});
-    await expectRejectedUnchanged(world, () => fresh.client.joinTournament(free), 'research_phase_incomplete');
-    for (const terms of [{ verified_only: true }, { elo_min: 1201 }, { elo_max: 1199 }, { min_games_played: 1 }, { required_tags: ['endgame'] }]) {
+    await expectRejectedUnchanged(
+      world,
+      () => fresh.client.joinTournament(free),
+      'research_phase_incomplete',
+    );
+    for (const terms of [
+      { verified_only: true },
+      { elo_min: 1201 },
+      { elo_max: 1199 },
+      { min_games_played: 1 },
+      { required_tags: ['endgame'] },
+    ]) {
       const id = await create(terms);
-      const error = await expectRejectedUnchanged(world, () => plain.client.joinTournament(id), 'not_eligible');
+      const error = await expectRejectedUnchanged(
+        world,
+        () => plain.client.joinTournament(id),
+        'not_eligible',
+      );
       expect(error.status).toBe(403);
     }
-    const tagsOnly = await create({ required_tags: ['endgame'], elo_min: 1200, elo_max: 1200, max_games_played: 0 });
+    const tagsOnly = await create({
+      required_tags: ['endgame'],
+      elo_min: 1200,
+      elo_max: 1200,
+      max_games_played: 0,
+    });
     expect((await tagged.client.joinTournament(tagsOnly)).already_joined).toBe(false); // tags match without regard to case
 
     const paid = await create({ entry_fee_sol: 0.5 });
@@ -254,19 +383,42 @@ describe('joining a tournament', () => {
     const entrants = await world.agents(9, { sol: 1 });
     const id = (await creator.client.createTournament({ ...BASE, entry_fee_sol: 0.25 })).tournament.id;
     const first = await entrants[0]!.client.joinTournament(id);
-    expect(first).toMatchObject({ success: true, payment_status: 'pending', queued_transfers: true, already_joined: false });
-    expect(first.participant).toMatchObject({ tournament_id: id, agent_id: entrants[0]!.id, seed: null, eliminated: false, eliminated_round: null });
+    expect(first).toMatchObject({
+      success: true,
+      payment_status: 'pending',
+      queued_transfers: true,
+      already_joined: false,
+    });
+    expect(first.participant).toMatchObject({
+      tournament_id: id,
+      agent_id: entrants[0]!.id,
+      seed: null,
+      eliminated: false,
+      eliminated_round: null,
+    });
     expect(first.participant.joined_at).toBe(toIso(START_MS));
 
     const before = world.fingerprint();
     const again = await entrants[0]!.client.joinTournament(id);
-    expect(again).toMatchObject({ already_joined: true, payment_status: 'pending', participant: first.participant });
+    expect(again).toMatchObject({
+      already_joined: true,
+      payment_status: 'pending',
+      participant: first.participant,
+    });
     expect(world.fingerprint()).toBe(before);
 
     world.advanceBy(1000);
-    expect(await entrants[0]!.client.joinTournament(id)).toMatchObject({ already_joined: true, payment_status: 'paid', queued_transfers: false });
+    expect(await entrants[0]!.client.joinTournament(id)).toMatchObject({
+      already_joined: true,
+      payment_status: 'paid',
+      queued_transfers: false,
+    });
     await joinAll(id, entrants.slice(1, 8));
-    const full = await expectRejectedUnchanged(world, () => entrants[8]!.client.joinTournament(id), 'tournament_full');
+    const full = await expectRejectedUnchanged(
+      world,
+      () => entrants[8]!.client.joinTournament(id),
+      'tournament_full',
+    );
     expect(full.status).toBe(409);
 
     world.advanceBy(1000 + START_DELAY_MS);
@@ -280,9 +432,18 @@ describe('joining a tournament', () => {
     const creator = await world.agent('creator');
     const joiner = await world.agent('joiner');
     const id = (await creator.client.createTournament(BASE)).tournament.id;
-    const response = world.raw({ method: 'POST', path: `/api/chess/tournaments/${id}/join`, key: joiner.apiKey });
+    const response = world.raw({
+      method: 'POST',
+      path: `/api/chess/tournaments/${id}/join`,
+      key: joiner.apiKey,
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ success: true, payment_status: 'free', queued_transfers: false, already_joined: false });
+    expect(response.body).toMatchObject({
+      success: true,
+      payment_status: 'free',
+      queued_transfers: false,
+      already_joined: false,
+    });
   });
 });
 
@@ -295,7 +456,13 @@ describe('tournament lifecycle', () => {
     world.airdrop(creator, 3);
     const entrants = await world.agents(8, { sol: 2 });
     const supply = world.platform.ledger.totalSupply;
-    const input = { ...BASE, prize_sol: 1, entry_fee_sol: 0.5, prize_distribution: 'top_four' as const, organizer_fee_enabled: true };
+    const input = {
+      ...BASE,
+      prize_sol: 1,
+      entry_fee_sol: 0.5,
+      prize_distribution: 'top_four' as const,
+      organizer_fee_enabled: true,
+    };
     const id = (await creator.client.createTournament(input)).tournament.id;
     const escrow = world.platform.state.tournaments.get(id)!.escrowAddress;
 
@@ -307,8 +474,23 @@ describe('tournament lifecycle', () => {
     }
     const filledAt = world.nowMs;
     let t = await detail(world, id);
-    expect(t).toMatchObject({ status: 'registration', current_participants: 8, reserved_participants: 8, scheduled_start_at: null, seeded_at: null });
-    expect(t.participants.map((x) => x.payment_status)).toEqual(['paid', 'paid', 'paid', 'paid', 'paid', 'paid', 'pending', 'pending']);
+    expect(t).toMatchObject({
+      status: 'registration',
+      current_participants: 8,
+      reserved_participants: 8,
+      scheduled_start_at: null,
+      seeded_at: null,
+    });
+    expect(t.participants.map((x) => x.payment_status)).toEqual([
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+      'pending',
+      'pending',
+    ]);
     expect((await world.client().openTournaments()).tournaments).toEqual([]);
 
     world.advanceTo(filledAt + 999);
@@ -316,21 +498,39 @@ describe('tournament lifecycle', () => {
     world.advanceTo(filledAt + 1000);
     t = await detail(world, id);
     const seededAt = filledAt + 1000;
-    expect(t).toMatchObject({ seeded_at: toIso(seededAt), scheduled_start_at: toIso(seededAt + START_DELAY_MS), reserved_participants: 8 });
+    expect(t).toMatchObject({
+      seeded_at: toIso(seededAt),
+      scheduled_start_at: toIso(seededAt + START_DELAY_MS),
+      reserved_participants: 8,
+    });
     expect(t.escrow_status).toBe('funded');
     // Equal Elo: the earlier joiner is the better seed.
-    expect(t.participants.map((x) => [x.handle, x.seed, x.elo_at_seed])).toEqual(entrants.map((e, i) => [e.handle, i + 1, 1200]));
+    expect(t.participants.map((x) => [x.handle, x.seed, x.elo_at_seed])).toEqual(
+      entrants.map((e, i) => [e.handle, i + 1, 1200]),
+    );
     expect(world.platform.ledger.balance(escrow)).toBe(5 * SOL);
 
     world.advanceTo(seededAt + START_DELAY_MS - 1);
     expect((await detail(world, id)).rounds).toEqual([]);
     world.advanceTo(seededAt + START_DELAY_MS);
     t = await detail(world, id);
-    expect(t).toMatchObject({ status: 'in_progress', started_at: toIso(seededAt + START_DELAY_MS), reserved_participants: null });
+    expect(t).toMatchObject({
+      status: 'in_progress',
+      started_at: toIso(seededAt + START_DELAY_MS),
+      reserved_participants: null,
+    });
     expect(t.rounds.map((r) => r.matches.length)).toEqual([4, 2, 1]);
     const r1 = t.rounds[0]!.matches;
-    expect(r1.map((m) => [m.participant1!.seed, m.participant2!.seed])).toEqual([[1, 8], [4, 5], [2, 7], [3, 6]]);
-    expect(t.rounds[1]!.matches.map((m) => [m.participant1, m.participant2, m.status])).toEqual([[null, null, 'waiting'], [null, null, 'waiting']]);
+    expect(r1.map((m) => [m.participant1!.seed, m.participant2!.seed])).toEqual([
+      [1, 8],
+      [4, 5],
+      [2, 7],
+      [3, 6],
+    ]);
+    expect(t.rounds[1]!.matches.map((m) => [m.participant1, m.participant2, m.status])).toEqual([
+      [null, null, 'waiting'],
+      [null, null, 'waiting'],
+    ]);
 
     // Round 1: every better seed has White, and Black wins by fool's mate.
     for (const g of await roundGames(world, id, 1, entrants)) {
@@ -338,8 +538,16 @@ describe('tournament lifecycle', () => {
       await world.play(g.gameId, g.white, g.black, FOOLS_MATE);
     }
     t = await detail(world, id);
-    expect(t.rounds[0]!.matches.map((m) => m.winner_handle)).toEqual(['player8', 'player5', 'player7', 'player6']);
-    expect(t.rounds[1]!.matches.map((m) => [m.participant1!.seed, m.participant2!.seed, m.status])).toEqual([[8, 5, 'active'], [7, 6, 'active']]);
+    expect(t.rounds[0]!.matches.map((m) => m.winner_handle)).toEqual([
+      'player8',
+      'player5',
+      'player7',
+      'player6',
+    ]);
+    expect(t.rounds[1]!.matches.map((m) => [m.participant1!.seed, m.participant2!.seed, m.status])).toEqual([
+      [8, 5, 'active'],
+      [7, 6, 'active'],
+    ]);
     expect(t.participants.find((x) => x.handle === 'player8')!.elo_at_seed).toBe(1200); // frozen though the rating moved
     expect(world.platform.state.agents.get(entrants[7]!.id)!.elo).toBeGreaterThan(1200);
 
@@ -355,25 +563,45 @@ describe('tournament lifecycle', () => {
     await world.play(final!.gameId, final!.white, final!.black, FOOLS_MATE);
     t = await detail(world, id);
     const completedAt = world.nowMs;
-    expect(t).toMatchObject({ status: 'completed', completed_at: toIso(completedAt), escrow_status: 'paying_out' });
+    expect(t).toMatchObject({
+      status: 'completed',
+      completed_at: toIso(completedAt),
+      escrow_status: 'paying_out',
+    });
 
     // Pool: 1 SOL prize + 4 SOL entries - 5% system fee - 5% organizer fee (both on entries only) = 4.6 SOL.
-    const payouts: Record<string, number> = { player8: 3_036_000_000, player7: 1_150_000_000, player5: 276_000_000, player6: 138_000_000 };
-    expect(t.placements).toEqual(Object.entries(payouts).map(([handle, lamports], i) => ({ place: i + 1, handle, payout_sol: lamports / SOL })));
+    const payouts: Record<string, number> = {
+      player8: 3_036_000_000,
+      player7: 1_150_000_000,
+      player5: 276_000_000,
+      player6: 138_000_000,
+    };
+    expect(t.placements).toEqual(
+      Object.entries(payouts).map(([handle, lamports], i) => ({
+        place: i + 1,
+        handle,
+        payout_sol: lamports / SOL,
+      })),
+    );
     const statusOf = (handle: string) => t.participants.find((x) => x.handle === handle)!;
     expect(statusOf('player8')).toMatchObject({ status: 'champion', eliminated_round: null });
     expect(statusOf('player7')).toMatchObject({ status: 'eliminated', eliminated_round: 3 });
     expect(['player5', 'player6'].map((h) => statusOf(h).eliminated_round)).toEqual([2, 2]);
-    expect(['player1', 'player2', 'player3', 'player4'].map((h) => statusOf(h).eliminated_round)).toEqual([1, 1, 1, 1]);
+    expect(['player1', 'player2', 'player3', 'player4'].map((h) => statusOf(h).eliminated_round)).toEqual([
+      1, 1, 1, 1,
+    ]);
 
     world.advanceBy(1000);
     expect((await detail(world, id)).escrow_status).toBe('paid_out');
     expect(world.platform.ledger.balance(escrow)).toBe(0);
-    for (const entrant of entrants) expect(world.balance(entrant)).toBe(2 * SOL - SOL / 2 + (payouts[entrant.handle] ?? 0));
+    for (const entrant of entrants)
+      expect(world.balance(entrant)).toBe(2 * SOL - SOL / 2 + (payouts[entrant.handle] ?? 0));
     expect(world.balance(creator)).toBe(3 * SOL - SOL + 200_000_000);
     expect(world.platform.ledger.balance(treasury) - treasuryStart).toBe(200_000_000);
     expect(world.platform.ledger.totalSupply).toBe(supply);
-    expect((await world.client().tournaments({ status: 'completed' })).tournaments.map((x) => x.id)).toEqual([id]);
+    expect((await world.client().tournaments({ status: 'completed' })).tournaments.map((x) => x.id)).toEqual([
+      id,
+    ]);
   });
 
   it('advances Black from a drawn match when the Elo at seeding ties', async () => {
@@ -385,11 +613,28 @@ describe('tournament lifecycle', () => {
     world.advanceBy(START_DELAY_MS);
     const [first] = await roundGames(world, id, 1, entrants);
     expect([first!.white.handle, first!.black.handle]).toEqual(['player1', 'player8']);
-    await world.play(first!.gameId, first!.white, first!.black, ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1', 'Ng8']);
-    expect(await world.client().game(first!.gameId)).toMatchObject({ status: 'completed', result: '1/2-1/2', end_reason: 'threefold_repetition' });
+    await world.play(first!.gameId, first!.white, first!.black, [
+      'Nf3',
+      'Nf6',
+      'Ng1',
+      'Ng8',
+      'Nf3',
+      'Nf6',
+      'Ng1',
+      'Ng8',
+    ]);
+    expect(await world.client().game(first!.gameId)).toMatchObject({
+      status: 'completed',
+      result: '1/2-1/2',
+      end_reason: 'threefold_repetition',
+    });
     const t = await detail(world, id);
     expect(t.rounds[0]!.matches[0]).toMatchObject({ winner_handle: 'player8', status: 'completed' });
-    expect(t.participants.find((x) => x.handle === 'player1')).toMatchObject({ status: 'eliminated', eliminated_round: 1, elo_at_seed: 1200 });
+    expect(t.participants.find((x) => x.handle === 'player1')).toMatchObject({
+      status: 'eliminated',
+      eliminated_round: 1,
+      elo_at_seed: 1200,
+    });
     expect(t.rounds[1]!.matches[0]!.participant1).toEqual({ handle: 'player8', seed: 8 });
   });
 
@@ -399,8 +644,10 @@ describe('tournament lifecycle', () => {
     const entrants = await world.agents(8);
     const later = START_MS + 60 * 60_000;
     const soon = START_MS + 60_000;
-    const delayed = (await creator.client.createTournament({ ...BASE, minimum_start_at: toIso(later) })).tournament.id;
-    const prompt = (await creator.client.createTournament({ ...BASE, minimum_start_at: toIso(soon) })).tournament.id;
+    const delayed = (await creator.client.createTournament({ ...BASE, minimum_start_at: toIso(later) }))
+      .tournament.id;
+    const prompt = (await creator.client.createTournament({ ...BASE, minimum_start_at: toIso(soon) }))
+      .tournament.id;
     await joinAll(delayed, entrants);
     await joinAll(prompt, entrants);
     expect((await detail(world, delayed)).scheduled_start_at).toBe(toIso(later));
@@ -419,15 +666,23 @@ describe('tournament lifecycle', () => {
     world.airdrop(creator, 2);
     const entrants = await world.agents(4, { sol: 1 });
     const supply = world.platform.ledger.totalSupply;
-    const id = (await creator.client.createTournament({ ...BASE, prize_sol: 1.5, entry_fee_sol: 0.75 })).tournament.id;
+    const id = (await creator.client.createTournament({ ...BASE, prize_sol: 1.5, entry_fee_sol: 0.75 }))
+      .tournament.id;
     await joinAll(id, entrants.slice(0, 3));
     world.advanceTo(START_MS + DAY_MS - 500);
     await entrants[3]!.client.joinTournament(id); // its entry lands 500 ms after the cancellation
     world.advanceTo(START_MS + DAY_MS);
     const t = await detail(world, id);
-    expect(t).toMatchObject({ status: 'cancelled', cancel_reason: 'registration_window_expired', cancelled_at: toIso(START_MS + DAY_MS), completed_at: null });
+    expect(t).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'registration_window_expired',
+      cancelled_at: toIso(START_MS + DAY_MS),
+      completed_at: null,
+    });
     expect(t.escrow_status).toBe('refunding');
-    expect((await world.client().tournaments({ status: 'cancelled' })).tournaments.map((x) => x.id)).toEqual([id]);
+    expect((await world.client().tournaments({ status: 'cancelled' })).tournaments.map((x) => x.id)).toEqual([
+      id,
+    ]);
     expect((await world.client().openTournaments()).tournaments).toEqual([]);
     await expectRejectedUnchanged(world, () => entrants[0]!.client.joinTournament(id), 'tournament_not_open');
 

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PlatformEvent } from '../../src/platform/events.js';
-import { researchComplete } from '../../src/rules/research.js';
+import { researchComplete } from '../../src/rules/identity/research.js';
 import { DEFAULT_RULESET, ONBOARDING_PRESETS, type Ruleset } from '../../src/rules/ruleset.js';
-import { stripAt, verificationPosted } from '../../src/rules/verification.js';
-import { expectApiError, expectErrorResponse, expectRejectedUnchanged, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+import { stripAt, verificationPosted } from '../../src/rules/identity/verification.js';
+import {
+  expectApiError,
+  expectErrorResponse,
+  expectRejectedUnchanged,
+  newWorld,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 interface VerifyInfo {
   success: boolean;
@@ -35,16 +42,24 @@ interface RefreshResult {
 }
 
 const verifyInfo = (a: TestAgent) => a.client.call<VerifyInfo>('GET', '/api/verify');
-const verify = (a: TestAgent, handle: string) => a.client.call<VerifyResult>('POST', '/api/verify', { body: { twitter_handle: handle } });
-const refresh = (a: TestAgent, handle = a.handle, name = 'refresh-social') => a.client.call<RefreshResult>('POST', `/api/agents/${handle}/${name}`);
+const verify = (a: TestAgent, handle: string) =>
+  a.client.call<VerifyResult>('POST', '/api/verify', { body: { twitter_handle: handle } });
+const refresh = (a: TestAgent, handle = a.handle, name = 'refresh-social') =>
+  a.client.call<RefreshResult>('POST', `/api/agents/${handle}/${name}`);
 
 /** Publishes on the mock external network through the control route, as a scenario does. */
 function publish(world: TestWorld, handle: string, text: string) {
-  return world.client().call<{ success: boolean; post_id: string; handle: string }>('POST', '/_sim/network/posts', { body: { handle, text } });
+  return world
+    .client()
+    .call<{ success: boolean; post_id: string; handle: string }>('POST', '/_sim/network/posts', {
+      body: { handle, text },
+    });
 }
 
 function patchAccount(world: TestWorld, handle: string, patch: Record<string, unknown>) {
-  return world.client().call<{ account: Record<string, unknown> }>('PATCH', `/_sim/network/accounts/${handle}`, { body: patch });
+  return world
+    .client()
+    .call<{ account: Record<string, unknown> }>('PATCH', `/_sim/network/accounts/${handle}`, { body: patch });
 }
 
 async function publishOwnText(world: TestWorld, agent: TestAgent, handle: string, wrap = (t: string) => t) {
@@ -67,10 +82,21 @@ describe('GET /api/verify', () => {
   it('returns the code and the exact text to publish, matching registration', async () => {
     const world = newWorld();
     const registered = await world.client().register({ handle: 'alice' });
-    const alice = { handle: 'alice', id: registered.agent_id, apiKey: registered.api_key, client: world.client(registered.api_key) };
+    const alice = {
+      handle: 'alice',
+      id: registered.agent_id,
+      apiKey: registered.api_key,
+      client: world.client(registered.api_key),
+    };
     const info = await verifyInfo(alice);
-    expect(info).toMatchObject({ success: true, verified: false, verification_code: registered.verification_code });
-    expect(info.verification_tweet_format).toBe(`MoltChess agent verification: username=alice code=${registered.verification_code}`);
+    expect(info).toMatchObject({
+      success: true,
+      verified: false,
+      verification_code: registered.verification_code,
+    });
+    expect(info.verification_tweet_format).toBe(
+      `MoltChess agent verification: username=alice code=${registered.verification_code}`,
+    );
     expect(info.verification_tweet_format).toBe(registered.verification_tweet_format);
     expect(info.verification_instruction).toContain(info.verification_tweet_format);
     expect(info.verification_instruction).toContain('twitter_handle');
@@ -79,7 +105,9 @@ describe('GET /api/verify', () => {
   it('needs a key, and refuses a human key (agents_only)', async () => {
     const world = newWorld();
     await expectApiError(world.client().call('GET', '/api/verify'), 'authentication_required');
-    const human = await world.client().call<{ api_key: string }>('POST', '/_sim/humans', { body: { username: 'hugo' } });
+    const human = await world
+      .client()
+      .call<{ api_key: string }>('POST', '/_sim/humans', { body: { username: 'hugo' } });
     await expectApiError(world.client(human.api_key).call('GET', '/api/verify'), 'agents_only');
   });
 });
@@ -93,15 +121,33 @@ describe('POST /api/verify', () => {
     await patchAccount(world, 'alice_x', { display_name: 'Alice on X', followers: 321 });
     world.advanceBy(1234);
     const r = await verify(alice, '@Alice_X');
-    expect(r).toMatchObject({ success: true, verified: true, twitter_handle: 'Alice_X', verified_at: new Date(world.nowMs).toISOString() });
+    expect(r).toMatchObject({
+      success: true,
+      verified: true,
+      twitter_handle: 'Alice_X',
+      verified_at: new Date(world.nowMs).toISOString(),
+    });
     expect(r.message).toMatch(/funded/);
     const a = agentState(world, alice);
-    expect(a).toMatchObject({ verified: true, verifiedAtMs: world.nowMs, twitterHandle: 'Alice_X', twitterDisplayName: 'Alice on X', twitterFollowers: 321 });
+    expect(a).toMatchObject({
+      verified: true,
+      verifiedAtMs: world.nowMs,
+      twitterHandle: 'Alice_X',
+      twitterDisplayName: 'Alice on X',
+      twitterFollowers: 321,
+    });
     expect(a.avatarUrl).toBe('https://x.sim/avatars/alice_x.png');
-    expect(events.filter((e) => e.type === 'agent_verified')).toEqual([{ type: 'agent_verified', t: world.nowMs, agentId: alice.id, twitterHandle: 'Alice_X' }]);
+    expect(events.filter((e) => e.type === 'agent_verified')).toEqual([
+      { type: 'agent_verified', t: world.nowMs, agentId: alice.id, twitterHandle: 'Alice_X' },
+    ]);
 
     const transfer = world.platform.state.transfers.get(r.funding_transfer_id!)!;
-    expect(transfer).toMatchObject({ type: 'devnet_funding', status: 'queued', agentId: alice.id, lamports: DEFAULT_RULESET.escrow.verifiedFundingLamports });
+    expect(transfer).toMatchObject({
+      type: 'devnet_funding',
+      status: 'queued',
+      agentId: alice.id,
+      lamports: DEFAULT_RULESET.escrow.verifiedFundingLamports,
+    });
     expect(world.balance(alice)).toBe(0);
     world.advanceBy(10_000);
     expect(transfer.status).toBe('settled');
@@ -120,7 +166,13 @@ describe('POST /api/verify', () => {
     const before = world.fingerprint();
     for (const handle of ['alice_x', 'someone_else']) {
       const again = await verify(alice, handle);
-      expect(again).toMatchObject({ success: true, verified: true, already_verified: true, twitter_handle: 'alice_x', funding_transfer_id: null });
+      expect(again).toMatchObject({
+        success: true,
+        verified: true,
+        already_verified: true,
+        twitter_handle: 'alice_x',
+        funding_transfer_id: null,
+      });
       expect(again.verified_at).toBe(first.verified_at);
     }
     expect(world.fingerprint()).toBe(before);
@@ -135,8 +187,17 @@ describe('POST /api/verify', () => {
     await publishOwnText(world, b, 'owner');
     expect((await verify(a, 'owner')).verified).toBe(true);
     expect((await verify(b, 'OWNER')).verified).toBe(true);
-    expect([agentState(world, a).twitterHandle, agentState(world, b).twitterHandle]).toEqual(['owner', 'owner']);
-    expect(new Set([...world.platform.state.transfers.values()].filter((t) => t.type === 'devnet_funding').map((t) => t.agentId))).toEqual(new Set([a.id, b.id]));
+    expect([agentState(world, a).twitterHandle, agentState(world, b).twitterHandle]).toEqual([
+      'owner',
+      'owner',
+    ]);
+    expect(
+      new Set(
+        [...world.platform.state.transfers.values()]
+          .filter((t) => t.type === 'devnet_funding')
+          .map((t) => t.agentId),
+      ),
+    ).toEqual(new Set([a.id, b.id]));
   });
 
   it('refuses, changing nothing: no account, text missing, text by another handle, altered text, banned account', async () => {
@@ -162,18 +223,29 @@ describe('POST /api/verify', () => {
     expect([...world.platform.state.transfers.values()].some((t) => t.type === 'devnet_funding')).toBe(false);
   });
 
-  it.each([['bad handle'], ['@@alice'], [''], ['@'], ['a'.repeat(33)], ['dash-ed']])('refuses twitter_handle %j (validation_error)', async (handle) => {
-    const world = newWorld();
-    const alice = await world.agent('alice');
-    await expectRejectedUnchanged(world, () => verify(alice, handle), 'validation_error');
-  });
+  it.each([['bad handle'], ['@@alice'], [''], ['@'], ['a'.repeat(33)], ['dash-ed']])(
+    'refuses twitter_handle %j (validation_error)',
+    async (handle) => {
+      const world = newWorld();
+      const alice = await world.agent('alice');
+      await expectRejectedUnchanged(world, () => verify(alice, handle), 'validation_error');
+    },
+  );
 
   it('needs twitter_handle as a string', async () => {
     const world = newWorld();
     const alice = await world.agent('alice');
-    await expectRejectedUnchanged(world, () => alice.client.call('POST', '/api/verify', { body: {} }), 'validation_error');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.call('POST', '/api/verify', { body: {} }),
+      'validation_error',
+    );
     await expectRejectedUnchanged(world, () => alice.client.call('POST', '/api/verify'), 'validation_error');
-    await expectRejectedUnchanged(world, () => alice.client.call('POST', '/api/verify', { body: { twitter_handle: 7 } }), 'validation_error');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.call('POST', '/api/verify', { body: { twitter_handle: 7 } }),
+      'validation_error',
+    );
   });
 });
 
@@ -189,13 +261,30 @@ describe('POST /api/agents/{handle}/refresh-social and refresh-twitter', () => {
     const world = newWorld();
     const alice = await verifiedAgent(world, 'alice', 'alice_x');
     const events = recordEvents(world);
-    await patchAccount(world, 'alice_x', { display_name: 'New Name', avatar_url: 'https://x.sim/a/new.png', followers: 99 });
+    await patchAccount(world, 'alice_x', {
+      display_name: 'New Name',
+      avatar_url: 'https://x.sim/a/new.png',
+      followers: 99,
+    });
     world.advanceBy(5000);
     const raw = world.raw({ method: 'POST', path: '/api/agents/alice/refresh-social', key: alice.apiKey });
     expect(raw.status).toBe(200);
-    expect(raw.body).toMatchObject({ success: true, message: 'Twitter data refreshed.', twitter_handle: 'alice_x' });
-    expect(raw.body).toMatchObject({ avatar_url: 'https://x.sim/a/new.png', display_name: 'New Name', followers_count: 99 });
-    expect(agentState(world, alice)).toMatchObject({ avatarUrl: 'https://x.sim/a/new.png', twitterDisplayName: 'New Name', twitterFollowers: 99, socialRefreshedAtMs: world.nowMs });
+    expect(raw.body).toMatchObject({
+      success: true,
+      message: 'Twitter data refreshed.',
+      twitter_handle: 'alice_x',
+    });
+    expect(raw.body).toMatchObject({
+      avatar_url: 'https://x.sim/a/new.png',
+      display_name: 'New Name',
+      followers_count: 99,
+    });
+    expect(agentState(world, alice)).toMatchObject({
+      avatarUrl: 'https://x.sim/a/new.png',
+      twitterDisplayName: 'New Name',
+      twitterFollowers: 99,
+      socialRefreshedAtMs: world.nowMs,
+    });
     expect(events.map((e) => e.type)).toContain('social_refreshed');
 
     await patchAccount(world, 'alice_x', { followers: 100 });
@@ -223,7 +312,7 @@ describe('POST /api/agents/{handle}/refresh-social and refresh-twitter', () => {
     world.advanceBy(cooldownMs);
     const limited = await expectRejectedUnchanged(world, () => refresh(alice), 'rate_limit_exceeded');
     expect((limited.body as { retry_after: number }).retry_after).toBe(3600 - (perHour * cooldownMs) / 1000);
-    world.advanceBy(((limited.body as { retry_after: number }).retry_after) * 1000);
+    world.advanceBy((limited.body as { retry_after: number }).retry_after * 1000);
     expect((await refresh(alice)).success).toBe(true);
   });
 
@@ -236,9 +325,19 @@ describe('POST /api/agents/{handle}/refresh-social and refresh-twitter', () => {
     await expectRejectedUnchanged(world, () => refresh(bob, 'ghost'), 'not_found');
     const unverified = await expectRejectedUnchanged(world, () => refresh(bob), 'bad_request');
     expect((unverified.body as { reason: string }).reason).toBe('not_verified');
-    await expectRejectedUnchanged(world, () => world.client().call('POST', '/api/agents/alice/refresh-social'), 'authentication_required');
-    const human = await world.client().call<{ api_key: string }>('POST', '/_sim/humans', { body: { username: 'hugo' } });
-    await expectRejectedUnchanged(world, () => world.client(human.api_key).call('POST', '/api/agents/hugo/refresh-social'), 'agents_only');
+    await expectRejectedUnchanged(
+      world,
+      () => world.client().call('POST', '/api/agents/alice/refresh-social'),
+      'authentication_required',
+    );
+    const human = await world
+      .client()
+      .call<{ api_key: string }>('POST', '/_sim/humans', { body: { username: 'hugo' } });
+    await expectRejectedUnchanged(
+      world,
+      () => world.client(human.api_key).call('POST', '/api/agents/hugo/refresh-social'),
+      'agents_only',
+    );
     await patchAccount(world, 'alice_x', { banned: true });
     await expectRejectedUnchanged(world, () => refresh(alice), 'account_banned');
   });
@@ -246,27 +345,42 @@ describe('POST /api/agents/{handle}/refresh-social and refresh-twitter', () => {
 
 describe('research phase with the strict onboarding preset', () => {
   async function followAndLike(world: TestWorld, me: TestAgent, peers: TestAgent[]) {
-    for (const peer of peers) await me.client.call('POST', '/api/social/follow', { body: { target_handle: peer.handle } });
+    for (const peer of peers)
+      await me.client.call('POST', '/api/social/follow', { body: { target_handle: peer.handle } });
     const peerIds = new Set(peers.map((p) => p.id));
-    const postIds = [...world.platform.state.posts.values()].filter((p) => peerIds.has(p.authorId)).map((p) => p.id);
-    for (const postId of postIds) await me.client.call('POST', '/api/social/like', { body: { post_id: postId } });
+    const postIds = [...world.platform.state.posts.values()]
+      .filter((p) => peerIds.has(p.authorId))
+      .map((p) => p.id);
+    for (const postId of postIds)
+      await me.client.call('POST', '/api/social/like', { body: { post_id: postId } });
   }
 
   it('blocks play until 1 post, 10 follows and 10 likes', async () => {
     const world = newWorld({ rules: { research: 'strict' } });
     const peers = await world.agents(10, { prefix: 'peer' });
     const fresh = await world.agent('fresh');
-    const blocked = await expectRejectedUnchanged(world, () => fresh.client.createChallenge(), 'research_phase_incomplete');
+    const blocked = await expectRejectedUnchanged(
+      world,
+      () => fresh.client.createChallenge(),
+      'research_phase_incomplete',
+    );
     expect(blocked.message).toMatch(/10 more follow\(s\), 10 more like\(s\).*verify/);
     await followAndLike(world, fresh, peers.slice(0, 9));
-    const almost = await expectRejectedUnchanged(world, () => fresh.client.createChallenge(), 'research_phase_incomplete');
+    const almost = await expectRejectedUnchanged(
+      world,
+      () => fresh.client.createChallenge(),
+      'research_phase_incomplete',
+    );
     expect(almost.message).toMatch(/1 more follow\(s\), 1 more like\(s\)/);
     await followAndLike(world, fresh, peers.slice(9));
     expect((await fresh.client.createChallenge()).success).toBe(true);
   });
 
   it('lets a verified agent play with no post at all under strict, but not under the spec preset', async () => {
-    for (const [preset, unlocks] of [['strict', true], ['spec', false]] as const) {
+    for (const [preset, unlocks] of [
+      ['strict', true],
+      ['spec', false],
+    ] as const) {
       const world = newWorld({ rules: { research: preset } });
       const agent = await world.agent('quiet', { post: false });
       await publishOwnText(world, agent, 'quiet_x');
@@ -278,8 +392,18 @@ describe('research phase with the strict onboarding preset', () => {
   });
 
   it('property: verification unlocks exactly when the preset says so; otherwise the counts decide', () => {
-    const counts = fc.record({ posts: fc.nat(20), follows: fc.nat(20), likes: fc.nat(20), verified: fc.boolean() });
-    const research = fc.record({ minPosts: fc.nat(12), minFollows: fc.nat(12), minLikes: fc.nat(12), verifiedUnlocks: fc.boolean() });
+    const counts = fc.record({
+      posts: fc.nat(20),
+      follows: fc.nat(20),
+      likes: fc.nat(20),
+      verified: fc.boolean(),
+    });
+    const research = fc.record({
+      minPosts: fc.nat(12),
+      minFollows: fc.nat(12),
+      minLikes: fc.nat(12),
+      verifiedUnlocks: fc.boolean(),
+    });
     fc.assert(
       fc.property(counts, research, (c, r) => {
         const ruleset: Ruleset = { ...DEFAULT_RULESET, research: r };
@@ -288,7 +412,12 @@ describe('research phase with the strict onboarding preset', () => {
       }),
       { numRuns: 300 },
     );
-    expect(ONBOARDING_PRESETS.strict).toMatchObject({ minPosts: 1, minFollows: 10, minLikes: 10, verifiedUnlocks: true });
+    expect(ONBOARDING_PRESETS.strict).toMatchObject({
+      minPosts: 1,
+      minFollows: 10,
+      minLikes: 10,
+      verifiedUnlocks: true,
+    });
   });
 });
 
@@ -297,7 +426,9 @@ describe('verification text rules', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.string({ minLength: 1 }), (before, after, expected) => {
         expect(verificationPosted([`${before}${expected}${after}`], expected)).toBe(true);
-        expect(verificationPosted([before, after], expected)).toBe(before.includes(expected) || after.includes(expected));
+        expect(verificationPosted([before, after], expected)).toBe(
+          before.includes(expected) || after.includes(expected),
+        );
       }),
       { numRuns: 300 },
     );
@@ -313,17 +444,34 @@ describe('verification text rules', () => {
 describe('simulator control routes for the mock network', () => {
   it('serve /_sim paths without the /api prefix, and not under /api', async () => {
     const world = newWorld();
-    const posted = world.raw({ method: 'POST', path: '/_sim/network/posts', body: { handle: 'Xavier', text: 'first post' } });
+    const posted = world.raw({
+      method: 'POST',
+      path: '/_sim/network/posts',
+      body: { handle: 'Xavier', text: 'first post' },
+    });
     expect(posted.status).toBe(200);
     expect(posted.body).toMatchObject({ success: true, handle: 'Xavier' });
-    expectErrorResponse(world.raw({ method: 'POST', path: '/api/_sim/network/posts', body: { handle: 'x', text: 't' } }), 'route_not_found');
+    expectErrorResponse(
+      world.raw({ method: 'POST', path: '/api/_sim/network/posts', body: { handle: 'x', text: 't' } }),
+      'route_not_found',
+    );
     const got = world.raw({ method: 'GET', path: '/_sim/network/accounts/xavier/' });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({
-      account: { handle: 'Xavier', display_name: 'Xavier', avatar_url: 'https://x.sim/avatars/xavier.png', followers: 0, banned: false },
+      account: {
+        handle: 'Xavier',
+        display_name: 'Xavier',
+        avatar_url: 'https://x.sim/avatars/xavier.png',
+        followers: 0,
+        banned: false,
+      },
     });
     expect((got.body as { account: { posts: Array<{ id: string; text: string }> } }).account.posts).toEqual([
-      { id: (posted.body as { post_id: string }).post_id, text: 'first post', created_at: new Date(world.nowMs).toISOString() },
+      {
+        id: (posted.body as { post_id: string }).post_id,
+        text: 'first post',
+        created_at: new Date(world.nowMs).toISOString(),
+      },
     ]);
     expectErrorResponse(world.raw({ method: 'GET', path: '/_sim/network/accounts/nobody' }), 'not_found');
   });
@@ -335,10 +483,26 @@ describe('simulator control routes for the mock network', () => {
     await expectRejectedUnchanged(world, () => post('xavier', ''), 'validation_error');
     await expectRejectedUnchanged(world, () => post('xavier', 'x'.repeat(281)), 'validation_error');
     await expectRejectedUnchanged(world, () => post('bad handle', 'hi'), 'validation_error');
-    await expectRejectedUnchanged(world, () => patchAccount(world, 'xavier', { followers: -1 }), 'validation_error');
-    await expectRejectedUnchanged(world, () => patchAccount(world, 'xavier', { display_name: 'n'.repeat(51) }), 'validation_error');
-    await expectRejectedUnchanged(world, () => patchAccount(world, 'xavier', { avatar_url: '' }), 'validation_error');
-    await expectRejectedUnchanged(world, () => patchAccount(world, 'bad handle', { banned: true }), 'validation_error');
+    await expectRejectedUnchanged(
+      world,
+      () => patchAccount(world, 'xavier', { followers: -1 }),
+      'validation_error',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => patchAccount(world, 'xavier', { display_name: 'n'.repeat(51) }),
+      'validation_error',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => patchAccount(world, 'xavier', { avatar_url: '' }),
+      'validation_error',
+    );
+    await expectRejectedUnchanged(
+      world,
+      () => patchAccount(world, 'bad handle', { banned: true }),
+      'validation_error',
+    );
     expect((await post('xavier', 'x'.repeat(280))).success).toBe(true);
     const patched = await patchAccount(world, 'newcomer', { banned: true });
     expect(patched.account).toMatchObject({ handle: 'newcomer', banned: true, posts: [] });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/api/types.js';
 import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../../src/rules/daily-quota.js';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
-import { parseScenario, ScenarioError } from '../../src/sim/scenario.js';
+import { parseScenario, ScenarioError } from '../../src/sim/scenario/scenario.js';
 import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -27,7 +27,12 @@ interface KeyUsage {
 function send(world: TestWorld, who: TestAgent, kind: Kind): ApiResponse {
   if (kind === 'read') return world.raw({ method: 'GET', path: '/api/chess/games/my-turn', key: who.apiKey });
   if (kind === 'whoami') return world.raw({ method: 'GET', path: '/api/whoami', key: who.apiKey });
-  return world.raw({ method: 'POST', path: '/api/chess/move', key: who.apiKey, body: { game_id: 'no-such-game', move_uci: 'e2e4' } });
+  return world.raw({
+    method: 'POST',
+    path: '/api/chess/move',
+    key: who.apiKey,
+    body: { game_id: 'no-such-game', move_uci: 'e2e4' },
+  });
 }
 
 function usage(world: TestWorld, who: TestAgent): KeyUsage {
@@ -36,7 +41,10 @@ function usage(world: TestWorld, who: TestAgent): KeyUsage {
   return (response.body as { api_key: KeyUsage }).api_key;
 }
 
-async function worldWith(quota: QuotaPolicy, requestsPerDay: number): Promise<{ world: TestWorld; alice: TestAgent }> {
+async function worldWith(
+  quota: QuotaPolicy,
+  requestsPerDay: number,
+): Promise<{ world: TestWorld; alice: TestAgent }> {
   const world = newWorld({ startMs: Date.UTC(2026, 2, 1, 6), rules: { api: { requestsPerDay, quota } } });
   return { world, alice: await world.agent('alice', { post: false }) };
 }
@@ -47,7 +55,8 @@ describe('the daily quota policy', () => {
   });
 
   it('is a ruleset field a scenario sets and the loader checks', () => {
-    const scenario = (quota: string) => `name: q\nseed: 1\nstart: 2026-01-01T00:00:00Z\nduration: 1h\nruleset: { api: { quota: ${quota} } }\npopulation: [{ persona: random, count: 2 }]\n`;
+    const scenario = (quota: string) =>
+      `name: q\nseed: 1\nstart: 2026-01-01T00:00:00Z\nduration: 1h\nruleset: { api: { quota: ${quota} } }\npopulation: [{ persona: random, count: 2 }]\n`;
     expect(parseScenario(scenario('warn')).ruleset.api.quota).toBe('warn');
     expect(parseScenario(scenario('off')).ruleset.api).toMatchObject({ quota: 'off', requestsPerDay: 5000 });
     const problems = (text: string) => {
@@ -83,7 +92,11 @@ describe('the daily quota policy', () => {
           if (kind === 'refused' && !refusedForQuota) expect(response.status).toBe(404); // the platform's own refusal still comes through
         }
         const seen = usage(world, alice);
-        expect(seen).toMatchObject({ quota_policy: quota, requests_limit: limit, limit_reached: Math.min(counted + 1, limit) >= limit });
+        expect(seen).toMatchObject({
+          quota_policy: quota,
+          requests_limit: limit,
+          limit_reached: Math.min(counted + 1, limit) >= limit,
+        });
       }),
       { numRuns: 150 },
     );
@@ -93,9 +106,19 @@ describe('the daily quota policy', () => {
     const { world, alice } = await worldWith('warn', 3);
     const answers = Array.from({ length: 5 }, () => send(world, alice, 'read'));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers.map((a) => a.headers?.[QUOTA_WARNING_HEADER] !== undefined)).toEqual([false, false, false, true, true]);
+    expect(answers.map((a) => a.headers?.[QUOTA_WARNING_HEADER] !== undefined)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
     expect(answers[3]!.headers?.[QUOTA_WARNING_HEADER]).toMatch(/^daily request quota of 3 passed; .*429/);
-    expect(usage(world, alice)).toMatchObject({ requests_today: 3, limit_reached: true, quota_policy: 'warn' });
+    expect(usage(world, alice)).toMatchObject({
+      requests_today: 3,
+      limit_reached: true,
+      quota_policy: 'warn',
+    });
     world.advanceTo(Math.ceil(world.platform.nowMs / DAY_MS) * DAY_MS);
     expect(send(world, alice, 'read').headers?.[QUOTA_WARNING_HEADER]).toBeUndefined();
     expect(usage(world, alice)).toMatchObject({ requests_today: 2, limit_reached: false });

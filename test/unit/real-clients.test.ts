@@ -14,17 +14,30 @@ async function worldWithGames() {
 }
 
 describe('query booleans as real clients write them', () => {
-  const SPELLINGS: Array<[string, boolean]> = [['true', true], ['True', true], ['1', true], ['false', false], ['False', false], ['0', false]];
+  const SPELLINGS: Array<[string, boolean]> = [
+    ['true', true],
+    ['True', true],
+    ['1', true],
+    ['false', false],
+    ['False', false],
+    ['0', false],
+  ];
 
-  it.each(SPELLINGS)('GET /api/agents?stats=%s&active_only=%s answers as the boolean', async (text, value) => {
-    const { world } = await worldWithGames();
-    const raw = world.raw({ method: 'GET', path: `/api/agents?stats=${text}&active_only=${text}` });
-    const plain = world.raw({ method: 'GET', path: `/api/agents?stats=${String(value)}&active_only=${String(value)}` });
-    expect(raw.status).toBe(200);
-    expect(raw.body).toEqual(plain.body);
-    const first = (raw.body as { agents: Array<Record<string, unknown>> }).agents[0]!;
-    expect('chess_wins' in first, 'stats=true adds the chess record').toBe(value);
-  });
+  it.each(SPELLINGS)(
+    'GET /api/agents?stats=%s&active_only=%s answers as the boolean',
+    async (text, value) => {
+      const { world } = await worldWithGames();
+      const raw = world.raw({ method: 'GET', path: `/api/agents?stats=${text}&active_only=${text}` });
+      const plain = world.raw({
+        method: 'GET',
+        path: `/api/agents?stats=${String(value)}&active_only=${String(value)}`,
+      });
+      expect(raw.status).toBe(200);
+      expect(raw.body).toEqual(plain.body);
+      const first = (raw.body as { agents: Array<Record<string, unknown>> }).agents[0]!;
+      expect('chess_wins' in first, 'stats=true adds the chess record').toBe(value);
+    },
+  );
 
   it('GET /api/chess/games?my_turn=True (a Python heartbeat) lists the games where it is my move', async () => {
     const { world, alice } = await worldWithGames();
@@ -37,8 +50,14 @@ describe('query booleans as real clients write them', () => {
 
   it('GET /api/chess/tournaments/open?has_entry_fee=True&verified_only=False is read, not refused', async () => {
     const { world } = await worldWithGames();
-    for (const query of ['has_entry_fee=True&verified_only=False', 'has_entry_fee=1&verified_only=0', 'has_entry_fee=False&verified_only=True']) {
-      expect(world.raw({ method: 'GET', path: `/api/chess/tournaments/open?${query}` }).status, query).toBe(200);
+    for (const query of [
+      'has_entry_fee=True&verified_only=False',
+      'has_entry_fee=1&verified_only=0',
+      'has_entry_fee=False&verified_only=True',
+    ]) {
+      expect(world.raw({ method: 'GET', path: `/api/chess/tournaments/open?${query}` }).status, query).toBe(
+        200,
+      );
     }
   });
 
@@ -47,7 +66,11 @@ describe('query booleans as real clients write them', () => {
     const before = world.fingerprint();
     for (const text of ['yes', 'TRUE ', 'tru', '2', '']) {
       const answer = world.raw({ method: 'GET', path: `/api/agents?stats=${encodeURIComponent(text)}` });
-      expect([text, answer.status, (answer.body as { error: string }).error]).toEqual([text, 400, 'validation_error']);
+      expect([text, answer.status, (answer.body as { error: string }).error]).toEqual([
+        text,
+        400,
+        'validation_error',
+      ]);
     }
     expect(world.fingerprint()).toBe(before);
   });

@@ -9,7 +9,7 @@ import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
  * pointer that no longer resolves sends them to the wrong room, so every table row is read here and every
  * pointer checked. The citation style this test reads (and so the style of the document):
  *
- * - Code column: a backticked path (`src/rules/fees.ts`, or a glob such as `src/api/contract/*.ts`),
+ * - Code column: a backticked path (`src/rules/money/fees.ts`, or a glob such as `src/api/contract/*.ts`),
  *   followed by the backticked symbols defined in it (`bountySettlement`, `Class.method`); a `;` starts a
  *   new group, so a symbol always follows its own file in its own group. A ruleset number is written in
  *   full from the root: `ruleset.escrow.retryDelayMs`. Text in parentheses is commentary and not read.
@@ -42,7 +42,11 @@ interface Columns {
 
 /** GitHub's table rule: a cell ends at every pipe not escaped with a backslash, inside code spans too. */
 function splitCells(line: string): string[] {
-  const cells = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/);
+  const cells = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/);
   return cells.map((cell) => cell.trim().replaceAll('\\|', '|'));
 }
 
@@ -74,10 +78,14 @@ function readTables(text: string): Table {
     const cells = splitCells(raw);
     if (columns === undefined) {
       columns = columnsOf(cells);
-      if (columns.code < 0 || columns.test < 0) problems.push(`line ${line}: a table without Code and Test columns`);
+      if (columns.code < 0 || columns.test < 0)
+        problems.push(`line ${line}: a table without Code and Test columns`);
       return;
     }
-    if (cells.length !== columns.count) problems.push(`line ${line}: ${cells.length} cells where the header has ${columns.count} (an unescaped |?)`);
+    if (cells.length !== columns.count)
+      problems.push(
+        `line ${line}: ${cells.length} cells where the header has ${columns.count} (an unescaped |?)`,
+      );
     rows.push({ line, code: cells[columns.code] ?? '', test: cells[columns.test] ?? '' });
   });
   return { rows, problems };
@@ -121,7 +129,9 @@ function escapeRegExp(text: string): string {
 /** Where `name` is declared at the top level of a module: a declaration, or a name in an export list. */
 function topLevelDeclaration(text: string, name: string): number {
   const n = escapeRegExp(name);
-  const declaration = new RegExp(`\\b(?:function\\*?|const|let|var|class|interface|type|enum|namespace)\\s+${n}\\b`);
+  const declaration = new RegExp(
+    `\\b(?:function\\*?|const|let|var|class|interface|type|enum|namespace)\\s+${n}\\b`,
+  );
   const exported = new RegExp(`\\bexport\\s+(?:type\\s+)?\\{[^}]*\\b${n}\\b[^}]*\\}`);
   return firstIndex(text, [declaration, exported]);
 }
@@ -264,7 +274,8 @@ function builtInCheckers(): Set<string> {
 const CHECKERS = builtInCheckers();
 
 /** A test cell read as a sequence: test pointers, title fragments (quoted) and checker names. */
-const TEST_TOKEN = /`(test\/[^`]+|\.ci\/[^`]+)`|"([^"]+)"|(?:checker|run-time)\s+`([a-z_]+)`|(?<![\w`/-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w`/.-])/g;
+const TEST_TOKEN =
+  /`(test\/[^`]+|\.ci\/[^`]+)`|"([^"]+)"|(?:checker|run-time)\s+`([a-z_]+)`|(?<![\w`/-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w`/.-])/g;
 
 function testProblems(cell: string): string[] {
   const problems: string[] = [];
@@ -291,7 +302,10 @@ function fragmentProblems(fragment: string, files: readonly string[] | undefined
   if (files === undefined) return [`"${fragment}" follows no test file`];
   if (files.length === 0) return [];
   const texts = files.map(fileText);
-  const parts = fragment.split(/…|\.\.\./).map((part) => part.trim()).filter((part) => part.length > 0);
+  const parts = fragment
+    .split(/…|\.\.\./)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
   const missing = parts.filter((part) => !texts.some((text) => text.includes(part)));
   return missing.map((part) => `"${part}" does not occur in ${files.join(', ')}`);
 }
@@ -301,7 +315,9 @@ function fragmentProblems(fragment: string, files: readonly string[] | undefined
 const TABLES = readTables(fileText(RULES_DOC));
 
 function rowProblems(check: (cell: string) => string[], cellOf: (row: Row) => string): string[] {
-  return TABLES.rows.flatMap((row) => check(cellOf(row)).map((problem) => `${RULES_DOC}:${row.line}: ${problem}`));
+  return TABLES.rows.flatMap((row) =>
+    check(cellOf(row)).map((problem) => `${RULES_DOC}:${row.line}: ${problem}`),
+  );
 }
 
 describe('docs/rules.md resolves', () => {
@@ -322,7 +338,8 @@ describe('docs/rules.md resolves', () => {
 /** A path the architecture page names: a folder (ending in `/`), a file or a glob; `<placeholders>` are not paths. */
 function pathProblem(token: string): string | undefined {
   if (!PATH.test(token) || token.includes('<') || token.includes(' ')) return undefined;
-  if (token.endsWith('/')) return existsSync(join(ROOT, token)) ? undefined : `folder \`${token}\` does not exist`;
+  if (token.endsWith('/'))
+    return existsSync(join(ROOT, token)) ? undefined : `folder \`${token}\` does not exist`;
   return filesOf(token).length > 0 ? undefined : `\`${token}\` does not exist`;
 }
 
@@ -330,7 +347,9 @@ describe('docs/architecture.md', () => {
   // The map of the rooms: a room that moved must be moved on the map too.
   it('names only folders and files that exist', () => {
     const prose = fileText('docs/architecture.md').replace(/^```[\s\S]*?^```/gm, '');
-    const problems = codeSpans(prose).map(pathProblem).filter((problem) => problem !== undefined);
+    const problems = codeSpans(prose)
+      .map(pathProblem)
+      .filter((problem) => problem !== undefined);
     expect(codeSpans(prose).filter((span) => PATH.test(span)).length).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });
@@ -349,7 +368,8 @@ describe('every rule module', () => {
 
 describe('the pointer reader', () => {
   it('finds declarations, members and the ruleset', () => {
-    const text = 'export class Ledger {\n  static open(): void {}\n  #fee = 1;\n}\nexport function pay() {}\n';
+    const text =
+      'export class Ledger {\n  static open(): void {}\n  #fee = 1;\n}\nexport function pay() {}\n';
     expect(definesSymbol(text, 'Ledger.open')).toBe(true);
     expect(definesSymbol(text, 'Ledger.#fee')).toBe(true);
     expect(definesSymbol(text, 'pay')).toBe(true);
@@ -360,23 +380,43 @@ describe('the pointer reader', () => {
   });
 
   it('refuses a missing file, a symbol in the wrong file and a symbol with no file', () => {
-    expect(codeProblems('`src/rules/fees.ts` `bountySettlement`; `src/rules/elo.ts` `eloChange`')).toEqual([]);
+    expect(
+      codeProblems('`src/rules/money/fees.ts` `bountySettlement`; `src/rules/chess/elo.ts` `eloChange`'),
+    ).toEqual([]);
     expect(codeProblems('`src/rules/fee.ts`')).toEqual(['`src/rules/fee.ts` does not exist']);
-    expect(codeProblems('`src/rules/elo.ts` `bountySettlement`')).toEqual(['`bountySettlement` is not defined in src/rules/elo.ts']);
-    expect(codeProblems('`src/rules/fees.ts`; `bountySettlement`')).toEqual(['`bountySettlement` names no file before it in its group']);
-    expect(codeProblems('`src/rules/fees.ts` (see `nowhere`)')).toEqual([]);
+    expect(codeProblems('`src/rules/chess/elo.ts` `bountySettlement`')).toEqual([
+      '`bountySettlement` is not defined in src/rules/chess/elo.ts',
+    ]);
+    expect(codeProblems('`src/rules/money/fees.ts`; `bountySettlement`')).toEqual([
+      '`bountySettlement` names no file before it in its group',
+    ]);
+    expect(codeProblems('`src/rules/money/fees.ts` (see `nowhere`)')).toEqual([]);
   });
 
   it('refuses a missing test file, a title not in it and an unknown checker', () => {
-    expect(testProblems('`test/property/fees.test.ts` "bounty settlement properties"; checker `bounty_fees_exact`')).toEqual([]);
+    expect(
+      testProblems(
+        '`test/property/fees.test.ts` "bounty settlement properties"; checker `bounty_fees_exact`',
+      ),
+    ).toEqual([]);
     expect(testProblems('social-score "the ruleset\'s points…"')).toEqual([]);
-    expect(testProblems('`test/property/fee.test.ts`')).toEqual(['`test/property/fee.test.ts` does not exist']);
-    expect(testProblems('`test/property/fees.test.ts` "no such title"')).toEqual(['"no such title" does not occur in test/property/fees.test.ts']);
-    expect(testProblems('checker `fees_exact`')).toEqual(['checker `fees_exact` is not a built-in invariant']);
+    expect(testProblems('`test/property/fee.test.ts`')).toEqual([
+      '`test/property/fee.test.ts` does not exist',
+    ]);
+    expect(testProblems('`test/property/fees.test.ts` "no such title"')).toEqual([
+      '"no such title" does not occur in test/property/fees.test.ts',
+    ]);
+    expect(testProblems('checker `fees_exact`')).toEqual([
+      'checker `fees_exact` is not a built-in invariant',
+    ]);
   });
 
   it('reads folders, files, globs and placeholders in the architecture page', () => {
-    expect([pathProblem('src/rules/'), pathProblem('src/api/*-views.ts'), pathProblem('test/unit/platform-<group>.test.ts')]).toEqual([undefined, undefined, undefined]);
+    expect([
+      pathProblem('src/rules/'),
+      pathProblem('src/api/*-views.ts'),
+      pathProblem('test/unit/platform-<group>.test.ts'),
+    ]).toEqual([undefined, undefined, undefined]);
     expect(pathProblem('src/nowhere/')).toBe('folder `src/nowhere/` does not exist');
     expect(pathProblem('agents/engine/calibrate.ts')).toBe('`agents/engine/calibrate.ts` does not exist');
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { availableLamports, reservedLamports } from '../../src/platform/transfers.js';
-import { expectRejectedUnchanged, FIXED_NETWORK, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+import { availableLamports, reservedLamports } from '../../src/platform/money/transfers.js';
+import {
+  expectRejectedUnchanged,
+  FIXED_NETWORK,
+  newWorld,
+  type TestAgent,
+  type TestWorld,
+} from '../helpers/world.js';
 
 /**
  * An open bounty challenge reserves its challenger's stake (docs/rules.md, Bounties): every other spend
@@ -40,7 +46,11 @@ describe('an open bounty challenge reserves its stake', () => {
     expect(available(world, alice)).toBe(0.1 * SOL);
     expect(world.balance(alice)).toBe(SOL); // a reservation moves no lamports
     for (let i = 0; i < 4; i++) {
-      const refused = await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.9 }), 'insufficient_balance');
+      const refused = await expectRejectedUnchanged(
+        world,
+        () => alice.client.createChallenge({ bounty_sol: 0.9 }),
+        'insufficient_balance',
+      );
       expect(refused.status).toBe(400);
       expect(refused.message).toContain('reserved by open challenges');
       expect(refused.message).toContain('0.9 SOL of the balance');
@@ -49,7 +59,11 @@ describe('an open bounty challenge reserves its stake', () => {
     expect((await alice.client.createChallenge({ bounty_sol: 0.1 })).success).toBe(true);
     expect(reserved(world, alice)).toBe(SOL);
     expect(available(world, alice)).toBe(0);
-    await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.01 }), 'insufficient_balance');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.createChallenge({ bounty_sol: 0.01 }),
+      'insufficient_balance',
+    );
     // A challenge without a bounty promises nothing and is still allowed.
     expect((await alice.client.createChallenge()).success).toBe(true);
   });
@@ -60,10 +74,16 @@ describe('an open bounty challenge reserves its stake', () => {
     await world.agent('bob');
     await alice.client.createChallenge({ opponent_handle: 'bob', bounty_sol: 0.5 });
     // 0.5 SOL is free: a stake leaving 1 lamport (below the rent-exempt minimum) is refused as before.
-    const dusty = await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.499999999 }), 'insufficient_balance');
+    const dusty = await expectRejectedUnchanged(
+      world,
+      () => alice.client.createChallenge({ bounty_sol: 0.499999999 }),
+      'insufficient_balance',
+    );
     expect(dusty.message).toContain('rent-exempt minimum');
     expect(dusty.message).toContain('reserved by open challenges');
-    expect((await alice.client.createChallenge({ opponent_handle: 'bob', bounty_sol: 0.5 })).success).toBe(true);
+    expect((await alice.client.createChallenge({ opponent_handle: 'bob', bounty_sol: 0.5 })).success).toBe(
+      true,
+    );
   });
 
   it('releases the stake when the challenge expires (still held 1 ms before)', async () => {
@@ -71,7 +91,11 @@ describe('an open bounty challenge reserves its stake', () => {
     const alice = await funded(world, 'alice', 1);
     const created = await alice.client.createChallenge({ bounty_sol: 0.9 });
     world.advanceBy(EXPIRY_MS - 1);
-    await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.9 }), 'insufficient_balance');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.createChallenge({ bounty_sol: 0.9 }),
+      'insufficient_balance',
+    );
     world.advanceBy(1);
     expect(world.platform.state.challenges.get(created.challenge.challenge_id)!.status).toBe('expired');
     expect(reserved(world, alice)).toBe(0);
@@ -85,7 +109,12 @@ describe('an open bounty challenge reserves its stake', () => {
     const alice = await funded(world, 'alice', 1);
     const bob = await funded(world, 'bob', 1);
     const created = await alice.client.createChallenge({ bounty_sol: 0.9 });
-    for (let i = 0; i < 4; i++) await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.9 }), 'insufficient_balance');
+    for (let i = 0; i < 4; i++)
+      await expectRejectedUnchanged(
+        world,
+        () => alice.client.createChallenge({ bounty_sol: 0.9 }),
+        'insufficient_balance',
+      );
 
     const accepted = await bob.client.acceptChallenge(created.challenge.challenge_id);
     expect(accepted.game.status).toBe('pending');
@@ -93,7 +122,11 @@ describe('an open bounty challenge reserves its stake', () => {
     expect(reserved(world, alice)).toBe(0);
     expect(p.state.pendingOutByAddress.get(wallet(world, alice))).toBe(0.9 * SOL); // the deposit now holds it
     expect(available(world, alice)).toBe(0.1 * SOL); // unchanged across the handover
-    await expectRejectedUnchanged(world, () => alice.client.createChallenge({ bounty_sol: 0.9 }), 'insufficient_balance');
+    await expectRejectedUnchanged(
+      world,
+      () => alice.client.createChallenge({ bounty_sol: 0.9 }),
+      'insufficient_balance',
+    );
 
     world.advanceBy(1000);
     expect(p.state.games.get(accepted.game.game_id)!.status).toBe('active');
@@ -108,7 +141,11 @@ describe('an open bounty challenge reserves its stake', () => {
     const bob = await funded(world, 'bob', 1);
     const offer = await alice.client.createChallenge({ bounty_sol: 0.5 });
     await bob.client.createChallenge({ bounty_sol: 0.9 });
-    const refused = await expectRejectedUnchanged(world, () => bob.client.acceptChallenge(offer.challenge.challenge_id), 'insufficient_balance');
+    const refused = await expectRejectedUnchanged(
+      world,
+      () => bob.client.acceptChallenge(offer.challenge.challenge_id),
+      'insufficient_balance',
+    );
     expect(refused.message).toContain('the bounty stake needs 0.5 SOL; available 0.1 SOL');
     expect(refused.message).toContain('reserved by open challenges');
     expect(world.platform.state.challenges.get(offer.challenge.challenge_id)!.status).toBe('open');
@@ -122,15 +159,25 @@ describe('an open bounty challenge reserves its stake', () => {
     const world = newWorld({ rules: RULES, network: FIXED_NETWORK });
     const creator = await funded(world, 'creator', 1);
     const entrant = await funded(world, 'entrant', 1);
-    const tournament = (await creator.client.createTournament({ name: 'Cup', max_participants: 8, entry_fee_sol: 0.25 })).tournament.id;
+    const tournament = (
+      await creator.client.createTournament({ name: 'Cup', max_participants: 8, entry_fee_sol: 0.25 })
+    ).tournament.id;
 
     await entrant.client.createChallenge({ bounty_sol: 0.8 });
-    const fee = await expectRejectedUnchanged(world, () => entrant.client.joinTournament(tournament), 'insufficient_balance');
+    const fee = await expectRejectedUnchanged(
+      world,
+      () => entrant.client.joinTournament(tournament),
+      'insufficient_balance',
+    );
     expect(fee.message).toContain('the entry fee needs 0.25 SOL; available 0.2 SOL');
     expect(fee.message).toContain('reserved by open challenges');
 
     await creator.client.createChallenge({ bounty_sol: 0.6 });
-    const prize = await expectRejectedUnchanged(world, () => creator.client.createTournament({ name: 'Big', max_participants: 8, prize_sol: 0.5 }), 'insufficient_balance');
+    const prize = await expectRejectedUnchanged(
+      world,
+      () => creator.client.createTournament({ name: 'Big', max_participants: 8, prize_sol: 0.5 }),
+      'insufficient_balance',
+    );
     expect(prize.message).toContain('the prize fund needs 0.5 SOL; available 0.4 SOL');
 
     world.advanceBy(EXPIRY_MS); // the entrant's challenge expires: the fee is payable again

@@ -5,8 +5,14 @@ import { Chess as OracleChess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PERSONAS } from '../../agents/registry.js';
 import { UciPersona, uciPersona } from '../../agents/personas/uci.js';
-import { UciEngine, closeUciEngines, liveUciProcesses, readBestMove, type UciEngineConfig } from '../../agents/adapters/uci-engine.js';
-import { parseScenario } from '../../src/sim/scenario.js';
+import {
+  UciEngine,
+  closeUciEngines,
+  liveUciProcesses,
+  readBestMove,
+  type UciEngineConfig,
+} from '../../agents/adapters/uci-engine.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World } from '../../src/sim/world.js';
 
 /** Debian's stockfish (installed by .ci/run): on PATH, or where the package puts it. */
@@ -19,7 +25,9 @@ function findStockfish(): string {
       /* not here */
     }
   }
-  throw new Error('stockfish not found on PATH nor in /usr/games: .ci/run installs it (apt-get install stockfish)');
+  throw new Error(
+    'stockfish not found on PATH nor in /usr/games: .ci/run installs it (apt-get install stockfish)',
+  );
 }
 
 const STOCKFISH = findStockfish();
@@ -73,10 +81,15 @@ const SPAWN_ALLOWANCE_MS = 1_000;
  * The most a failing search may take, with a 3x margin: UciEngine settles within `timeoutMs` twice over (the
  * handshake, then the search), plus the spawn. Exceeding it means a timeout did not fire, not a slow machine.
  */
-const settleLimitMs = (timeoutMs: number, searches = 1): number => 3 * (searches * (2 * timeoutMs) + SPAWN_ALLOWANCE_MS);
+const settleLimitMs = (timeoutMs: number, searches = 1): number =>
+  3 * (searches * (2 * timeoutMs) + SPAWN_ALLOWANCE_MS);
 
 let logs = 0;
-function fake(mode: string, timeoutMs = ANSWERING_TIMEOUT_MS, options: Record<string, string | number> = {}): { config: UciEngineConfig; log: string } {
+function fake(
+  mode: string,
+  timeoutMs = ANSWERING_TIMEOUT_MS,
+  options: Record<string, string | number> = {},
+): { config: UciEngineConfig; log: string } {
   const log = join(dir, `${mode}-${++logs}.log`);
   return { config: { path: process.execPath, args: [FAKE, mode, log], options, timeoutMs }, log };
 }
@@ -111,7 +124,11 @@ async function expectGone(pids: number[]): Promise<void> {
 
 function oracleAccepts(fen: string, uci: string): boolean {
   try {
-    new OracleChess(fen).move({ from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) });
+    new OracleChess(fen).move({
+      from: uci.slice(0, 2),
+      to: uci.slice(2, 4),
+      ...(uci.length > 4 ? { promotion: uci[4] } : {}),
+    });
     return true;
   } catch {
     return false;
@@ -129,7 +146,10 @@ describe('reading bestmove', () => {
     expect(readBestMove(START, 'bestmove e2e4 ponder e7e5')).toEqual({ ok: true, uci: 'e2e4' });
     const castle = 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1';
     expect(readBestMove(castle, 'bestmove e1h1')).toEqual({ ok: true, uci: 'e1g1' });
-    expect(readBestMove('8/P6k/8/8/8/8/8/K7 w - - 0 1', 'bestmove a7a8q')).toEqual({ ok: true, uci: 'a7a8q' });
+    expect(readBestMove('8/P6k/8/8/8/8/8/K7 w - - 0 1', 'bestmove a7a8q')).toEqual({
+      ok: true,
+      uci: 'a7a8q',
+    });
     for (const line of ['bestmove (none)', 'bestmove 0000', 'bestmove', 'bestmove e4', 'bestmove E2E4']) {
       expect(readBestMove(START, line)).toMatchObject({ ok: false, failure: 'garbage' });
     }
@@ -162,7 +182,12 @@ describe('UciEngine against Debian stockfish', () => {
     for (let ply = 0; ply < 12 && !game.isGameOver(); ply++) {
       const answer = await engine.bestMove(game.fen(), { nodes: 2_000 });
       expect(answer.ok).toBe(true);
-      if (answer.ok) game.move({ from: answer.uci.slice(0, 2), to: answer.uci.slice(2, 4), ...(answer.uci[4] ? { promotion: answer.uci[4] } : {}) });
+      if (answer.ok)
+        game.move({
+          from: answer.uci.slice(0, 2),
+          to: answer.uci.slice(2, 4),
+          ...(answer.uci[4] ? { promotion: answer.uci[4] } : {}),
+        });
     }
     expect(game.history().length).toBeGreaterThanOrEqual(12);
     engine.close();
@@ -202,7 +227,12 @@ describe('UciEngine with a misbehaving engine: no move, no hang, the process kil
   }
 
   it('a binary that does not exist fails with spawn', async () => {
-    const engine = new UciEngine({ path: join(dir, 'no-such-engine'), args: [], options: {}, timeoutMs: ANSWERING_TIMEOUT_MS });
+    const engine = new UciEngine({
+      path: join(dir, 'no-such-engine'),
+      args: [],
+      options: {},
+      timeoutMs: ANSWERING_TIMEOUT_MS,
+    });
     expect(await engine.bestMove(START, { nodes: 100 })).toMatchObject({ ok: false, failure: 'spawn' });
   });
 
@@ -220,12 +250,17 @@ describe('UciEngine with a misbehaving engine: no move, no hang, the process kil
   it('sends the options, Threads=1 unless given, and ucinewgame before every search; queued searches run one at a time', async () => {
     const { config, log } = fake('answer', ANSWERING_TIMEOUT_MS, { Hash: 16, 'Skill Style': 'calm' });
     const engine = new UciEngine(config);
-    const answers = await Promise.all([engine.bestMove(START, { nodes: 100 }), engine.bestMove(START, { movetimeMs: 50 })]);
+    const answers = await Promise.all([
+      engine.bestMove(START, { nodes: 100 }),
+      engine.bestMove(START, { movetimeMs: 50 }),
+    ]);
     expect(answers).toEqual([
       { ok: true, uci: 'e2e4' },
       { ok: true, uci: 'e2e4' },
     ]);
-    const sent = readFileSync(log, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('pid '));
+    const sent = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('pid '));
     expect(sent).toEqual([
       'uci',
       'setoption name Hash value 16',
@@ -251,7 +286,10 @@ describe('uci persona options', () => {
     [{}, /^path: required/],
     [{ path: join(dir, 'missing') }, /^path: no executable/],
     [{ path: STOCKFISH, args: 'x' }, /^args: must be a list of strings$/],
-    [{ path: STOCKFISH, options: { Hash: 'a\nquit' } }, /^options\.Hash: must be a number or a one-line string$/],
+    [
+      { path: STOCKFISH, options: { Hash: 'a\nquit' } },
+      /^options\.Hash: must be a number or a one-line string$/,
+    ],
     [{ path: STOCKFISH, nodes: 0 }, /^nodes: must be an integer/],
     [{ path: STOCKFISH, nodes: 10, movetimeMs: 10 }, /^movetimeMs: give nodes or movetimeMs, not both$/],
     [{ path: STOCKFISH, movetimeMs: 1000, timeoutMs: 1000 }, /^timeoutMs: must exceed movetimeMs$/],
@@ -270,7 +308,16 @@ describe('uci persona options', () => {
   it('accepts a path (or a name on PATH) with the defaults, and a full set of options', () => {
     expect(uciPersona.checkOptions({ path: STOCKFISH })).toEqual([]);
     expect(uciPersona.checkOptions({ path: 'node' })).toEqual([]);
-    const full = { path: process.execPath, args: [FAKE, 'answer'], options: { Hash: 16 }, nodes: 500, timeoutMs: 2000, thinkMinMs: 0, thinkMaxMs: 10, maxGames: 2 };
+    const full = {
+      path: process.execPath,
+      args: [FAKE, 'answer'],
+      options: { Hash: 16 },
+      nodes: 500,
+      timeoutMs: 2000,
+      thinkMinMs: 0,
+      thinkMaxMs: 10,
+      maxGames: 2,
+    };
     expect(uciPersona.checkOptions(full)).toEqual([]);
   });
 
@@ -303,7 +350,8 @@ population:
     expect(outcome.failed).toBe(false);
     const agent = world.agents.find((a) => a.persona === 'uci')!;
     const games = [...outcome.platform.state.games.values()].filter((g) => g.status === 'completed');
-    const id = (handle: string) => [...outcome.platform.state.agents.values()].find((a) => a.handle === handle)!.id;
+    const id = (handle: string) =>
+      [...outcome.platform.state.agents.values()].find((a) => a.handle === handle)!.id;
     return { uci: agent.impl as UciPersona, games, id, fingerprint: outcome.fingerprint };
   }
 
@@ -314,7 +362,9 @@ population:
     expect(uci.engineStats.moves).toBeGreaterThan(10);
     expect(Object.values(uci.engineStats.failures).every((n) => n === 0)).toBe(true);
     const me = id('uci_0001');
-    const won = games.filter((g) => g.end!.winner !== null && (g.end!.winner === 'white' ? g.whiteId : g.blackId) === me);
+    const won = games.filter(
+      (g) => g.end!.winner !== null && (g.end!.winner === 'white' ? g.whiteId : g.blackId) === me,
+    );
     expect(won.some((g) => g.end!.reason === 'checkmate')).toBe(true);
     uci.engine.close();
     // Threads=1 and a node budget: the same binary replays the same history.
@@ -326,7 +376,10 @@ population:
   it('an agent whose engine hangs loses on time, and the run still ends', async () => {
     const { config } = fake('hang-on-go', 300);
     const started = performance.now();
-    const { uci, games, id } = await run(`{ path: ${JSON.stringify(config.path)}, args: ${JSON.stringify(config.args)}, timeoutMs: 300, maxGames: 1 }`, '30m');
+    const { uci, games, id } = await run(
+      `{ path: ${JSON.stringify(config.path)}, args: ${JSON.stringify(config.args)}, timeoutMs: 300, maxGames: 1 }`,
+      '30m',
+    );
     const elapsed = performance.now() - started;
     const me = id('uci_0001');
     const mine = games.filter((g) => g.whiteId === me || g.blackId === me);

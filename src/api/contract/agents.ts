@@ -3,7 +3,26 @@ import { defineRoute } from './define.js';
 import { TRANSFER_STATUSES } from './games.js';
 import { chessStatsFields } from './identity.js';
 import { POST_TYPES } from './social.js';
-import { Bool, Input, Instant, Int, List, Literal, Maybe, Nullable, Num, OneOf, Opt, PageOf, Paging, Shape, Str, Text, Texts, type Static } from './schema.js';
+import {
+  Bool,
+  Input,
+  Instant,
+  Int,
+  List,
+  Literal,
+  Maybe,
+  Nullable,
+  Num,
+  OneOf,
+  Opt,
+  PageOf,
+  Paging,
+  Shape,
+  Str,
+  Text,
+  Texts,
+  type Static,
+} from './schema.js';
 
 /** The agents directory, public profiles, transfers, the activity leaderboard and profile votes (WIRE §3). */
 
@@ -121,7 +140,9 @@ export const TransfersReport = Shape({
   total: Int(0),
   limit: Int(1),
   offset: Int(0),
-  balanceHistory: List(Shape({ date: Str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a UTC day' }), balance_sol: Num() })),
+  balanceHistory: List(
+    Shape({ date: Str({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a UTC day' }), balance_sol: Num() }),
+  ),
   totalWinnings: Num(),
   tournamentWinningsSol: Num(),
   totalEarningsSol: Num(),
@@ -139,8 +160,15 @@ export const listAgents = defineRoute({
   path: '/api/agents',
   group: 'Agents',
   auth: 'none',
-  summary: 'List and search agents: active_only, stats, search (handle or bio), tag (repeatable, all must match); by social score',
-  query: Input({ ...Paging(), active_only: Opt(Bool()), stats: Opt(Bool()), search: Opt(Text()), tag: Opt(Texts()) }),
+  summary:
+    'List and search agents: active_only, stats, search (handle or bio), tag (repeatable, all must match); by social score',
+  query: Input({
+    ...Paging(),
+    active_only: Opt(Bool()),
+    stats: Opt(Bool()),
+    search: Opt(Text()),
+    tag: Opt(Texts()),
+  }),
   response: PageOf('agents', DirectoryRow),
   errors: [],
 });
@@ -150,7 +178,8 @@ export const activityLeaderboard = defineRoute({
   path: '/api/agents/leaderboard',
   group: 'Agents',
   auth: 'none',
-  summary: 'Agents ranked by platform activity (sort: social_score, content, tournaments_created), not by Elo',
+  summary:
+    'Agents ranked by platform activity (sort: social_score, content, tournaments_created), not by Elo',
   query: Input({ ...Paging(), sort: Opt(OneOf(ACTIVITY_SORTS, { default: DEFAULT_ACTIVITY_SORT })) }),
   response: Shape({ ...PageOf('leaderboard', ActivityRow).properties, sort: OneOf(ACTIVITY_SORTS) }),
   errors: [],
@@ -162,7 +191,8 @@ export const agentProfile = defineRoute({
   group: 'Agents',
   auth: 'optional',
   actors: 'any',
-  summary: "Public profile by handle or UUID: chess stats, social signals, newest posts, and the caller's vote when a key is sent",
+  summary:
+    "Public profile by handle or UUID: chess stats, social signals, newest posts, and the caller's vote when a key is sent",
   response: ProfileResponse,
   errors: ['not_found'],
 });
@@ -194,14 +224,28 @@ export const profileVote = defineRoute({
   group: 'Agents',
   auth: 'required',
   actors: 'any',
-  summary: 'Vote up, down or clear on an agent profile; a downvote blocks direct challenges and tournament joins (30/hour)',
+  summary:
+    'Vote up, down or clear on an agent profile; a downvote blocks direct challenges and tournament joins (30/hour)',
   body: Input({ target_handle: Opt(Text()), target_agent_id: Opt(Text()), vote: OneOf(VOTES) }),
-  response: Shape({ success: Literal(true), target_agent_id: Str(), profile_upvotes: Int(0), profile_downvotes: Int(0), your_vote: StandingVote }),
+  response: Shape({
+    success: Literal(true),
+    target_agent_id: Str(),
+    profile_upvotes: Int(0),
+    profile_downvotes: Int(0),
+    your_vote: StandingVote,
+  }),
   // validation_error: neither or both of target_handle and target_agent_id; bad_request: a vote on oneself.
   errors: ['validation_error', 'not_found', 'bad_request', 'rate_limit_exceeded'],
 });
 
-export const AGENT_ROUTES = [listAgents, activityLeaderboard, agentProfile, openChallenge, transfers, profileVote] as const;
+export const AGENT_ROUTES = [
+  listAgents,
+  activityLeaderboard,
+  agentProfile,
+  openChallenge,
+  transfers,
+  profileVote,
+] as const;
 
 export type DirectoryRow = Static<typeof DirectoryRow>;
 export type AgentProfile = Static<typeof AgentProfile>;

@@ -1,6 +1,22 @@
 import { defineRoute } from './define.js';
 import { escrowFields, GameSummary, PlayerRef } from './games.js';
-import { Input, Instant, Int, List, Literal, Nullable, Num, OneOf, Opt, PageOf, Paging, Shape, Str, Text, type Static } from './schema.js';
+import {
+  Input,
+  Instant,
+  Int,
+  List,
+  Literal,
+  Nullable,
+  Num,
+  OneOf,
+  Opt,
+  PageOf,
+  Paging,
+  Shape,
+  Str,
+  Text,
+  type Static,
+} from './schema.js';
 
 /** Challenges (WIRE §5). A challenge's id is also the id of the game it becomes (`challenge_id` = `game_id`). */
 
@@ -48,7 +64,15 @@ export const createChallenge = defineRoute({
   summary: 'Create a direct (opponent_handle) or open challenge',
   body: Input({ opponent_handle: Opt(Nullable(Text())), bounty_sol: Opt(Nullable(Num())) }),
   response: Shape({ success: Literal(true), challenge: ChallengeView, ...escrowFields }),
-  errors: ['research_phase_incomplete', 'not_found', 'bad_request', 'validation_error', 'insufficient_balance', 'too_many_open_challenges', 'vote_blocked'],
+  errors: [
+    'research_phase_incomplete',
+    'not_found',
+    'bad_request',
+    'validation_error',
+    'insufficient_balance',
+    'too_many_open_challenges',
+    'vote_blocked',
+  ],
 });
 
 export const openChallenges = defineRoute({
@@ -68,7 +92,10 @@ export const myChallenges = defineRoute({
   group: 'Challenges',
   auth: 'required',
   summary: 'My open outgoing challenges, and direct challenges waiting on either side',
-  response: Shape({ outgoing_open: List(OutgoingOpenChallenge), direct_pending: List(DirectPendingChallenge) }),
+  response: Shape({
+    outgoing_open: List(OutgoingOpenChallenge),
+    direct_pending: List(DirectPendingChallenge),
+  }),
   errors: [],
 });
 

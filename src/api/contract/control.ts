@@ -1,6 +1,25 @@
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from './define.js';
-import { Bool, Dict, Input, Instant, Int, List, Literal, Maybe, Nullable, Num, OneOf, Opt, Shape, Str, Text, Union, Unknown, type Static } from './schema.js';
+import {
+  Bool,
+  Dict,
+  Input,
+  Instant,
+  Int,
+  List,
+  Literal,
+  Maybe,
+  Nullable,
+  Num,
+  OneOf,
+  Opt,
+  Shape,
+  Str,
+  Text,
+  Union,
+  Unknown,
+  type Static,
+} from './schema.js';
 
 /**
  * Simulator control (OURS): not part of the platform's API. These routes drive the simulated world: what
@@ -57,20 +76,35 @@ export const ClockResponse = Shape({ success: Literal(true), ...clockFields });
 /** `cancelled`: POST /_sim/clock/cancel stopped the advance before it reached its time. */
 export const AdvanceResponse = Shape({ success: Literal(true), ...clockFields, cancelled: Bool() });
 /** `stepped_to`: the time stepped to, null when no timer was pending. */
-export const StepResponse = Shape({ success: Literal(true), ...clockFields, stepped_to: Nullable(Instant()) });
+export const StepResponse = Shape({
+  success: Literal(true),
+  ...clockFields,
+  stepped_to: Nullable(Instant()),
+});
 /** `cancelled`: false when no job was running. */
 export const CancelResponse = Shape({ success: Literal(true), cancelled: Bool(), ...clockFields });
 export const RestoreResponse = Shape({ success: Literal(true), restored: Literal(true), ...clockFields });
 
 /** An actor's request counters, kept in a snapshot (reads are not replayed, their counts are set). */
-export const SnapshotUsage = Shape({ dayIndex: Int(0), requestsToday: Int(0), totalRequests: Int(0), lastUsedMs: Nullable(Int(0)) });
+export const SnapshotUsage = Shape({
+  dayIndex: Int(0),
+  requestsToday: Int(0),
+  totalRequests: Int(0),
+  lastUsedMs: Nullable(Int(0)),
+});
 
 /** What changed the world from outside, in order: the replay log of a snapshot. */
 export const SnapshotInput = Union([
   Shape({ kind: Literal('advance'), toMs: Int(0) }),
   Shape({
     kind: Literal('request'),
-    request: Shape({ method: Str(), path: Str(), body: Maybe(Unknown()), actorId: Maybe(Str()), usage: Maybe(SnapshotUsage) }),
+    request: Shape({
+      method: Str(),
+      path: Str(),
+      body: Maybe(Unknown()),
+      actorId: Maybe(Str()),
+      usage: Maybe(SnapshotUsage),
+    }),
   }),
   Shape({ kind: Literal('airdrop'), handle: Str(), lamports: Int(1) }),
 ]);
@@ -81,14 +115,21 @@ export const SnapshotResponse = Shape(
     success: Literal(true),
     format: Str({ description: 'the snapshot format and its version; a restore refuses any other' }),
     scenario: Dict(Unknown()),
-    keySecret: Nullable(Str({ description: 'hex of the key secret: the restored world mints the same API keys. Keep a snapshot private' })),
+    keySecret: Nullable(
+      Str({
+        description:
+          'hex of the key secret: the restored world mints the same API keys. Keep a snapshot private',
+      }),
+    ),
     nowMs: Int(0),
     now: Instant(),
     stateHash: Str({ description: "SHA-256 of the platform's canonical state at the snapshot" }),
     fingerprint: Str({ description: 'the event-log fingerprint at the snapshot' }),
     inputs: List(SnapshotInput),
     usage: Dict(SnapshotUsage),
-    state: Unknown({ description: "the platform's whole state, for reading; a restore replays `inputs` instead" }),
+    state: Unknown({
+      description: "the platform's whole state, for reading; a restore replays `inputs` instead",
+    }),
   },
   { description: 'Everything a restore needs, and the state for reading' },
 );
@@ -112,7 +153,14 @@ export const createHuman = defineRoute({
   auth: 'none',
   summary: 'Create a human account (as signing in through X does); returns its API key once',
   body: Input({ username: Text(), display_name: Opt(Nullable(Text())), bio: Opt(Nullable(Text())) }),
-  response: Shape({ success: Literal(true), human_id: Str(), username: Str(), display_name: Str(), api_key: Str(), author_type: Literal('human') }),
+  response: Shape({
+    success: Literal(true),
+    human_id: Str(),
+    username: Str(),
+    display_name: Str(),
+    api_key: Str(),
+    author_type: Literal('human'),
+  }),
   errors: ['validation_error', 'handle_taken'],
 });
 
@@ -121,7 +169,8 @@ export const publishExternalPost = defineRoute({
   path: '/_sim/network/posts',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'Publish a post on the mock external network as a handle (text 1-280 characters); opens the account if new',
+  summary:
+    'Publish a post on the mock external network as a handle (text 1-280 characters); opens the account if new',
   body: Input({ handle: Text(), text: Text() }),
   response: Shape({ success: Literal(true), post_id: Str(), handle: Str(), created_at: Instant() }),
   errors: ['validation_error', 'account_banned'],
@@ -133,7 +182,12 @@ export const updateExternalAccount = defineRoute({
   group: 'Simulator control',
   auth: 'none',
   summary: 'Change a mock external account (display_name, avatar_url, followers, banned); opens it if new',
-  body: Input({ display_name: Opt(Text()), avatar_url: Opt(Text()), followers: Opt(Int(0)), banned: Opt(Bool()) }),
+  body: Input({
+    display_name: Opt(Text()),
+    avatar_url: Opt(Text()),
+    followers: Opt(Int(0)),
+    banned: Opt(Bool()),
+  }),
   response: AccountResponse,
   errors: ['validation_error'],
 });
@@ -171,7 +225,8 @@ export const advanceClock = defineRoute({
   path: '/_sim/clock/advance',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'Advance the clock by ms (at most 366 days), running every world event on the way; other clients are answered meanwhile',
+  summary:
+    'Advance the clock by ms (at most 366 days), running every world event on the way; other clients are answered meanwhile',
   body: Input({ ms: Int(1, MAX_ADVANCE_MS) }),
   response: AdvanceResponse,
   errors: ['busy'],
@@ -182,7 +237,8 @@ export const setClock = defineRoute({
   path: '/_sim/clock/set',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'Move the clock forward to at (ISO 8601) or at_ms (epoch milliseconds), at most 366 days ahead; never backwards (bad_request)',
+  summary:
+    'Move the clock forward to at (ISO 8601) or at_ms (epoch milliseconds), at most 366 days ahead; never backwards (bad_request)',
   body: Input({ at: Opt(Text()), at_ms: Opt(Int()) }),
   response: AdvanceResponse,
   errors: ['validation_error', 'bad_request', 'busy'],
@@ -193,7 +249,8 @@ export const stepClock = defineRoute({
   path: '/_sim/clock/step',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'Move the clock to the next platform deadline or timer (a turn deadline, an expiry, a transfer landing), if any',
+  summary:
+    'Move the clock to the next platform deadline or timer (a turn deadline, an expiry, a transfer landing), if any',
   response: StepResponse,
   errors: ['busy', ...IGNORED_BODY_CODES],
 });
@@ -213,7 +270,8 @@ export const getSnapshot = defineRoute({
   path: '/_sim/snapshot',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'The whole live world as JSON: scenario, key secret, input log, state hash; it holds the key secret, so keep it private',
+  summary:
+    'The whole live world as JSON: scenario, key secret, input log, state hash; it holds the key secret, so keep it private',
   response: SnapshotResponse,
   errors: [],
 });
@@ -223,7 +281,8 @@ export const restoreSnapshot = defineRoute({
   path: '/_sim/restore',
   group: 'Simulator control',
   auth: 'none',
-  summary: 'Replace the live world by replaying a snapshot from GET /_sim/snapshot; refused (validation_error) unless the replay ends where the snapshot says',
+  summary:
+    'Replace the live world by replaying a snapshot from GET /_sim/snapshot; refused (validation_error) unless the replay ends where the snapshot says',
   // The restore checks the snapshot field by field (src/sim/live-snapshot.ts), with its own messages.
   body: Input({ format: Text() }),
   response: RestoreResponse,
@@ -235,9 +294,16 @@ export const airdrop = defineRoute({
   path: '/_sim/airdrop',
   group: 'Simulator control',
   auth: 'none',
-  summary: "Mint devnet SOL into an agent's wallet (the faucet): more than 0 and at most 1000 SOL a call, in whole lamports",
+  summary:
+    "Mint devnet SOL into an agent's wallet (the faucet): more than 0 and at most 1000 SOL a call, in whole lamports",
   body: Input({ handle: Text(), sol: Type.Number({ exclusiveMinimum: 0, maximum: MAX_AIRDROP_SOL }) }),
-  response: Shape({ success: Literal(true), handle: Str(), wallet_address: Str(), lamports: Int(1), balance_lamports: Int(0) }),
+  response: Shape({
+    success: Literal(true),
+    handle: Str(),
+    wallet_address: Str(),
+    lamports: Int(1),
+    balance_lamports: Int(0),
+  }),
   errors: ['validation_error', 'not_found'],
 });
 

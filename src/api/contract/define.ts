@@ -6,8 +6,14 @@ import type { ErrorCode } from '../../kernel/errors.js';
  * return (checked by the compiler), what the typed client reads, and what `/openapi.json` prints.
  */
 export const GROUPS = [
-  ['Identity', 'Registration, the caller and its API key usage, profile updates, verification on the external network'],
-  ['Agents', 'Agent profiles, listing and search, open challenges, transfers, the activity leaderboard, profile votes'],
+  [
+    'Identity',
+    'Registration, the caller and its API key usage, profile updates, verification on the external network',
+  ],
+  [
+    'Agents',
+    'Agent profiles, listing and search, open challenges, transfers, the activity leaderboard, profile votes',
+  ],
   ['Games', 'Games, their positions and moves'],
   ['Challenges', 'Creating, listing and accepting challenges'],
   ['Leaderboard', 'Elo and tournament leaderboards'],
@@ -17,7 +23,10 @@ export const GROUPS = [
   ['Search', 'Searching posts and replies'],
   ['Human Profiles', 'Public profiles of human accounts'],
   ['System', 'Service health and platform constants'],
-  ['Simulator control', 'Not part of the platform: drive the simulated world (clock, snapshots, humans, the mock external network)'],
+  [
+    'Simulator control',
+    'Not part of the platform: drive the simulated world (clock, snapshots, humans, the mock external network)',
+  ],
 ] as const;
 
 export type GroupName = (typeof GROUPS)[number][0];
@@ -103,8 +112,19 @@ export function dispatcherCodes(contract: RouteContract): ErrorCode[] {
  * control token on any `/_sim` path).
  */
 export function unroutedCodes(path: string, reason: 'route_not_found' | 'method_not_allowed'): ErrorCode[] {
-  const control: ErrorCode[] = isControlRoute({ path }) ? ['control_token_required', 'invalid_control_token', 'unsupported_media_type'] : [];
-  return [reason, 'validation_error', 'payload_too_large', 'host_not_allowed', 'cross_site_request', 'busy', 'internal_error', ...control];
+  const control: ErrorCode[] = isControlRoute({ path })
+    ? ['control_token_required', 'invalid_control_token', 'unsupported_media_type']
+    : [];
+  return [
+    reason,
+    'validation_error',
+    'payload_too_large',
+    'host_not_allowed',
+    'cross_site_request',
+    'busy',
+    'internal_error',
+    ...control,
+  ];
 }
 
 /** Every code a route can answer with: the dispatcher's and its own, without repeats, in registry order. */

@@ -1,7 +1,26 @@
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from './define.js';
 import { GAME_RESULTS, GAME_STATUSES } from './games.js';
-import { Bool, Dict, Input, Instant, Int, List, Maybe, Nullable, Num, OneOf, Opt, PageOf, Paging, Shape, Str, Text, Union, type Static } from './schema.js';
+import {
+  Bool,
+  Dict,
+  Input,
+  Instant,
+  Int,
+  List,
+  Maybe,
+  Nullable,
+  Num,
+  OneOf,
+  Opt,
+  PageOf,
+  Paging,
+  Shape,
+  Str,
+  Text,
+  Union,
+  type Static,
+} from './schema.js';
 import { POST_TYPES, PostView, ReplyView } from './social.js';
 
 /** Feed (WIRE §9): the feed, one post's thread, unseen posts, notifications, and the caller's own activity (WIRE §11). */
@@ -33,7 +52,11 @@ export const ACTIVITY_TYPES = [
 
 export const PostDetail = Shape({ ...PostView.properties, replies: List(ReplyView) });
 
-export const GamePreview = Shape({ move_count: Int(0), result: Nullable(OneOf(GAME_RESULTS)), status: OneOf(GAME_STATUSES) });
+export const GamePreview = Shape({
+  move_count: Int(0),
+  result: Nullable(OneOf(GAME_RESULTS)),
+  status: OneOf(GAME_STATUSES),
+});
 
 /** WIRE §9 (EX): a notification's post carries `game_preview` when it names a game, and lacks it otherwise. */
 export const NotifiedPost = Shape({ ...PostView.properties, game_preview: Maybe(GamePreview) });
@@ -46,7 +69,13 @@ export const PostNote = Shape({ post_id: Str(), post: NotifiedPost, created_at: 
  * names the reply (`reply_id`, and `reply` with its author) and the root post it belongs to (`post_id`,
  * `post`), so a client answers the reply, not the post (WIRE §9: `{post_id, reply_id, reply, post}`).
  */
-export const ReplyNote = Shape({ post_id: Str({ description: 'the root post the reply belongs to' }), reply_id: Str(), reply: ReplyView, post: NotifiedPost, created_at: Instant() });
+export const ReplyNote = Shape({
+  post_id: Str({ description: 'the root post the reply belongs to' }),
+  reply_id: Str(),
+  reply: ReplyView,
+  post: NotifiedPost,
+  created_at: Instant(),
+});
 
 export const Notifications = Shape({
   mentions: List(Union([PostNote, ReplyNote])),
@@ -80,7 +109,8 @@ export const feed = defineRoute({
   group: 'Feed',
   auth: 'optional',
   actors: 'any',
-  summary: 'Posts, newest first or ranked (trending = likes + replies, top = likes; ties newest first), with a post_type filter',
+  summary:
+    'Posts, newest first or ranked (trending = likes + replies, top = likes; ties newest first), with a post_type filter',
   query: Input({ ...Paging(), post_type: Opt(OneOf(POST_TYPES)), sort: sortQuery }),
   response: PageOf('posts', PostView),
   errors: [],
@@ -119,7 +149,11 @@ export const notifications = defineRoute({
   summary:
     'Posts and replies that @mention you, game posts about your games, replies in your threads; since (ISO 8601) and ' +
     'types (repeatable; the list names, replies is an alias of replies_to_my_posts) filters; limit is per list',
-  query: Input({ limit: Paging().limit, since: Opt(Text()), types: Opt(Type.Array(OneOf(NOTIFICATION_TYPE_NAMES))) }),
+  query: Input({
+    limit: Paging().limit,
+    since: Opt(Text()),
+    types: Opt(Type.Array(OneOf(NOTIFICATION_TYPE_NAMES))),
+  }),
   response: Notifications,
   errors: ['validation_error'],
 });

@@ -1,13 +1,45 @@
 import { defineRoute } from './define.js';
-import { Bool, Input, Instant, Int, List, Literal, Nullable, Num, OneOf, Opt, PageOf, Paging, Shape, Str, Text, type Static } from './schema.js';
+import {
+  Bool,
+  Input,
+  Instant,
+  Int,
+  List,
+  Literal,
+  Nullable,
+  Num,
+  OneOf,
+  Opt,
+  PageOf,
+  Paging,
+  Shape,
+  Str,
+  Text,
+  type Static,
+} from './schema.js';
 
 /** Games (WIRE §4). */
 
 export const SIDES = ['white', 'black'] as const;
 export const GAME_STATUSES = ['pending', 'active', 'completed', 'cancelled'] as const;
 export const GAME_RESULTS = ['1-0', '0-1', '1/2-1/2'] as const;
-export const END_REASONS = ['checkmate', 'stalemate', 'insufficient_material', 'threefold_repetition', 'fifty_move_rule', 'timeout', 'move_limit'] as const;
-export const ESCROW_STATUSES = ['awaiting_deposits', 'funded', 'paying_out', 'paid_out', 'refunding', 'refunded'] as const;
+export const END_REASONS = [
+  'checkmate',
+  'stalemate',
+  'insufficient_material',
+  'threefold_repetition',
+  'fifty_move_rule',
+  'timeout',
+  'move_limit',
+] as const;
+export const ESCROW_STATUSES = [
+  'awaiting_deposits',
+  'funded',
+  'paying_out',
+  'paid_out',
+  'refunding',
+  'refunded',
+] as const;
 export const TRANSFER_STATUSES = ['queued', 'settled', 'failed'] as const;
 
 export const Side = OneOf(SIDES);
@@ -105,7 +137,13 @@ export const listGames = defineRoute({
   group: 'Games',
   auth: 'optional',
   summary: 'List games; filters status, player_handle (or player), my_turn (needs a key)',
-  query: Input({ ...Paging(), status: Opt(OneOf(GAME_STATUSES)), player_handle: Opt(Text()), player: Opt(Text()), my_turn: Opt(Bool()) }),
+  query: Input({
+    ...Paging(),
+    status: Opt(OneOf(GAME_STATUSES)),
+    player_handle: Opt(Text()),
+    player: Opt(Text()),
+    my_turn: Opt(Bool()),
+  }),
   response: PageOf('games', GameSummary),
   errors: ['not_found', 'authentication_required'],
 });

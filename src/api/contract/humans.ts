@@ -28,7 +28,8 @@ export const humanProfile = defineRoute({
   path: '/api/human/{username}',
   group: 'Human Profiles',
   auth: 'none',
-  summary: 'Public profile of a human (an external-network owner) by username or id, with the agents it verified and its recent posts',
+  summary:
+    'Public profile of a human (an external-network owner) by username or id, with the agents it verified and its recent posts',
   // limit and offset page `recent_posts` (newest first).
   query: Input({ ...Paging() }),
   response: Shape({ success: Literal(true), human: HumanProfile }),

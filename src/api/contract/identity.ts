@@ -1,7 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from './define.js';
 import { ApiKeyUsage } from './usage.js';
-import { Bool, Input, Instant, Int, List, Literal, Nullable, Num, Opt, Shape, Str, Text, Texts, Union, type Static } from './schema.js';
+import {
+  Bool,
+  Input,
+  Instant,
+  Int,
+  List,
+  Literal,
+  Nullable,
+  Num,
+  Opt,
+  Shape,
+  Str,
+  Text,
+  Texts,
+  Union,
+  type Static,
+} from './schema.js';
 
 /** Registration, the caller, profile edits and verification on the external network (WIRE §2). */
 
@@ -63,8 +79,18 @@ export const HumanSelf = Shape({
 
 /** whoami answers agents and humans; `author_type` says which of `agent` or `human` is present. */
 export const WhoAmI = Union([
-  Shape({ authenticated: Literal(true), author_type: Literal('agent'), agent: AgentSelf, api_key: ApiKeyUsage }),
-  Shape({ authenticated: Literal(true), author_type: Literal('human'), human: HumanSelf, api_key: ApiKeyUsage }),
+  Shape({
+    authenticated: Literal(true),
+    author_type: Literal('agent'),
+    agent: AgentSelf,
+    api_key: ApiKeyUsage,
+  }),
+  Shape({
+    authenticated: Literal(true),
+    author_type: Literal('human'),
+    human: HumanSelf,
+    api_key: ApiKeyUsage,
+  }),
 ]);
 
 /** The external account an agent verified with, once it has (both set together by POST /api/verify). */
@@ -76,7 +102,12 @@ export const register = defineRoute({
   group: 'Identity',
   auth: 'none',
   summary: 'Register an agent; the API key is returned once',
-  body: Input({ handle: Text(), bio: Opt(Nullable(Text())), tags: Opt(Texts()), github_url: Opt(Nullable(Text())) }),
+  body: Input({
+    handle: Text(),
+    bio: Opt(Nullable(Text())),
+    tags: Opt(Texts()),
+    github_url: Opt(Nullable(Text())),
+  }),
   response: Shape({
     success: Literal(true),
     agent_id: Str(),
@@ -161,12 +192,26 @@ export const verify = defineRoute({
   path: '/api/verify',
   group: 'Identity',
   auth: 'required',
-  summary: 'Verify: the named external handle must have published the verification text; funds the wallet once',
+  summary:
+    'Verify: the named external handle must have published the verification text; funds the wallet once',
   body: Input({ twitter_handle: Text() }),
   response: Union([
-    Shape({ success: Literal(true), verified: Literal(true), ...verifiedStampFields, message: Str(), funding_transfer_id: Nullable(Str()) }),
+    Shape({
+      success: Literal(true),
+      verified: Literal(true),
+      ...verifiedStampFields,
+      message: Str(),
+      funding_transfer_id: Nullable(Str()),
+    }),
     Shape(
-      { success: Literal(true), verified: Literal(true), already_verified: Literal(true), ...verifiedStampFields, message: Str(), funding_transfer_id: Type.Null() },
+      {
+        success: Literal(true),
+        verified: Literal(true),
+        already_verified: Literal(true),
+        ...verifiedStampFields,
+        message: Str(),
+        funding_transfer_id: Type.Null(),
+      },
       { description: 'Verifying again: an idempotent 200 that funds nothing' },
     ),
   ]),
@@ -184,7 +229,8 @@ export const RefreshedSocial = Shape({
   refreshed_at: Instant(),
 });
 
-const refreshSummary = "Pull the agent's external-network display name, avatar and followers again (own handle only; no body; rate-limited)";
+const refreshSummary =
+  "Pull the agent's external-network display name, avatar and followers again (own handle only; no body; rate-limited)";
 // Own handle only (bad_request otherwise), verified first (bad_request), the account not banned, and the refresh limit.
 const refreshErrors = ['not_found', 'bad_request', 'account_banned', 'rate_limit_exceeded'] as const;
 
@@ -209,7 +255,16 @@ export const refreshSocial = defineRoute({
   errors: refreshErrors,
 });
 
-export const IDENTITY_ROUTES = [register, checkHandle, whoami, updateProfile, verificationStatus, verify, refreshTwitter, refreshSocial] as const;
+export const IDENTITY_ROUTES = [
+  register,
+  checkHandle,
+  whoami,
+  updateProfile,
+  verificationStatus,
+  verify,
+  refreshTwitter,
+  refreshSocial,
+] as const;
 
 export type AgentSelf = Static<typeof AgentSelf>;
 export type UpdatedAgent = Static<typeof UpdatedAgent>;

@@ -82,7 +82,12 @@ export const tournamentEarnings = defineRoute({
   errors: [],
 });
 
-export const LEADERBOARD_ROUTES = [leaderboard, leaderboardAround, tournamentWins, tournamentEarnings] as const;
+export const LEADERBOARD_ROUTES = [
+  leaderboard,
+  leaderboardAround,
+  tournamentWins,
+  tournamentEarnings,
+] as const;
 
 export type HandleRef = Static<typeof HandleRef>;
 export type LeaderboardRow = Static<typeof LeaderboardRow>;

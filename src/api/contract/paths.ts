@@ -6,7 +6,8 @@
 export function wirePath(rawPath: string): { path: string; search: string | undefined } {
   const [pathPart = '', search] = rawPath.split('?', 2);
   let path = pathPart.replace(/\/+$/, '') || '/';
-  const prefixed = path.startsWith('/api/') || path === '/api' || path.startsWith('/_sim/') || path === '/_sim';
+  const prefixed =
+    path.startsWith('/api/') || path === '/api' || path.startsWith('/_sim/') || path === '/_sim';
   if (!prefixed) path = `/api${path}`;
   return { path, search };
 }
@@ -25,7 +26,10 @@ function safeDecode(segment: string): string {
 }
 
 /** Template segments against actual ones: `{name}` takes any one segment and names it. */
-export function matchSegments(template: readonly string[], actual: readonly string[]): Record<string, string> | undefined {
+export function matchSegments(
+  template: readonly string[],
+  actual: readonly string[],
+): Record<string, string> | undefined {
   if (template.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < template.length; i++) {

@@ -15,7 +15,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
  * flag, and the escapes stay portable for OpenAPI readers. `describe` in src/api/dispatch.ts words every
  * `pattern` failure as this rule, so a route needing another pattern must teach it that pattern too.
  */
-const ALWAYS_FORBIDDEN = '\\u007F-\\u009F\\u061C\\u200B\\u200C\\u200E\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF';
+const ALWAYS_FORBIDDEN =
+  '\\u007F-\\u009F\\u061C\\u200B\\u200C\\u200E\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF';
 export const SINGLE_LINE_TEXT = `^[^\\u0000-\\u001F${ALWAYS_FORBIDDEN}]*$`;
 export const MULTI_LINE_TEXT = `^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F${ALWAYS_FORBIDDEN}]*$`;
 export const TEXT_RULE_MESSAGE = 'must not contain control, bidi-override or zero-width characters';
@@ -27,7 +28,12 @@ export const TEXT_RULE_MESSAGE = 'must not contain control, bidi-override or zer
  */
 export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['content', 'bio', 'description', 'text']);
 
-function bounds(min?: number, max?: number, lowKey = 'minLength', highKey = 'maxLength'): Record<string, number> {
+function bounds(
+  min?: number,
+  max?: number,
+  lowKey = 'minLength',
+  highKey = 'maxLength',
+): Record<string, number> {
   const out: Record<string, number> = {};
   if (min !== undefined) out[lowKey] = min;
   if (max !== undefined) out[highKey] = max;
@@ -37,10 +43,13 @@ function bounds(min?: number, max?: number, lowKey = 'minLength', highKey = 'max
 // ---------------------------------------------------------------------------------------------- requests
 
 /** Single-line client text (names, handles, ids, tags): the text rule above applies. */
-export const Text = (minLength?: number, maxLength?: number) => Type.String({ ...bounds(minLength, maxLength), pattern: SINGLE_LINE_TEXT });
+export const Text = (minLength?: number, maxLength?: number) =>
+  Type.String({ ...bounds(minLength, maxLength), pattern: SINGLE_LINE_TEXT });
 /** Client prose: as `Text()`, but tab, LF and CR are allowed. */
-export const Prose = (minLength?: number, maxLength?: number) => Type.String({ ...bounds(minLength, maxLength), pattern: MULTI_LINE_TEXT });
-export const Int = (minimum?: number, maximum?: number) => Type.Integer(bounds(minimum, maximum, 'minimum', 'maximum'));
+export const Prose = (minLength?: number, maxLength?: number) =>
+  Type.String({ ...bounds(minLength, maxLength), pattern: MULTI_LINE_TEXT });
+export const Int = (minimum?: number, maximum?: number) =>
+  Type.Integer(bounds(minimum, maximum, 'minimum', 'maximum'));
 export const Num = () => Type.Number();
 /** A boolean. In a query string the dispatcher first reads `true/false/True/False/1/0` (see `QUERY_BOOLEANS`). */
 export const Bool = () => Type.Boolean();
@@ -68,13 +77,20 @@ export function Nullable<T extends TSchema>(schema: T) {
  * fields named in `MULTI_LINE_FIELDS` are relaxed from single-line text to prose.
  */
 export function Input<P extends Record<string, TSchema>>(properties: P) {
-  const relaxed = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, MULTI_LINE_FIELDS.has(name) ? asProse(schema) : schema]));
+  const relaxed = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      MULTI_LINE_FIELDS.has(name) ? asProse(schema) : schema,
+    ]),
+  );
   return Type.Object(relaxed as P);
 }
 
 /** Relaxes a single-line text field (plain or nullable) to prose; any other schema is kept as it is. */
 function asProse<T extends TSchema>(schema: T): T {
-  return (schema as { pattern?: unknown }).pattern === SINGLE_LINE_TEXT ? { ...schema, pattern: MULTI_LINE_TEXT } : schema;
+  return (schema as { pattern?: unknown }).pattern === SINGLE_LINE_TEXT
+    ? { ...schema, pattern: MULTI_LINE_TEXT }
+    : schema;
 }
 
 /** An optional request field. */
@@ -95,7 +111,10 @@ export const Paging = (size: 'list' | 'search' = 'list') => ({
  * A response object: every field is required unless wrapped in `Maybe`, and no other field may appear, so
  * the validating transport (src/client/wire-check.ts) catches a view that sends a field the contract lacks.
  */
-export function Shape<P extends Record<string, TSchema>>(properties: P, options: { description?: string } = {}) {
+export function Shape<P extends Record<string, TSchema>>(
+  properties: P,
+  options: { description?: string } = {},
+) {
   return Type.Object(properties, { additionalProperties: false, ...options });
 }
 
@@ -114,7 +133,9 @@ export const Dict = <T extends TSchema>(values: T) => Type.Record(Type.String(),
 
 /** `{ <name>: [...], total, limit, offset }`: the real service's list page. */
 export function PageOf<const N extends string, T extends TSchema>(name: N, row: T) {
-  return Shape({ [name]: List(row), total: Int(0), limit: Int(1), offset: Int(0) } as { [K in N]: ReturnType<typeof List<T>> } & {
+  return Shape({ [name]: List(row), total: Int(0), limit: Int(1), offset: Int(0) } as {
+    [K in N]: ReturnType<typeof List<T>>;
+  } & {
     total: ReturnType<typeof Int>;
     limit: ReturnType<typeof Int>;
     offset: ReturnType<typeof Int>;

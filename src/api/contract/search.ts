@@ -29,7 +29,12 @@ export const searchPosts = defineRoute({
   auth: 'optional',
   actors: 'any',
   summary: 'Search post content (case-insensitive substring), with sort and post_type',
-  query: Input({ q: SearchText, ...Paging('search'), post_type: Opt(OneOf(POST_TYPES)), sort: Opt(OneOf(FEED_SORTS, { default: DEFAULT_SORT })) }),
+  query: Input({
+    q: SearchText,
+    ...Paging('search'),
+    post_type: Opt(OneOf(POST_TYPES)),
+    sort: Opt(OneOf(FEED_SORTS, { default: DEFAULT_SORT })),
+  }),
   response: PostHits,
   errors: [],
 });
@@ -41,7 +46,12 @@ export const searchReplies = defineRoute({
   auth: 'optional',
   actors: 'any',
   summary: 'Search the direct replies (depth 1) of one post',
-  query: Input({ q: SearchText, post_id: Text(), ...Paging('search'), sort: Opt(OneOf(REPLY_SORTS, { default: DEFAULT_SORT })) }),
+  query: Input({
+    q: SearchText,
+    post_id: Text(),
+    ...Paging('search'),
+    sort: Opt(OneOf(REPLY_SORTS, { default: DEFAULT_SORT })),
+  }),
   response: ReplyHits,
   errors: ['not_found'],
 });
@@ -53,7 +63,12 @@ export const searchThread = defineRoute({
   auth: 'optional',
   actors: 'any',
   summary: 'Search every reply nested under a parent reply; each row names the parent reply and the post',
-  query: Input({ q: SearchText, parent_reply_id: Text(), ...Paging('search'), sort: Opt(OneOf(REPLY_SORTS, { default: DEFAULT_SORT })) }),
+  query: Input({
+    q: SearchText,
+    parent_reply_id: Text(),
+    ...Paging('search'),
+    sort: Opt(OneOf(REPLY_SORTS, { default: DEFAULT_SORT })),
+  }),
   response: ThreadHits,
   errors: ['not_found'],
 });

@@ -1,9 +1,31 @@
 import { defineRoute } from './define.js';
-import { Bool, Input, Instant, Int, Literal, Maybe, Nullable, OneOf, Opt, Prose, Shape, Str, Text, type Static } from './schema.js';
+import {
+  Bool,
+  Input,
+  Instant,
+  Int,
+  Literal,
+  Maybe,
+  Nullable,
+  OneOf,
+  Opt,
+  Prose,
+  Shape,
+  Str,
+  Text,
+  type Static,
+} from './schema.js';
 
 /** Social (WIRE §8): posts, replies, likes and follows, for agents and humans alike. Post and reply views are shared with Feed and Search. */
 
-export const POST_TYPES = ['standard', 'game_result', 'challenge', 'tournament_created', 'tournament_result', 'milestone'] as const;
+export const POST_TYPES = [
+  'standard',
+  'game_result',
+  'challenge',
+  'tournament_created',
+  'tournament_result',
+  'milestone',
+] as const;
 export const AUTHOR_TYPES = ['agent', 'human'] as const;
 
 export const AuthorRef = Shape({ id: Str(), handle: Str(), author_type: OneOf(AUTHOR_TYPES) });
@@ -83,7 +105,12 @@ export const UnfollowResponse = Shape({
 });
 
 /** Exactly one of the four names the account (the platform refuses none or several with validation_error). */
-const FollowTarget = Input({ target_agent_id: Opt(Text()), target_handle: Opt(Text()), target_user_id: Opt(Text()), target_username: Opt(Text()) });
+const FollowTarget = Input({
+  target_agent_id: Opt(Text()),
+  target_handle: Opt(Text()),
+  target_user_id: Opt(Text()),
+  target_username: Opt(Text()),
+});
 
 export const createPost = defineRoute({
   method: 'POST',
@@ -110,7 +137,8 @@ export const createReply = defineRoute({
   auth: 'required',
   actors: 'any',
   status: 201,
-  summary: 'Reply to a post, or nest under a reply of the same post with parent_reply_id (30/hour, 10 s apart)',
+  summary:
+    'Reply to a post, or nest under a reply of the same post with parent_reply_id (30/hour, 10 s apart)',
   body: Input({ post_id: Text(), content: Prose(), parent_reply_id: Opt(Nullable(Text())) }),
   response: ReplyResponse,
   errors: ['validation_error', 'not_found', 'rate_limit_exceeded'],

@@ -51,7 +51,8 @@ export const socialScoreBoundaries = defineRoute({
   path: '/api/system/social-score-boundaries',
   group: 'System',
   auth: 'none',
-  summary: 'Social-score tiers with their score ranges, the points per action, the floor, and the current spread of scores',
+  summary:
+    'Social-score tiers with their score ranges, the points per action, the floor, and the current spread of scores',
   response: ScoreBoundaries,
   errors: [],
 });

@@ -46,7 +46,9 @@ const summaryFields = {
   entry_fee_sol: Num(),
   prize_distribution: OneOf(PRIZE_DISTRIBUTIONS),
   created_by: HandleRef,
-  creator_handle: Str({ description: 'the same as created_by.handle (the list and open rows of the wire differ)' }),
+  creator_handle: Str({
+    description: 'the same as created_by.handle (the list and open rows of the wire differ)',
+  }),
   created_at: Instant(),
 };
 
@@ -209,10 +211,24 @@ export const joinTournament = defineRoute({
   // No body schema: real clients send this with no body and no Content-Type (WIRE §1).
   summary: 'Join a tournament; a paid entry stays payment_status pending until its transfer settles',
   response: JoinResponse,
-  errors: ['not_found', 'research_phase_incomplete', 'tournament_not_open', 'tournament_full', 'not_eligible', 'vote_blocked', 'insufficient_balance'],
+  errors: [
+    'not_found',
+    'research_phase_incomplete',
+    'tournament_not_open',
+    'tournament_full',
+    'not_eligible',
+    'vote_blocked',
+    'insufficient_balance',
+  ],
 });
 
-export const TOURNAMENT_ROUTES = [listTournaments, openTournaments, getTournament, createTournament, joinTournament] as const;
+export const TOURNAMENT_ROUTES = [
+  listTournaments,
+  openTournaments,
+  getTournament,
+  createTournament,
+  joinTournament,
+] as const;
 
 export type TournamentSummary = Static<typeof TournamentSummary>;
 export type OpenTournamentRow = Static<typeof OpenTournamentRow>;

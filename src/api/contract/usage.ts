@@ -18,7 +18,10 @@ export const ApiKeyUsage = Shape({
   requests_limit: Int(1),
   total_requests: Int(0),
   last_used: Nullable(Instant()),
-  quota_policy: OneOf(QUOTA_POLICY_NAMES, { description: 'past requests_limit: enforce refuses with 429, warn answers with an x-quota-warning header, off neither' }),
+  quota_policy: OneOf(QUOTA_POLICY_NAMES, {
+    description:
+      'past requests_limit: enforce refuses with 429, warn answers with an x-quota-warning header, off neither',
+  }),
   limit_reached: Bool(),
 });
 

@@ -1,8 +1,8 @@
-import { activityLeaderboard, listAgents } from '../../platform/agents.js';
-import { openChallengeOf } from '../../platform/challenges.js';
-import { castVote } from '../../platform/follows.js';
-import { requireAgent } from '../../platform/identity.js';
-import { standingVote } from '../../platform/votes.js';
+import { activityLeaderboard, listAgents } from '../../platform/identity/agents.js';
+import { openChallengeOf } from '../../platform/chess/challenges.js';
+import { castVote } from '../../platform/social/follows.js';
+import { requireAgent } from '../../platform/identity/identity.js';
+import { standingVote } from '../../platform/social/votes.js';
 import { fail } from '../../kernel/errors.js';
 import * as C from '../contract/agents.js';
 import { activityRow, directoryRow, profileResponse } from '../profile-views.js';
@@ -18,7 +18,9 @@ import { pagedList } from './paging.js';
  * TODO(contract): annotate that view's `transferRow` and `transfersReport` with `TransferRow` and
  * `TransfersReport` (flat literals), then return the view as it is.
  */
-type TransfersReportAsBuilt = Omit<C.TransfersReport, 'transfers'> & { transfers: Array<Omit<C.TransferRow, 'direction'> & { direction: string }> };
+type TransfersReportAsBuilt = Omit<C.TransfersReport, 'transfers'> & {
+  transfers: Array<Omit<C.TransferRow, 'direction'> & { direction: string }>;
+};
 
 /**
  * The agents directory, public profiles, open challenges, transfers, the activity leaderboard and profile
@@ -27,7 +29,11 @@ type TransfersReportAsBuilt = Omit<C.TransfersReport, 'transfers'> & { transfers
  */
 export const agentsRoutes: Route[] = [
   implement(C.listAgents, ({ platform, query }) => {
-    const rows = listAgents(platform, { activeOnly: query.active_only === true, search: query.search ?? '', tags: query.tag ?? [] });
+    const rows = listAgents(platform, {
+      activeOnly: query.active_only === true,
+      search: query.search ?? '',
+      tags: query.tag ?? [],
+    });
     return pagedList('agents', rows, query, (row) => directoryRow(row, query.stats === true));
   }),
   implement(C.activityLeaderboard, ({ platform, query }) => {
@@ -35,20 +41,31 @@ export const agentsRoutes: Route[] = [
     const list = pagedList('leaderboard', activityLeaderboard(platform, sort), query, activityRow);
     return { leaderboard: list.leaderboard, total: list.total, limit: list.limit, offset: list.offset, sort };
   }),
-  implement(C.agentProfile, ({ platform, params, actor }) => profileResponse(platform, requireAgent(platform, params['handle']!), actor)),
+  implement(C.agentProfile, ({ platform, params, actor }) =>
+    profileResponse(platform, requireAgent(platform, params['handle']!), actor),
+  ),
   implement(C.openChallenge, ({ platform, params }) => {
     const challenge = openChallengeOf(platform, requireAgent(platform, params['handle']!));
-    return { has_open_challenge: challenge !== undefined, challenge: challenge ? challengeView(platform, challenge) : null };
+    return {
+      has_open_challenge: challenge !== undefined,
+      challenge: challenge ? challengeView(platform, challenge) : null,
+    };
   }),
   implement(C.transfers, ({ platform, params, query }) => {
-    const report: TransfersReportAsBuilt = transfersReport(platform, requireAgent(platform, params['handle']!), query);
+    const report: TransfersReportAsBuilt = transfersReport(
+      platform,
+      requireAgent(platform, params['handle']!),
+      query,
+    );
     return report as C.TransfersReport;
   }),
   implement(C.profileVote, (ctx) => {
     const { target_handle: byHandle, target_agent_id: byId, vote } = ctx.body;
     const name = byHandle ?? byId;
     if (name === undefined || (byHandle !== undefined && byId !== undefined)) {
-      fail('validation_error', 'give exactly one of target_handle or target_agent_id', { field: 'target_handle' });
+      fail('validation_error', 'give exactly one of target_handle or target_agent_id', {
+        field: 'target_handle',
+      });
     }
     const me = actorCaller(ctx);
     const target = requireAgent(ctx.platform, name);

@@ -1,6 +1,6 @@
-import { openChallengesInvolving, openPublicChallengesPage } from '../../platform/challenge-index.js';
-import { acceptChallenge, createChallenge } from '../../platform/challenges.js';
-import { requireAgent } from '../../platform/identity.js';
+import { openChallengesInvolving, openPublicChallengesPage } from '../../platform/chess/challenge-index.js';
+import { acceptChallenge, createChallenge } from '../../platform/chess/challenges.js';
+import { requireAgent } from '../../platform/identity/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Agent, Challenge } from '../../platform/state.js';
 import * as C from '../contract/challenges.js';
@@ -23,7 +23,9 @@ export const challengeRoutes: Route[] = [
     };
   }),
   implement(C.openChallenges, ({ platform, query }) => {
-    const challengerId = query.challenger_handle ? requireAgent(platform, query.challenger_handle).id : undefined;
+    const challengerId = query.challenger_handle
+      ? requireAgent(platform, query.challenger_handle).id
+      : undefined;
     const { limit, offset } = resolved(query);
     const { rows, total } = openPublicChallengesPage(platform, limit, offset, challengerId);
     return { challenges: rows.map((c) => challengeView(platform, c)), total, limit, offset };
@@ -32,7 +34,9 @@ export const challengeRoutes: Route[] = [
     const me = caller(ctx);
     const open = openChallengesInvolving(ctx.platform, me.id);
     const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
-    const direct = open.filter((c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id));
+    const direct = open.filter(
+      (c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id),
+    );
     return {
       outgoing_open: outgoing.map((c) => outgoingOpenRow(ctx.platform, c)),
       direct_pending: direct.map((c) => directPendingRow(ctx.platform, c, me)),
@@ -53,7 +57,12 @@ export const challengeRoutes: Route[] = [
 ];
 
 function outgoingOpenRow(p: Platform, c: Challenge): C.OutgoingOpenChallenge {
-  return { challenge_id: c.id, game_id: c.id, created_at: p.iso(c.createdAtMs), bounty_sol: solOrNull(c.bountyLamports) };
+  return {
+    challenge_id: c.id,
+    game_id: c.id,
+    created_at: p.iso(c.createdAtMs),
+    bounty_sol: solOrNull(c.bountyLamports),
+  };
 }
 
 /** A direct challenge from `me`'s side: incoming when `me` is the one named. */

@@ -1,6 +1,10 @@
 import { toIso } from '../../kernel/clock.js';
-import { publishExternal, requireExternalAccount, updateExternalAccount } from '../../platform/external-network.js';
-import { registerHuman } from '../../platform/humans.js';
+import {
+  publishExternal,
+  requireExternalAccount,
+  updateExternalAccount,
+} from '../../platform/identity/external-network.js';
+import { registerHuman } from '../../platform/identity/humans.js';
 import type { ExternalAccount } from '../../platform/state.js';
 import * as C from '../contract/control.js';
 import { implement, type Route } from '../types.js';
@@ -13,7 +17,14 @@ import { implement, type Route } from '../types.js';
 export const controlRoutes: Route[] = [
   implement(C.createHuman, ({ platform, body }) => {
     const { human, apiKey } = registerHuman(platform, body);
-    return { success: true as const, human_id: human.id, username: human.handle, display_name: human.displayName, api_key: apiKey, author_type: 'human' as const };
+    return {
+      success: true as const,
+      human_id: human.id,
+      username: human.handle,
+      display_name: human.displayName,
+      api_key: apiKey,
+      author_type: 'human' as const,
+    };
   }),
   implement(C.publishExternalPost, ({ platform, body }) => {
     const { account, post } = publishExternal(platform, body.handle, body.text);

@@ -1,8 +1,8 @@
 import { parseIsoInstant, toIso } from '../../kernel/clock.js';
 import { fail } from '../../kernel/errors.js';
-import { listActivity } from '../../platform/activity.js';
-import { feedPage, repliesOf, requirePost, serveUnseen } from '../../platform/feed.js';
-import { listNotifications } from '../../platform/notifications.js';
+import { listActivity } from '../../platform/social/activity.js';
+import { feedPage, repliesOf, requirePost, serveUnseen } from '../../platform/social/feed.js';
+import { listNotifications } from '../../platform/social/notifications.js';
 import type { NotificationType } from '../../platform/state.js';
 import * as C from '../contract/feed.js';
 import { activityView, mentionNoteView, postDetailView, postNoteView, replyNoteView } from '../feed-views.js';
@@ -14,7 +14,12 @@ import { pagedList } from './paging.js';
 export const feedRoutes: Route[] = [
   implement(C.feed, ({ platform, actor, query }) => {
     const { limit, offset } = pageOf(query);
-    const { posts, total } = feedPage(platform, { sort: query.sort ?? C.DEFAULT_SORT, postType: query.post_type, limit, offset });
+    const { posts, total } = feedPage(platform, {
+      sort: query.sort ?? C.DEFAULT_SORT,
+      postType: query.post_type,
+      limit,
+      offset,
+    });
     return { posts: posts.map((post) => postView(platform, post, actor)), total, limit, offset };
   }),
   implement(C.feedPost, ({ platform, actor, params }) => {
@@ -24,13 +29,25 @@ export const feedRoutes: Route[] = [
   implement(C.unseen, (ctx) => {
     const me = actorCaller(ctx);
     const { posts, cursorAtMs } = serveUnseen(ctx.platform, me, pageOf(ctx.query).limit);
-    return { posts: posts.map((post) => postView(ctx.platform, post, me)), cursor_updated_to: cursorAtMs === null ? null : toIso(cursorAtMs), count: posts.length };
+    return {
+      posts: posts.map((post) => postView(ctx.platform, post, me)),
+      cursor_updated_to: cursorAtMs === null ? null : toIso(cursorAtMs),
+      count: posts.length,
+    };
   }),
   implement(C.notifications, (ctx) => {
     const me = actorCaller(ctx);
     const p = ctx.platform;
-    const since = ctx.query.since === undefined ? null : (parseIsoInstant(ctx.query.since) ?? fail('validation_error', 'since: must be an ISO 8601 time', { field: 'since' }));
-    const lists = listNotifications(p, me.id, { limit: pageOf(ctx.query).limit, sinceMs: since, types: platformTypes(ctx.query.types) });
+    const since =
+      ctx.query.since === undefined
+        ? null
+        : (parseIsoInstant(ctx.query.since) ??
+          fail('validation_error', 'since: must be an ISO 8601 time', { field: 'since' }));
+    const lists = listNotifications(p, me.id, {
+      limit: pageOf(ctx.query).limit,
+      sinceMs: since,
+      types: platformTypes(ctx.query.types),
+    });
     return {
       mentions: lists.mentions.map((note) => mentionNoteView(p, note, me)),
       game_posts: lists.game_posts.map((note) => postNoteView(p, note, me)),
@@ -39,7 +56,9 @@ export const feedRoutes: Route[] = [
   }),
   implement(C.activity, (ctx) => {
     const me = actorCaller(ctx);
-    return pagedList('activities', listActivity(ctx.platform, me.id, ctx.query.type), ctx.query, (row) => activityView(ctx.platform, me.id, row));
+    return pagedList('activities', listActivity(ctx.platform, me.id, ctx.query.type), ctx.query, (row) =>
+      activityView(ctx.platform, me.id, row),
+    );
   }),
 ];
 

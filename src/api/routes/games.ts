@@ -1,7 +1,7 @@
 import { fail } from '../../kernel/errors.js';
-import { isAgentsTurn, listGames, submitMove } from '../../platform/games.js';
-import { allGamesPage } from '../../platform/game-index.js';
-import { requireAgent } from '../../platform/identity.js';
+import { isAgentsTurn, listGames, submitMove } from '../../platform/chess/games.js';
+import { allGamesPage } from '../../platform/chess/game-index.js';
+import { requireAgent } from '../../platform/identity/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Game } from '../../platform/state.js';
 import * as C from '../contract/games.js';
@@ -28,14 +28,19 @@ export const gameRoutes: Route[] = [
   implement(C.myTurn, (ctx) => {
     const me = caller(ctx);
     const p = ctx.platform;
-    const mine = [...p.state.liveGamesByAgent.get(me.id)!].map((id) => p.state.games.get(id)!).filter((g) => isAgentsTurn(g, me.id));
+    const mine = [...p.state.liveGamesByAgent.get(me.id)!]
+      .map((id) => p.state.games.get(id)!)
+      .filter((g) => isAgentsTurn(g, me.id));
     const { items, total } = page(mine, ctx.query);
     return { games: items.map((g) => myTurnRow(p, g, me.id)), total };
   }),
   implement(C.gameHistory, (ctx) => {
     const me = caller(ctx);
     const p = ctx.platform;
-    const done = p.state.completedGamesByAgent.get(me.id)!.map((id) => p.state.games.get(id)!).reverse();
+    const done = p.state.completedGamesByAgent
+      .get(me.id)!
+      .map((id) => p.state.games.get(id)!)
+      .reverse();
     return pagedList('games', done, ctx.query, (g) => historyRow(p, g, me));
   }),
   implement(C.getGame, ({ platform, agent, params }) => {
@@ -43,9 +48,16 @@ export const gameRoutes: Route[] = [
     return gameDetail(platform, game, agent);
   }),
   implement(C.submitMove, (ctx) => {
-    if (!ctx.body.move_san && !ctx.body.move_uci) fail('validation_error', 'move_san or move_uci is required', { field: 'move_san' });
+    if (!ctx.body.move_san && !ctx.body.move_uci)
+      fail('validation_error', 'move_san or move_uci is required', { field: 'move_san' });
     const { game, move } = submitMove(ctx.platform, caller(ctx), ctx.body);
-    return { success: true as const, move: moveView(move), game_status: game.status, game_result: game.end?.result ?? null, end_reason: game.end?.reason ?? null };
+    return {
+      success: true as const,
+      move: moveView(move),
+      game_status: game.status,
+      game_result: game.end?.result ?? null,
+      end_reason: game.end?.reason ?? null,
+    };
   }),
 ];
 

@@ -1,5 +1,5 @@
-import { requireHuman } from '../../platform/actors.js';
-import { postsBy } from '../../platform/humans.js';
+import { requireHuman } from '../../platform/identity/actors.js';
+import { postsBy } from '../../platform/identity/humans.js';
 import * as C from '../contract/humans.js';
 import { humanProfile } from '../profile-views.js';
 import { implement, type Route } from '../types.js';

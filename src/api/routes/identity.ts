@@ -1,10 +1,14 @@
 import { toIso } from '../../kernel/clock.js';
 import { invariant } from '../../kernel/errors.js';
-import { checkHandle, register, updateProfile } from '../../platform/identity.js';
+import { checkHandle, register, updateProfile } from '../../platform/identity/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Agent } from '../../platform/state.js';
-import { expectedVerificationText, refreshSocial, verifyAgent } from '../../platform/verification.js';
-import { verificationText } from '../../rules/identity.js';
+import {
+  expectedVerificationText,
+  refreshSocial,
+  verifyAgent,
+} from '../../platform/identity/verification.js';
+import { verificationText } from '../../rules/identity/identity.js';
 import * as C from '../contract/identity.js';
 import { actorCaller, caller, implement, type Route } from '../types.js';
 import { agentSelf, apiUsage, humanSelf } from '../views.js';
@@ -33,8 +37,19 @@ export const identityRoutes: Route[] = [
   implement(C.whoami, (ctx) => {
     const me = actorCaller(ctx);
     const usage = apiUsage(ctx.platform, me);
-    if (me.kind === 'agent') return { authenticated: true as const, author_type: 'agent' as const, agent: agentSelf(ctx.platform, me), api_key: usage };
-    return { authenticated: true as const, author_type: 'human' as const, human: humanSelf(ctx.platform, me), api_key: usage };
+    if (me.kind === 'agent')
+      return {
+        authenticated: true as const,
+        author_type: 'agent' as const,
+        agent: agentSelf(ctx.platform, me),
+        api_key: usage,
+      };
+    return {
+      authenticated: true as const,
+      author_type: 'human' as const,
+      human: humanSelf(ctx.platform, me),
+      api_key: usage,
+    };
   }),
   implement(C.updateProfile, (ctx) => {
     const me = caller(ctx);
@@ -96,12 +111,19 @@ function updatedAgent(p: Platform, me: Agent): C.UpdatedAgent {
 
 /** When and with which external account a verified agent verified (set together by verifyAgent). */
 function verifiedStamp(agent: Agent): { at: string; handle: string } {
-  invariant(agent.verifiedAtMs !== null && agent.twitterHandle !== null, `verified agent ${agent.handle} lacks its verification stamp`);
+  invariant(
+    agent.verifiedAtMs !== null && agent.twitterHandle !== null,
+    `verified agent ${agent.handle} lacks its verification stamp`,
+  );
   return { at: toIso(agent.verifiedAtMs), handle: agent.twitterHandle };
 }
 
 /** refresh-twitter and refresh-social: the profile data just pulled is the external account's own. */
-function refreshHandler(ctx: { platform: Platform; agent: Agent | null; params: Record<string, string> }): C.RefreshedSocial {
+function refreshHandler(ctx: {
+  platform: Platform;
+  agent: Agent | null;
+  params: Record<string, string>;
+}): C.RefreshedSocial {
   const account = refreshSocial(ctx.platform, caller(ctx), ctx.params['handle']!);
   return {
     success: true as const,

@@ -1,6 +1,11 @@
-import { checkHalfWindow, leaderboardPage, rankedAround } from '../../platform/leaderboards.js';
+import { checkHalfWindow, leaderboardPage, rankedAround } from '../../platform/chess/leaderboards.js';
 import * as C from '../contract/leaderboard.js';
-import { tournamentEarningsRanking, tournamentEarningsRow, tournamentWinsRanking, tournamentWinsRow } from '../tournament-views.js';
+import {
+  tournamentEarningsRanking,
+  tournamentEarningsRow,
+  tournamentWinsRanking,
+  tournamentWinsRow,
+} from '../tournament-views.js';
 import { caller, implement, type Route } from '../types.js';
 import { leaderboardRow } from '../views.js';
 import { pagedList, resolved } from './paging.js';
@@ -21,6 +26,10 @@ export const leaderboardRoutes: Route[] = [
       total_ranked: around.total,
     };
   }),
-  implement(C.tournamentWins, ({ platform, query }) => pagedList('leaderboard', tournamentWinsRanking(platform), query, tournamentWinsRow)),
-  implement(C.tournamentEarnings, ({ platform, query }) => pagedList('leaderboard', tournamentEarningsRanking(platform), query, tournamentEarningsRow)),
+  implement(C.tournamentWins, ({ platform, query }) =>
+    pagedList('leaderboard', tournamentWinsRanking(platform), query, tournamentWinsRow),
+  ),
+  implement(C.tournamentEarnings, ({ platform, query }) =>
+    pagedList('leaderboard', tournamentEarningsRanking(platform), query, tournamentEarningsRow),
+  ),
 ];

@@ -14,14 +14,24 @@ export function page<T>(items: readonly T[], query: PageQuery): { items: T[]; to
 }
 
 /** The real service's list shape: `{ <name>: [...views of one page], total, limit, offset }`. */
-export function pagedList<const N extends string, T, V>(name: N, rows: readonly T[], query: PageQuery, view: (row: T) => V) {
+export function pagedList<const N extends string, T, V>(
+  name: N,
+  rows: readonly T[],
+  query: PageQuery,
+  view: (row: T) => V,
+) {
   const { items, total } = page(rows, query);
   const { limit, offset } = resolved(query);
-  return { [name]: items.map(view), total, limit, offset } as { [K in N]: V[] } & { total: number; limit: number; offset: number };
+  return { [name]: items.map(view), total, limit, offset } as { [K in N]: V[] } & {
+    total: number;
+    limit: number;
+    offset: number;
+  };
 }
 
 /** `limit` and `offset` as numbers, for a route that asks the platform for just its page. */
 export function resolved(query: PageQuery): { limit: number; offset: number } {
-  if (query.limit === undefined || query.offset === undefined) throw new Error('paging read before the dispatcher resolved it');
+  if (query.limit === undefined || query.offset === undefined)
+    throw new Error('paging read before the dispatcher resolved it');
   return { limit: query.limit, offset: query.offset };
 }

@@ -1,4 +1,4 @@
-import { searchDirectReplies, searchPostsPage, searchThread } from '../../platform/search.js';
+import { searchDirectReplies, searchPostsPage, searchThread } from '../../platform/social/search.js';
 import * as C from '../contract/search.js';
 import { DEFAULT_SORT } from '../contract/feed.js';
 import { textRef } from '../feed-views.js';
@@ -10,22 +10,63 @@ import { pagedList, resolved } from './paging.js';
 export const searchRoutes: Route[] = [
   implement(C.searchPosts, ({ platform, actor, query }) => {
     const { limit, offset } = resolved(query);
-    const found = searchPostsPage(platform, { q: query.q, sort: query.sort ?? DEFAULT_SORT, postType: query.post_type, limit, offset });
-    return { query: query.q, posts: found.posts.map((post) => postView(platform, post, actor)), total: found.total, limit, offset };
+    const found = searchPostsPage(platform, {
+      q: query.q,
+      sort: query.sort ?? DEFAULT_SORT,
+      postType: query.post_type,
+      limit,
+      offset,
+    });
+    return {
+      query: query.q,
+      posts: found.posts.map((post) => postView(platform, post, actor)),
+      total: found.total,
+      limit,
+      offset,
+    };
   }),
   implement(C.searchReplies, ({ platform, actor, query }) => {
-    const { post, replies } = searchDirectReplies(platform, query.q, query.post_id, query.sort ?? DEFAULT_SORT);
+    const { post, replies } = searchDirectReplies(
+      platform,
+      query.q,
+      query.post_id,
+      query.sort ?? DEFAULT_SORT,
+    );
     const postRef = textRef(post);
-    const row = (reply: (typeof replies)[number]): C.ReplyHit => ({ reply: replyView(platform, reply, actor), post: postRef });
+    const row = (reply: (typeof replies)[number]): C.ReplyHit => ({
+      reply: replyView(platform, reply, actor),
+      post: postRef,
+    });
     const page = pagedList('replies', replies, query, row);
-    return { query: query.q, replies: page.replies, total: page.total, limit: page.limit, offset: page.offset };
+    return {
+      query: query.q,
+      replies: page.replies,
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+    };
   }),
   implement(C.searchThread, ({ platform, actor, query }) => {
-    const { parent, post, replies } = searchThread(platform, query.q, query.parent_reply_id, query.sort ?? DEFAULT_SORT);
+    const { parent, post, replies } = searchThread(
+      platform,
+      query.q,
+      query.parent_reply_id,
+      query.sort ?? DEFAULT_SORT,
+    );
     const parentRef = textRef(parent);
     const postRef = textRef(post);
-    const row = (reply: (typeof replies)[number]): C.ThreadHit => ({ reply: replyView(platform, reply, actor), parent_reply: parentRef, post: postRef });
+    const row = (reply: (typeof replies)[number]): C.ThreadHit => ({
+      reply: replyView(platform, reply, actor),
+      parent_reply: parentRef,
+      post: postRef,
+    });
     const page = pagedList('replies', replies, query, row);
-    return { query: query.q, replies: page.replies, total: page.total, limit: page.limit, offset: page.offset };
+    return {
+      query: query.q,
+      replies: page.replies,
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+    };
   }),
 ];

@@ -1,8 +1,8 @@
 import { toIso } from '../../kernel/clock.js';
-import { follow, followTarget, unfollow } from '../../platform/follows.js';
-import { like } from '../../platform/likes.js';
-import { createPost } from '../../platform/posts.js';
-import { createReply } from '../../platform/replies.js';
+import { follow, followTarget, unfollow } from '../../platform/social/follows.js';
+import { like } from '../../platform/social/likes.js';
+import { createPost } from '../../platform/social/posts.js';
+import { createReply } from '../../platform/social/replies.js';
 import * as C from '../contract/social.js';
 import { postView } from '../social-views.js';
 import { actorCaller, implement, type Route } from '../types.js';
@@ -31,7 +31,11 @@ export const socialRoutes: Route[] = [
   }),
   implement(C.like, (ctx) => {
     const outcome = like(ctx.platform, actorCaller(ctx), ctx.body);
-    const answer: C.LikeResponse = { success: true, post_id: outcome.targetId, likes_count: outcome.likesCount };
+    const answer: C.LikeResponse = {
+      success: true,
+      post_id: outcome.targetId,
+      likes_count: outcome.likesCount,
+    };
     // Both are absent unless they apply, as the real service answers (WIRE §8).
     if (outcome.targetKind === 'reply') answer.reply_id = outcome.targetId;
     if (outcome.alreadyLiked) answer.already_liked = true;
@@ -40,7 +44,12 @@ export const socialRoutes: Route[] = [
   implement(C.follow, (ctx) => {
     const target = followTarget(ctx.platform, ctx.body);
     const { alreadyFollowing } = follow(ctx.platform, actorCaller(ctx), target);
-    return { success: true as const, already_following: alreadyFollowing, following: target.handle, target_type: target.kind };
+    return {
+      success: true as const,
+      already_following: alreadyFollowing,
+      following: target.handle,
+      target_type: target.kind,
+    };
   }),
   implement(C.unfollow, (ctx) => {
     const target = followTarget(ctx.platform, ctx.body);

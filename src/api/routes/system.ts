@@ -1,4 +1,4 @@
-import { healthCounts, scoreBoundaries } from '../../platform/agents.js';
+import { healthCounts, scoreBoundaries } from '../../platform/identity/agents.js';
 import * as C from '../contract/system.js';
 import { boundariesView, healthView } from '../profile-views.js';
 import { implement, type Route } from '../types.js';

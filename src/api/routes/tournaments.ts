@@ -1,8 +1,8 @@
 import { fail } from '../../kernel/errors.js';
 import { solToLamports } from '../../kernel/money.js';
-import { requireAgent } from '../../platform/identity.js';
+import { requireAgent } from '../../platform/identity/identity.js';
 import type { Platform } from '../../platform/platform.js';
-import { createTournament, joinTournament, requireTournament } from '../../platform/tournaments.js';
+import { createTournament, joinTournament, requireTournament } from '../../platform/chess/tournaments.js';
 import * as C from '../contract/tournaments.js';
 import {
   isOpenForEntry,
@@ -27,10 +27,14 @@ export const tournamentRoutes: Route[] = [
   }),
   implement(C.openTournaments, ({ platform, query }) => {
     const filter = openFilter(platform, query);
-    const rows = tournamentsNewestFirst(platform).filter((t) => isOpenForEntry(t) && matchesOpenFilter(t, filter));
+    const rows = tournamentsNewestFirst(platform).filter(
+      (t) => isOpenForEntry(t) && matchesOpenFilter(t, filter),
+    );
     return pagedList('tournaments', rows, query, (t) => openTournamentRow(platform, t));
   }),
-  implement(C.getTournament, ({ platform, params }) => ({ tournament: tournamentDetail(platform, requireTournament(platform, params['id']!)) })),
+  implement(C.getTournament, ({ platform, params }) => ({
+    tournament: tournamentDetail(platform, requireTournament(platform, params['id']!)),
+  })),
   implement(C.createTournament, (ctx) => {
     const tournament = createTournament(ctx.platform, caller(ctx), ctx.body);
     return { success: true as const, tournament: tournamentDetail(ctx.platform, tournament) };
@@ -53,12 +57,16 @@ function openFilter(p: Platform, q: C.OpenTournamentsQuery): OpenFilter {
     verifiedOnly: q.verified_only,
     hasEntryFee: q.has_entry_fee,
     prizeMinLamports: q.prize_min === undefined ? undefined : solFilter(q.prize_min, 'prize_min'),
-    entryFeeMaxLamports: q.entry_fee_max === undefined ? undefined : solFilter(q.entry_fee_max, 'entry_fee_max'),
+    entryFeeMaxLamports:
+      q.entry_fee_max === undefined ? undefined : solFilter(q.entry_fee_max, 'entry_fee_max'),
     requiredTags: q.required_tag,
   };
 }
 
 /** Compared in lamports, so a bound equal to a tournament's amount matches exactly. */
 function solFilter(sol: number, field: string): number {
-  return solToLamports(sol) ?? fail('validation_error', `${field}: must be an amount of SOL of 0 or more, in whole lamports`, { field });
+  return (
+    solToLamports(sol) ??
+    fail('validation_error', `${field}: must be an amount of SOL of 0 or more, in whole lamports`, { field })
+  );
 }

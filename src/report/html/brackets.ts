@@ -10,7 +10,8 @@ import { agentAnchor, esc, facts, note, section } from './html.js';
  */
 export function tournamentsSection(platform: Platform, gameIndex: ReadonlyMap<string, number>): string {
   const tournaments = [...platform.state.tournaments.values()].sort((a, b) => a.seq - b.seq);
-  if (tournaments.length === 0) return section('tournaments', 'Tournaments', note('No tournament was created in this run.'));
+  if (tournaments.length === 0)
+    return section('tournaments', 'Tournaments', note('No tournament was created in this run.'));
   const body = tournaments.map((t) => tournamentBlock(platform, t, gameIndex)).join('\n');
   return section('tournaments', 'Tournaments', body);
 }
@@ -24,7 +25,10 @@ function tournamentBlock(platform: Platform, t: Tournament, gameIndex: ReadonlyM
     ['prize / entry fee', `${sol(t.prizeLamports)} / ${sol(t.entryFeeLamports)} SOL`],
     ['placements', placements || '—'],
   ]);
-  const bracket = t.rounds.length > 0 ? bracketGrid(t, handle, gameIndex) : note('No bracket: the tournament never started.');
+  const bracket =
+    t.rounds.length > 0
+      ? bracketGrid(t, handle, gameIndex)
+      : note('No bracket: the tournament never started.');
   return `<div class="tournament"><h3>${esc(t.name)}</h3>\n${info}\n${bracket}</div>`;
 }
 
@@ -32,7 +36,11 @@ function sol(lamports: number): string {
   return String(lamports / 1e9);
 }
 
-function bracketGrid(t: Tournament, handle: (id: string) => string, gameIndex: ReadonlyMap<string, number>): string {
+function bracketGrid(
+  t: Tournament,
+  handle: (id: string) => string,
+  gameIndex: ReadonlyMap<string, number>,
+): string {
   const rows = t.rounds[0]!.length;
   const seedOf = new Map(t.participants.map((p) => [p.agentId, p.seed]));
   const columns = t.rounds.map((round, r) => {

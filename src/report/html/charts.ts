@@ -19,7 +19,12 @@ function chart(id: string, spec: Record<string, unknown>): Chart {
 }
 
 function hoursX(axis: TimeAxis) {
-  return { field: 'hour', type: 'quantitative', title: 'virtual hours since start', scale: { domain: [0, hoursAt(axis, axis.endMs)], nice: false } };
+  return {
+    field: 'hour',
+    type: 'quantitative',
+    title: 'virtual hours since start',
+    scale: { domain: [0, hoursAt(axis, axis.endMs)], nice: false },
+  };
 }
 
 /** Groups keep one colour in every chart: the domain is the sorted list of all groups. */
@@ -46,8 +51,18 @@ export function ratingByGroupChart(axis: TimeAxis, rows: GroupRatingRow[], group
     data: { values: rows },
     layer: [
       // The layers share one legend, which takes its symbols from the first layer: the line, not the faint band.
-      { mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 }, encoding: { x, y: { field: 'mean', type: 'quantitative', title: 'Elo', scale: { zero: false } }, color: { ...color, legend: STROKE_LEGEND } } },
-      { mark: { type: 'area', fillOpacity: 0.18, interpolate: 'step-after' }, encoding: { x, y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' }, color } },
+      {
+        mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+        encoding: {
+          x,
+          y: { field: 'mean', type: 'quantitative', title: 'Elo', scale: { zero: false } },
+          color: { ...color, legend: STROKE_LEGEND },
+        },
+      },
+      {
+        mark: { type: 'area', fillOpacity: 0.18, interpolate: 'step-after' },
+        encoding: { x, y: { field: 'q1', type: 'quantitative' }, y2: { field: 'q3' }, color },
+      },
     ],
   });
 }
@@ -59,7 +74,12 @@ export interface AgentRatingRow {
   elo: number;
 }
 
-export function ratingByAgentChart(axis: TimeAxis, rows: AgentRatingRow[], groups: readonly string[], title: string): Chart {
+export function ratingByAgentChart(
+  axis: TimeAxis,
+  rows: AgentRatingRow[],
+  groups: readonly string[],
+  title: string,
+): Chart {
   return chart('rating-agents', {
     title,
     data: { values: rows },
@@ -73,7 +93,10 @@ export function ratingByAgentChart(axis: TimeAxis, rows: AgentRatingRow[], group
   });
 }
 
-export function ratingDistributionChart(rows: Array<{ elo: number; group: string }>, groups: readonly string[]): Chart {
+export function ratingDistributionChart(
+  rows: Array<{ elo: number; group: string }>,
+  groups: readonly string[],
+): Chart {
   return chart('rating-distribution', {
     title: 'Final ratings',
     data: { values: rows },
@@ -103,13 +126,23 @@ export function endingsChart(rows: EndingRow[]): Chart {
     encoding: {
       y: { field: 'ending', type: 'nominal', title: null, sort: '-x' },
       x: { field: 'games', type: 'quantitative', aggregate: 'sum', title: 'games' },
-      color: { field: 'result', type: 'nominal', title: 'result', scale: { domain: RESULT_ORDER, range: ['#dddddd', '#333333', '#6b9bd1'] } },
+      color: {
+        field: 'result',
+        type: 'nominal',
+        title: 'result',
+        scale: { domain: RESULT_ORDER, range: ['#dddddd', '#333333', '#6b9bd1'] },
+      },
     },
   });
 }
 
 /** Stacked bars per time bin (games by ending, SOL by money category, social actions by kind, 429s by limit). */
-export function binnedChart(id: string, axis: TimeAxis, rows: BinRow[], labels: { title: string; value: string; kind: string }): Chart {
+export function binnedChart(
+  id: string,
+  axis: TimeAxis,
+  rows: BinRow[],
+  labels: { title: string; value: string; kind: string },
+): Chart {
   const binHours = round3(axis.binMs / 3_600_000);
   const values = rows.map((r) => ({ ...r, end: round3(r.hour + binHours) }));
   return chart(id, {
@@ -126,7 +159,11 @@ export function binnedChart(id: string, axis: TimeAxis, rows: BinRow[], labels: 
 }
 
 /** Horizontal bars of named totals (money by transfer type, 429s by limit when their times were not kept). */
-export function totalsChart(id: string, rows: Array<{ name: string; value: number }>, labels: { title: string; value: string }): Chart {
+export function totalsChart(
+  id: string,
+  rows: Array<{ name: string; value: number }>,
+  labels: { title: string; value: string },
+): Chart {
   return chart(id, {
     title: labels.title,
     height: Math.max(40, 22 * rows.length),

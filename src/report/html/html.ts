@@ -3,7 +3,11 @@
  * numbers are formatted without the locale (toLocaleString would make the bytes depend on the machine).
  */
 export function esc(text: unknown): string {
-  return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return String(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** A cell is raw HTML when given as `{ html }`, text otherwise. */
@@ -19,7 +23,9 @@ function cell(value: Cell): string {
 export function table(headers: string[], rows: Cell[][], className = '', rowClasses: string[] = []): string {
   const head = `<tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   const tr = (i: number) => (rowClasses[i] ? `<tr class="${esc(rowClasses[i])}">` : '<tr>');
-  const body = rows.map((row, i) => `${tr(i)}${row.map((c) => `<td>${cell(c)}</td>`).join('')}</tr>`).join('\n');
+  const body = rows
+    .map((row, i) => `${tr(i)}${row.map((c) => `<td>${cell(c)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<table${className ? ` class="${className}"` : ''}><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
 }
 

@@ -31,7 +31,6 @@ import {
 import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
 
-
 /**
  * report.html: the run at a glance, in one self-contained file. Built from report.json's model, the final
  * platform state and games.pgn; no wall clock, no random id, no outside address, so one seed gives one
@@ -126,7 +125,9 @@ function groupName(persona: string, label: string | undefined): string {
 
 function header(report: Report): string {
   const s = report.scenario;
-  const badge = report.passed ? '<span class="badge pass">all invariants held</span>' : '<span class="badge fail">an invariant broke</span>';
+  const badge = report.passed
+    ? '<span class="badge pass">all invariants held</span>'
+    : '<span class="badge fail">an invariant broke</span>';
   return `<h1>${esc(s.name)} <span class="muted">seed ${esc(s.seed)}</span></h1>\n<p>${badge} virtual time ${esc(s.start)} to ${esc(s.end)} · fingerprint <code>${esc(report.fingerprint)}</code></p>`;
 }
 
@@ -139,7 +140,10 @@ function summarySection(ctx: Context): string {
     ['moves', c.moves],
     ['longest game (plies)', c.longest_game_plies],
     ['results 1-0 / 0-1 / draw', `${r.results['1-0']} / ${r.results['0-1']} / ${r.results['1/2-1/2']}`],
-    ['challenges created / accepted / expired', `${c.challenges_created} / ${c.challenges_accepted} / ${c.challenges_expired}`],
+    [
+      'challenges created / accepted / expired',
+      `${c.challenges_created} / ${c.challenges_accepted} / ${c.challenges_expired}`,
+    ],
     ['posts', c.posts],
     ['events', c.events],
   ]);
@@ -150,16 +154,23 @@ function summarySection(ctx: Context): string {
 
 function ratingsSection(ctx: Context): string {
   const { outcome, report } = ctx.input;
-  if (report.elo.length === 0) return section('ratings', 'Ratings', note('No agent account in this run, so no ratings.'));
+  if (report.elo.length === 0)
+    return section('ratings', 'Ratings', note('No agent account in this run, so no ratings.'));
   const histories = ratingHistories(outcome.platform);
   const hours = edgeHours(ctx.axis);
   const initial = report.ruleset.elo.initial;
   const samples = new Map<string, number[]>();
-  for (const a of outcome.platform.state.agents.values()) samples.set(a.handle, sampleRating(ctx.axis, histories.get(a.id), initial));
+  for (const a of outcome.platform.state.agents.values())
+    samples.set(a.handle, sampleRating(ctx.axis, histories.get(a.id), initial));
   const ranked = report.elo.map((row) => row.handle);
   const drawn = evenlyPicked(ranked, MAX_AGENT_LINES);
-  const agentRows: AgentRatingRow[] = drawn.flatMap((handle) => samples.get(handle)!.map((elo, i) => ({ hour: hours[i]!, handle, group: ctx.groupOf.get(handle)!, elo })));
-  const agentTitle = drawn.length === ranked.length ? 'Rating of every agent' : `Rating of ${drawn.length} of ${ranked.length} agents (evenly spaced along the final ranking)`;
+  const agentRows: AgentRatingRow[] = drawn.flatMap((handle) =>
+    samples.get(handle)!.map((elo, i) => ({ hour: hours[i]!, handle, group: ctx.groupOf.get(handle)!, elo })),
+  );
+  const agentTitle =
+    drawn.length === ranked.length
+      ? 'Rating of every agent'
+      : `Rating of ${drawn.length} of ${ranked.length} agents (evenly spaced along the final ranking)`;
   const finals = report.elo.map((row) => ({ elo: row.elo, group: ctx.groupOf.get(row.handle)! }));
   const body = [
     figure(ratingByGroupChart(ctx.axis, groupRatingRows(ctx, samples, hours), ctx.groups).svg),
@@ -174,7 +185,9 @@ function ratingsSection(ctx: Context): string {
 function groupRatingRows(ctx: Context, samples: Map<string, number[]>, hours: number[]): GroupRatingRow[] {
   const rows: GroupRatingRow[] = [];
   for (const group of ctx.groups) {
-    const members = [...ctx.groupOf.entries()].filter(([, g]) => g === group).map(([handle]) => samples.get(handle)!);
+    const members = [...ctx.groupOf.entries()]
+      .filter(([, g]) => g === group)
+      .map(([handle]) => samples.get(handle)!);
     hours.forEach((hour, i) => {
       const values = members.map((s) => s[i]!).sort((a, b) => a - b);
       const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -199,16 +212,21 @@ function evenlyPicked<T>(items: readonly T[], max: number): T[] {
 
 function leaderboard(ctx: Context): string {
   const elo = ctx.input.report.elo;
-  const rows = elo.slice(0, MAX_LEADERBOARD_ROWS).map((r): Cell[] => [
-    r.rank,
-    { html: `<a href="#games=${encodeURIComponent(r.handle)}">${esc(r.handle)}</a>` },
-    ctx.groupOf.get(r.handle),
-    r.elo,
-    r.peak_elo,
-    `${r.wins} / ${r.draws} / ${r.losses}`,
-    r.games,
-  ]);
-  const more = elo.length > MAX_LEADERBOARD_ROWS ? note(`The first ${MAX_LEADERBOARD_ROWS} of ${elo.length} agents; report.json has them all.`) : '';
+  const rows = elo
+    .slice(0, MAX_LEADERBOARD_ROWS)
+    .map((r): Cell[] => [
+      r.rank,
+      { html: `<a href="#games=${encodeURIComponent(r.handle)}">${esc(r.handle)}</a>` },
+      ctx.groupOf.get(r.handle),
+      r.elo,
+      r.peak_elo,
+      `${r.wins} / ${r.draws} / ${r.losses}`,
+      r.games,
+    ]);
+  const more =
+    elo.length > MAX_LEADERBOARD_ROWS
+      ? note(`The first ${MAX_LEADERBOARD_ROWS} of ${elo.length} agents; report.json has them all.`)
+      : '';
   return `<details><summary>Elo table (${elo.length} agents; a name opens its games in the viewer)</summary>${table(['rank', 'agent', 'group', 'Elo', 'peak', 'W / D / L', 'games'], rows)}${more}</details>`;
 }
 
@@ -220,14 +238,25 @@ function endingsSection(ctx: Context): string {
     const key = `${g.end!.reason.replace(/_/g, ' ')}|${resultName[g.end!.result]}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const rows: EndingRow[] = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, games]) => {
-    const [ending, result] = key.split('|') as [string, string];
-    return { ending, result, games };
-  });
-  const overTime = endingsOverTime(ctx.axis, ctx.games).map((r) => ({ ...r, kind: r.kind.replace(/_/g, ' ') }));
+  const rows: EndingRow[] = [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, games]) => {
+      const [ending, result] = key.split('|') as [string, string];
+      return { ending, result, games };
+    });
+  const overTime = endingsOverTime(ctx.axis, ctx.games).map((r) => ({
+    ...r,
+    kind: r.kind.replace(/_/g, ' '),
+  }));
   const body = [
     figure(endingsChart(rows).svg),
-    figure(binnedChart('endings-time', ctx.axis, overTime, { title: 'Games finished over time, by ending', value: 'games', kind: 'ending' }).svg),
+    figure(
+      binnedChart('endings-time', ctx.axis, overTime, {
+        title: 'Games finished over time, by ending',
+        value: 'games',
+        kind: 'ending',
+      }).svg,
+    ),
   ];
   return section('endings', 'Endings', body.join('\n'));
 }
@@ -235,19 +264,48 @@ function endingsSection(ctx: Context): string {
 function moneySection(ctx: Context): string {
   const { report, outcome } = ctx.input;
   const m = report.money;
-  if (m.transfers === 0) return section('money', 'Money', note('No money moved in this run (no bounty, no tournament, no devnet funding).'));
+  if (m.transfers === 0)
+    return section(
+      'money',
+      'Money',
+      note('No money moved in this run (no bounty, no tournament, no devnet funding).'),
+    );
   const byType = Object.entries(m.by_type).map(([type, row]) => ({ type, ...row }));
-  const totals = byType.filter((r) => r.settled_sol > 0).map((r) => ({ name: r.type.replace(/_/g, ' '), value: r.settled_sol }));
-  const typeTable = table(['transfer type', 'settled', 'SOL settled', 'failed'], byType.map((r): Cell[] => [r.type, r.settled, r.settled_sol, r.failed]));
+  const totals = byType
+    .filter((r) => r.settled_sol > 0)
+    .map((r) => ({ name: r.type.replace(/_/g, ' '), value: r.settled_sol }));
+  const typeTable = table(
+    ['transfer type', 'settled', 'SOL settled', 'failed'],
+    byType.map((r): Cell[] => [r.type, r.settled, r.settled_sol, r.failed]),
+  );
   const info = facts([
-    ['transfers (retries, in flight at the end)', `${m.transfers} (${m.transfers_retried}, ${m.transfers_in_flight_at_end})`],
-    ['escrows opened / paid out / refunded', `${m.escrows.opened} / ${m.escrows.paid_out} / ${m.escrows.refunded}`],
-    ['bounty games created / cancelled / settled', `${m.bounty_games.created} / ${m.bounty_games.cancelled} / ${m.bounty_games.settled}`],
+    [
+      'transfers (retries, in flight at the end)',
+      `${m.transfers} (${m.transfers_retried}, ${m.transfers_in_flight_at_end})`,
+    ],
+    [
+      'escrows opened / paid out / refunded',
+      `${m.escrows.opened} / ${m.escrows.paid_out} / ${m.escrows.refunded}`,
+    ],
+    [
+      'bounty games created / cancelled / settled',
+      `${m.bounty_games.created} / ${m.bounty_games.cancelled} / ${m.bounty_games.settled}`,
+    ],
     ['treasury / total supply', `${m.treasury_sol} / ${m.total_supply_sol} SOL`],
   ]);
   const body = [
-    figure(binnedChart('money-time', ctx.axis, moneyOverTime(ctx.axis, outcome.platform), { title: 'SOL settled over time, by kind of flow', value: 'SOL', kind: 'flow' }).svg),
-    totals.length ? figure(totalsChart('money-types', totals, { title: 'SOL settled by transfer type', value: 'SOL' }).svg) : '',
+    figure(
+      binnedChart('money-time', ctx.axis, moneyOverTime(ctx.axis, outcome.platform), {
+        title: 'SOL settled over time, by kind of flow',
+        value: 'SOL',
+        kind: 'flow',
+      }).svg,
+    ),
+    totals.length
+      ? figure(
+          totalsChart('money-types', totals, { title: 'SOL settled by transfer type', value: 'SOL' }).svg,
+        )
+      : '',
     `<div class="grid"><div>${info}</div><div>${typeTable}</div></div>`,
   ];
   return section('money', 'Money', body.join('\n'));
@@ -263,23 +321,44 @@ function socialSection(ctx: Context): string {
     ['posts (by humans)', `${s.posts} (${s.posts_by_humans})`],
     ['replies (nested, deepest)', `${s.replies} (${s.nested_replies}, ${s.max_reply_depth})`],
     ['likes / follows / unfollows', `${s.likes} / ${s.follows} / ${s.unfollows}`],
-    ['profile votes up / down / clear', `${s.profile_votes.up} / ${s.profile_votes.down} / ${s.profile_votes.clear}`],
+    [
+      'profile votes up / down / clear',
+      `${s.profile_votes.up} / ${s.profile_votes.down} / ${s.profile_votes.clear}`,
+    ],
     ['429s by limit', limits.map((l) => `${l.name} ${l.value}`).join(', ') || 'none'],
     ['vote_blocked refusals', s.vote_blocked],
     ['top social scores', s.top_social_scores.map((row) => `${row.handle} ${row.social_score}`).join(', ')],
   ]);
   const body = [
-    activity.length ? figure(binnedChart('social-time', ctx.axis, activity, { title: 'Accepted social actions over time', value: 'actions', kind: 'action' }).svg) : note('No social action in this run.'),
+    activity.length
+      ? figure(
+          binnedChart('social-time', ctx.axis, activity, {
+            title: 'Accepted social actions over time',
+            value: 'actions',
+            kind: 'action',
+          }).svg,
+        )
+      : note('No social action in this run.'),
     rateLimitChart(ctx, refusals, limits),
     info,
   ];
   return section('social', 'Social', body.join('\n'));
 }
 
-function rateLimitChart(ctx: Context, refusals: RequestStats['rateLimitedLog'], limits: Array<{ name: string; value: number }>): string {
+function rateLimitChart(
+  ctx: Context,
+  refusals: RequestStats['rateLimitedLog'],
+  limits: Array<{ name: string; value: number }>,
+): string {
   if (limits.length === 0) return note('No request was refused with 429 in this run.');
   const rows = refusalsOverTime(ctx.axis, refusals);
-  return figure(binnedChart('refusals-time', ctx.axis, rows, { title: 'Rate-limit refusals (429) over time, by limit', value: '429s', kind: 'limit' }).svg);
+  return figure(
+    binnedChart('refusals-time', ctx.axis, rows, {
+      title: 'Rate-limit refusals (429) over time, by limit',
+      value: '429s',
+      kind: 'limit',
+    }).svg,
+  );
 }
 
 function invariantsSection(ctx: Context): string {
@@ -289,17 +368,35 @@ function invariantsSection(ctx: Context): string {
     { html: inv.passed ? 'held' : '<strong>broke</strong>' },
     inv.checks,
     inv.violationCount,
-    inv.violations.length ? { html: inv.violations.map((v) => `${esc(new Date(v.t).toISOString())}: ${esc(v.message)}`).join('<br>') } : '',
+    inv.violations.length
+      ? {
+          html: inv.violations
+            .map((v) => `${esc(new Date(v.t).toISOString())}: ${esc(v.message)}`)
+            .join('<br>'),
+        }
+      : '',
     inv.description,
   ]);
   const classes = invariants.map((inv) => (inv.passed ? '' : 'failed'));
-  return section('invariants', 'Invariants', table(['invariant', 'result', 'checks', 'violations', 'first violations', 'what it checks'], rows, 'wide', classes));
+  return section(
+    'invariants',
+    'Invariants',
+    table(
+      ['invariant', 'result', 'checks', 'violations', 'first violations', 'what it checks'],
+      rows,
+      'wide',
+      classes,
+    ),
+  );
 }
 
 function gamesSection(ctx: Context): string {
-  if (ctx.games.length === 0) return section('games', 'Games', note('No game finished in this run, so there is nothing to replay.'));
+  if (ctx.games.length === 0)
+    return section('games', 'Games', note('No game finished in this run, so there is nothing to replay.'));
   const bar = `<div class="viewer-bar"><label>filter <input id="game-filter" type="search" placeholder="handle, ending, #number"></label>
 <select id="game-picker" aria-label="game"></select> <span id="game-status" class="muted"></span></div>`;
-  const hint = note('Every game of games.pgn (an unfinished one ends in *). Arrow keys or the buttons under the board step through the moves.');
+  const hint = note(
+    'Every game of games.pgn (an unfinished one ends in *). Arrow keys or the buttons under the board step through the moves.',
+  );
   return section('games', 'Games', `${hint}\n${bar}\n<div id="game-viewer"></div>`);
 }

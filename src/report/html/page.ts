@@ -56,7 +56,10 @@ ${parts.body}
 
 /** JSON inside a script element: `<` escaped so no `</script>` (or `<!--`) in the data can end it early. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const PAGE_CSS = `

@@ -46,7 +46,9 @@ export function round3(x: number): number {
 
 /** Completed games in the order games.pgn lists them (creation order): index + 1 is the PGN's Round tag. */
 export function completedGames(platform: Platform): Game[] {
-  return [...platform.state.games.values()].filter((g) => g.status === 'completed').sort((a, b) => a.seq - b.seq);
+  return [...platform.state.games.values()]
+    .filter((g) => g.status === 'completed')
+    .sort((a, b) => a.seq - b.seq);
 }
 
 export interface RatingPoint {
@@ -87,7 +89,9 @@ export function sampleRating(axis: TimeAxis, history: RatingPoint[] | undefined,
 }
 
 export function edgeHours(axis: TimeAxis): number[] {
-  return Array.from({ length: axis.bins + 1 }, (_, edge) => hoursAt(axis, Math.min(axis.endMs, axis.startMs + edge * axis.binMs)));
+  return Array.from({ length: axis.bins + 1 }, (_, edge) =>
+    hoursAt(axis, Math.min(axis.endMs, axis.startMs + edge * axis.binMs)),
+  );
 }
 
 /** A count (or sum) per bin and category, with zero rows left out. */
@@ -112,7 +116,10 @@ function binRows(axis: TimeAxis, items: Iterable<{ atMs: number; kind: string; v
 
 /** Games finished per bin, by how they ended. */
 export function endingsOverTime(axis: TimeAxis, games: Game[]): BinRow[] {
-  return binRows(axis, games.map((g) => ({ atMs: g.end!.endedAtMs, kind: g.end!.reason, value: 1 })));
+  return binRows(
+    axis,
+    games.map((g) => ({ atMs: g.end!.endedAtMs, kind: g.end!.reason, value: 1 })),
+  );
 }
 
 /** The money categories a reader asks about; each transfer type belongs to one. */
@@ -132,8 +139,13 @@ export const MONEY_KIND: Record<TransferType, string> = {
 
 /** SOL settled per bin, by money category. */
 export function moneyOverTime(axis: TimeAxis, platform: Platform): BinRow[] {
-  const settled = [...platform.state.transfers.values()].filter((t) => t.status === 'settled' && t.settledAtMs !== null);
-  return binRows(axis, settled.map((t) => ({ atMs: t.settledAtMs!, kind: MONEY_KIND[t.type], value: t.lamports / 1e9 })));
+  const settled = [...platform.state.transfers.values()].filter(
+    (t) => t.status === 'settled' && t.settledAtMs !== null,
+  );
+  return binRows(
+    axis,
+    settled.map((t) => ({ atMs: t.settledAtMs!, kind: MONEY_KIND[t.type], value: t.lamports / 1e9 })),
+  );
 }
 
 /** The social actions an activity row records, by the name the chart shows. */
@@ -161,5 +173,8 @@ export function socialOverTime(axis: TimeAxis, platform: Platform): BinRow[] {
 
 /** 429s per bin, by the limit that refused them (only when the run recorded their times). */
 export function refusalsOverTime(axis: TimeAxis, log: RequestStats['rateLimitedLog']): BinRow[] {
-  return binRows(axis, log.map((e) => ({ atMs: e.atMs, kind: e.action, value: 1 })));
+  return binRows(
+    axis,
+    log.map((e) => ({ atMs: e.atMs, kind: e.action, value: 1 })),
+  );
 }

@@ -21,7 +21,13 @@ export const CHART_CONFIG = {
   font: 'sans-serif',
   background: 'white',
   view: { stroke: null },
-  axis: { gridColor: '#eeeeee', labelColor: '#444444', titleColor: '#222222', domainColor: '#888888', tickColor: '#888888' },
+  axis: {
+    gridColor: '#eeeeee',
+    labelColor: '#444444',
+    titleColor: '#222222',
+    domainColor: '#888888',
+    tickColor: '#888888',
+  },
   legend: { labelLimit: 220 },
   // Per-mark ARIA labels (one per bar or point) would be most of a chart's bytes; axes and legends keep theirs.
   mark: { aria: false },
@@ -41,11 +47,14 @@ function drawSvg(view: vega.View): string {
   const inner = view as unknown as ViewInternals;
   const pad = view.padding() as { left: number; right: number; top: number; bottom: number };
   // vega's typings describe the DOM renderers only; the headless SVG string renderer has the same contract.
-  const Renderer = (vega as unknown as { SVGStringRenderer: new (loader: unknown) => SvgStringRenderer }).SVGStringRenderer;
+  const Renderer = (vega as unknown as { SVGStringRenderer: new (loader: unknown) => SvgStringRenderer })
+    .SVGStringRenderer;
   const renderer = new Renderer(view.loader());
   const width = Math.max(0, inner._viewWidth + pad.left + pad.right);
   const height = Math.max(0, inner._viewHeight + pad.top + pad.bottom);
-  renderer.initialize(null, width, height, [pad.left + inner._origin[0], pad.top + inner._origin[1]]).background(view.background());
+  renderer
+    .initialize(null, width, height, [pad.left + inner._origin[0], pad.top + inner._origin[1]])
+    .background(view.background());
   renderer.render((view.scenegraph() as unknown as { root: unknown }).root);
   return renderer.svg();
 }
@@ -66,6 +75,13 @@ export function inlineSvg(svg: string, idPrefix: string): string {
   const ids = new Map<string, string>();
   for (const match of svg.matchAll(/\bid="([^"]+)"/g)) ids.set(match[1]!, `${idPrefix}-${ids.size + 1}`);
   let out = svg.replace(/ xmlns(:xlink)?="[^"]*"/g, '');
-  for (const [from, to] of ids) out = out.split(`id="${from}"`).join(`id="${to}"`).split(`url(#${from})`).join(`url(#${to})`).split(`href="#${from}"`).join(`href="#${to}"`);
+  for (const [from, to] of ids)
+    out = out
+      .split(`id="${from}"`)
+      .join(`id="${to}"`)
+      .split(`url(#${from})`)
+      .join(`url(#${to})`)
+      .split(`href="#${from}"`)
+      .join(`href="#${to}"`);
   return out;
 }

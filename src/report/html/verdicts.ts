@@ -1,7 +1,6 @@
 import type { AgentVerdict, Performance, Verdicts, VsRow } from '../verdicts.js';
 import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
 
-
 /**
  * The Elo difference and its 95 % interval. A null is undefined: no games at all, or a bound (or the
  * estimate itself, at a 0 % or 100 % score) at infinity, on the side the score points to.
@@ -23,13 +22,32 @@ function wdl(row: { wins: number; draws: number; losses: number }): string {
 
 function vsTable(rows: VsRow[]): string {
   if (rows.length === 0) return '<p class="note">No finished games.</p>';
-  return table(['against', 'games', 'W / D / L', 'score'], rows.map((r) => [r.opponent, r.games, wdl(r), score(r.score)]));
+  return table(
+    ['against', 'games', 'W / D / L', 'score'],
+    rows.map((r) => [r.opponent, r.games, wdl(r), score(r.score)]),
+  );
 }
 
 export function groupVerdictsSection(v: Verdicts): string {
-  const rows = v.groups.map((g): Cell[] => [g.group, g.persona, g.agents, g.games, wdl(g), score(g.score), perf(g.performance, g)]);
-  const summary = table(['group', 'persona', 'agents', 'games', 'W / D / L', 'score', 'performance (Elo, 95 %)'], rows);
-  const vs = v.groups.map((g) => `<details><summary>${esc(g.group)} against each kind of opponent</summary>${vsTable(g.vs)}</details>`).join('\n');
+  const rows = v.groups.map((g): Cell[] => [
+    g.group,
+    g.persona,
+    g.agents,
+    g.games,
+    wdl(g),
+    score(g.score),
+    perf(g.performance, g),
+  ]);
+  const summary = table(
+    ['group', 'persona', 'agents', 'games', 'W / D / L', 'score', 'performance (Elo, 95 %)'],
+    rows,
+  );
+  const vs = v.groups
+    .map(
+      (g) =>
+        `<details><summary>${esc(g.group)} against each kind of opponent</summary>${vsTable(g.vs)}</details>`,
+    )
+    .join('\n');
   return section('verdicts', 'Verdicts by group', `${summary}\n${vs}`);
 }
 
@@ -46,7 +64,21 @@ export function agentVerdictsSection(v: Verdicts): string {
     a.timeouts,
     refusedTotal(a),
   ]);
-  const overview = table(['agent', 'group', 'games', 'W / D / L', 'score', 'Elo', 'performance (Elo, 95 %)', 'timeouts', 'refused'], rows, 'wide');
+  const overview = table(
+    [
+      'agent',
+      'group',
+      'games',
+      'W / D / L',
+      'score',
+      'Elo',
+      'performance (Elo, 95 %)',
+      'timeouts',
+      'refused',
+    ],
+    rows,
+    'wide',
+  );
   const pages = v.agents.map(agentPage).join('\n');
   return section('agents', 'Verdicts by agent', `${overview}\n<div class="agent-pages">\n${pages}\n</div>`);
 }
@@ -64,9 +96,15 @@ function agentPage(a: AgentVerdict): string {
     ['Elo', `${a.elo_start} → ${a.elo_final}`],
     ['performance (Elo, 95 %)', perf(a.performance, a)],
     ['timeouts', a.timeouts],
-    ['refused requests', refused.length === 0 ? 'none' : refused.map(([code, n]) => `${code} ${n}`).join(', ')],
+    [
+      'refused requests',
+      refused.length === 0 ? 'none' : refused.map(([code, n]) => `${code} ${n}`).join(', '),
+    ],
     ['requests on its busiest day', `${a.requests_max_per_day} of ${a.requests_limit}`],
-    ['games in the viewer', { html: `<a href="#games=${encodeURIComponent(a.handle)}">replay ${esc(a.handle)}'s games</a>` }],
+    [
+      'games in the viewer',
+      { html: `<a href="#games=${encodeURIComponent(a.handle)}">replay ${esc(a.handle)}'s games</a>` },
+    ],
   ]);
   const id = agentAnchor(a.handle);
   return `<details id="${id}" class="agent"><summary>${esc(a.handle)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;

@@ -36,7 +36,10 @@ function loadAssets(): ViewerAssets {
 export function bindDefaultExport(bundle: string): string {
   const pattern = /export\s*\{\s*([\w$]+)\s+as\s+default\s*\}\s*;?\s*$/;
   const match = pattern.exec(bundle);
-  if (!match) throw new Error('@lichess-org/pgn-viewer: lichess-pgn-viewer.min.js no longer ends with `export { x as default }`; update src/report/html/viewer.ts');
+  if (!match)
+    throw new Error(
+      '@lichess-org/pgn-viewer: lichess-pgn-viewer.min.js no longer ends with `export { x as default }`; update src/report/html/viewer.ts',
+    );
   return `${bundle.slice(0, match.index)}\nconst LichessPgnViewer = ${match[1]};\n`;
 }
 

@@ -1,0 +1,178 @@
+import { hashApiKey, verificationCode } from '../../kernel/ids.js';
+import { actorBase } from './actors.js';
+import { fail } from '../../kernel/errors.js';
+import {
+  bioProblem,
+  githubFieldProblem,
+  handleKey,
+  handleProblem,
+  tagsProblem,
+} from '../../rules/identity/identity.js';
+import { UUID_PATTERN } from '../../kernel/ids.js';
+import type { Platform } from '../platform.js';
+import type { Actor, Agent } from '../state.js';
+import { DAY_MS } from '../../rules/rate-limit.js';
+
+/** Registration, authentication, usage counters and profile edits. */
+export interface RegisterInput {
+  handle: string;
+  bio?: string | null;
+  tags?: string[];
+  github_url?: string | null;
+}
+
+export function register(p: Platform, input: RegisterInput): { agent: Agent; apiKey: string } {
+  checkIdentityFields(p, input);
+  ensureHandleFree(p, input.handle);
+  const { base, apiKey: key } = actorBase(p, 'agent', p.newId('agent'));
+  const agent: Agent = {
+    ...base,
+    kind: 'agent',
+    handle: input.handle,
+    bio: input.bio ?? null,
+    tags: input.tags ? [...input.tags] : [],
+    githubUrl: input.github_url ?? null,
+    githubUsername: null,
+    githubRepoUrl: null,
+    walletAddress: p.ledger.open('wallet', p.stream('wallets')),
+    verificationCode: verificationCode(p.stream('verification-codes')),
+    verified: false,
+    verifiedAtMs: null,
+    twitterHandle: null,
+    avatarUrl: null,
+    twitterDisplayName: null,
+    twitterFollowers: null,
+    socialRefreshedAtMs: null,
+    handleChangesLeft: p.ruleset.identity.handleChanges, // WIRE: limited; the number is the ruleset's
+    elo: p.ruleset.elo.initial,
+    peakElo: p.ruleset.elo.initial,
+    wins: 0,
+    losses: 0,
+    draws: 0,
+  };
+  indexAgent(p, agent);
+  p.emit({ type: 'agent_registered', t: p.nowMs, agentId: agent.id, handle: agent.handle, elo: agent.elo });
+  return { agent, apiKey: key };
+}
+
+function indexAgent(p: Platform, agent: Agent): void {
+  p.state.agents.set(agent.id, agent);
+  p.state.agentIdByHandle.set(handleKey(agent.handle), agent.id);
+  p.state.agentIdByKeyHash.set(agent.apiKeyHash, agent.id);
+  p.state.liveGamesByAgent.set(agent.id, new Set());
+  p.state.completedGamesByAgent.set(agent.id, []);
+}
+
+function checkIdentityFields(p: Platform, input: Partial<RegisterInput> & Partial<ProfilePatch>): void {
+  const problem =
+    (input.handle !== undefined ? handleProblem(input.handle, p.ruleset) : undefined) ??
+    bioProblem(input.bio, p.ruleset) ??
+    tagsProblem(input.tags, p.ruleset) ??
+    githubFieldProblem('github_url', input.github_url, p.ruleset) ??
+    githubFieldProblem('github_username', input.github_username, p.ruleset) ??
+    githubFieldProblem('github_repo_url', input.github_repo_url, p.ruleset);
+  if (problem) fail('validation_error', problem, { field: problem.split(':')[0] });
+}
+
+/** Agent handles and human usernames share one namespace: @mentions and follows resolve both. */
+function ensureHandleFree(p: Platform, handle: string): void {
+  const key = handleKey(handle);
+  if (p.state.agentIdByHandle.has(key) || p.state.humanIdByUsername.has(key))
+    fail('handle_taken', `handle "${handle}" is taken`);
+}
+
+/** GET /api/register/check/{handle}: invalid -> validation_error, taken -> handle_taken (both HTTP 400). */
+export function checkHandle(p: Platform, handle: string): void {
+  const problem = handleProblem(handle, p.ruleset);
+  if (problem) fail('validation_error', problem, { field: 'handle' });
+  ensureHandleFree(p, handle);
+}
+
+/** Finds the agent for a bearer key, or undefined. Keys are looked up by hash; the key itself is not kept. */
+export function agentForKey(p: Platform, key: string): Agent | undefined {
+  const id = p.state.agentIdByKeyHash.get(hashApiKey(key));
+  return id === undefined ? undefined : p.state.agents.get(id);
+}
+
+/**
+ * Counts one authenticated request against the key's daily usage (the counters whoami shows).
+ * OURS: `requests_today` stops at `requests_limit`. Only a quota-exempt request (whoami) can get here with the
+ * day's count at the limit, since the quota refuses every other one before counting; it is served but not
+ * counted for the day, so whoami never shows 5001 of 5000. `total_requests` and `last_used` still record it.
+ */
+export function countRequest(p: Platform, agent: Actor): void {
+  const day = Math.floor(p.nowMs / DAY_MS);
+  if (day !== agent.usage.dayIndex) {
+    agent.usage.dayIndex = day;
+    agent.usage.requestsToday = 0;
+  }
+  if (agent.usage.requestsToday < p.ruleset.api.requestsPerDay) agent.usage.requestsToday++;
+  agent.usage.totalRequests++;
+  agent.usage.lastUsedMs = p.nowMs;
+}
+
+/** Agents are addressable by handle or UUID (WIRE §3). */
+export function findAgent(p: Platform, handleOrId: string): Agent | undefined {
+  const byId = UUID_PATTERN.test(handleOrId) ? p.state.agents.get(handleOrId) : undefined;
+  if (byId) return byId;
+  const id = p.state.agentIdByHandle.get(handleKey(handleOrId));
+  return id === undefined ? undefined : p.state.agents.get(id);
+}
+
+export function requireAgent(p: Platform, handleOrId: string): Agent {
+  return findAgent(p, handleOrId) ?? fail('not_found', `no agent "${handleOrId}"`);
+}
+
+export interface ProfilePatch {
+  bio?: string | null;
+  handle?: string;
+  tags?: string[];
+  github_url?: string | null;
+  github_username?: string | null;
+  github_repo_url?: string | null;
+}
+
+/** PATCH /api/agents/profile. Validates everything first, so a refused patch changes nothing. */
+export function updateProfile(p: Platform, agent: Agent, patch: ProfilePatch): string[] {
+  checkIdentityFields(p, patch);
+  const renaming = patch.handle !== undefined && patch.handle !== agent.handle;
+  if (renaming) {
+    if (agent.handleChangesLeft <= 0) fail('bad_request', 'no handle changes remaining', { field: 'handle' });
+    if (handleKey(patch.handle!) !== handleKey(agent.handle)) ensureHandleFree(p, patch.handle!);
+  }
+  const changed = applyProfilePatch(p, agent, patch, renaming);
+  if (changed.length > 0) p.emit({ type: 'profile_updated', t: p.nowMs, agentId: agent.id, fields: changed });
+  return changed;
+}
+
+function applyProfilePatch(p: Platform, agent: Agent, patch: ProfilePatch, renaming: boolean): string[] {
+  const changed: string[] = [];
+  if (renaming) {
+    p.state.agentIdByHandle.delete(handleKey(agent.handle));
+    agent.handle = patch.handle!;
+    agent.handleChangesLeft--;
+    p.state.agentIdByHandle.set(handleKey(agent.handle), agent.id);
+    changed.push('handle');
+  }
+  if (patch.bio !== undefined) {
+    agent.bio = patch.bio;
+    changed.push('bio');
+  }
+  if (patch.tags !== undefined) {
+    agent.tags = [...patch.tags];
+    changed.push('tags');
+  }
+  if (patch.github_url !== undefined) {
+    agent.githubUrl = patch.github_url;
+    changed.push('github_url');
+  }
+  if (patch.github_username !== undefined) {
+    agent.githubUsername = patch.github_username;
+    changed.push('github_username');
+  }
+  if (patch.github_repo_url !== undefined) {
+    agent.githubRepoUrl = patch.github_repo_url;
+    changed.push('github_repo_url');
+  }
+  return changed;
+}

@@ -1,0 +1,249 @@
+import type { ReplayableIds } from '../../kernel/replayable-ids.js';
+import type { Side } from '../../rules/chess/game.js';
+import type { ActivityType } from './activity.js';
+import type { Activity, ActivityEntry, Challenge, Game } from '../state.js';
+
+/**
+ * Activity as kept for a whole run: each actor's list holds entries, read as Activity rows (see
+ * `rowOf`). Every entry keeps its ids as ordinals of the platform's activity id stream, drawn again when
+ * read. An entry about a challenge or a game (the bulk of a chess run's activity) keeps a reference to that
+ * record, which the platform keeps anyway, and the handles of the players at the time; a game event's one
+ * entry sits in both players' lists. Its text, metadata and time are written from the record when read.
+ * Other entries are written out when made. Either way a row reads exactly as it did when it was made.
+ */
+interface EntrySource extends ActivityEntry {
+  idFor(actorId: string): string;
+  contentFor(actorId: string): string;
+  relatedPostIdFor(actorId: string): string | null;
+  relatedAgentIdFor(actorId: string): string | null;
+  metadataFor(actorId: string): Activity['metadata'];
+}
+
+/** An entry read as one actor's row, at position `seq` of that actor's list. */
+class EntryRow implements Activity {
+  readonly seq: number;
+  readonly #entry: EntrySource;
+  readonly #actorId: string;
+
+  constructor(entry: EntrySource, actorId: string, seq: number) {
+    this.seq = seq;
+    this.#entry = entry;
+    this.#actorId = actorId;
+  }
+
+  get id(): string {
+    return this.#entry.idFor(this.#actorId);
+  }
+  get type(): ActivityType {
+    return this.#entry.type;
+  }
+  get content(): string {
+    return this.#entry.contentFor(this.#actorId);
+  }
+  get relatedPostId(): string | null {
+    return this.#entry.relatedPostIdFor(this.#actorId);
+  }
+  get relatedAgentId(): string | null {
+    return this.#entry.relatedAgentIdFor(this.#actorId);
+  }
+  get metadata(): Activity['metadata'] {
+    return this.#entry.metadataFor(this.#actorId);
+  }
+  get atMs(): number {
+    return this.#entry.atMs;
+  }
+}
+
+/** The row an actor's list shows for one of its entries. */
+export function rowOf(entry: ActivityEntry, actorId: string, seq: number): Activity {
+  return new EntryRow(entry as EntrySource, actorId, seq);
+}
+
+/** What a written entry says, as its builder made it. */
+export interface RowText {
+  content: string;
+  relatedPostId?: string | null;
+  relatedAgentId?: string | null;
+  metadata?: Activity['metadata'];
+}
+
+/** A row written out when made (social actions, tournaments, verification): one actor's. */
+export class WrittenEntry implements EntrySource {
+  readonly type: ActivityType;
+  readonly atMs: number;
+  readonly #idOrdinal: number;
+  readonly #ids: ReplayableIds;
+  readonly #content: string;
+  readonly #relatedPostId: string | null;
+  readonly #relatedAgentId: string | null;
+  readonly #metadata: Activity['metadata'];
+
+  constructor(type: ActivityType, ids: ReplayableIds, text: RowText, atMs: number) {
+    this.type = type;
+    this.atMs = atMs;
+    this.#idOrdinal = ids.nextOrdinal;
+    this.#ids = ids;
+    ids.next();
+    this.#content = text.content;
+    this.#relatedPostId = text.relatedPostId ?? null;
+    this.#relatedAgentId = text.relatedAgentId ?? null;
+    this.#metadata = text.metadata ?? {};
+  }
+
+  idFor(): string {
+    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  }
+  contentFor(): string {
+    return this.#content;
+  }
+  relatedPostIdFor(): string | null {
+    return this.#relatedPostId;
+  }
+  relatedAgentIdFor(): string | null {
+    return this.#relatedAgentId;
+  }
+  metadataFor(): Activity['metadata'] {
+    return this.#metadata;
+  }
+}
+
+/** `@handle`, as rows name another actor; "someone" when there is none (an open challenge) or it is unknown. */
+function named(id: string | null, handle: string | null): string {
+  return id === null ? 'someone' : `@${handle ?? 'someone'}`;
+}
+
+/** challenge_created (the challenger's row) or challenge_accepted (the acceptor's). */
+export class ChallengeEntry implements EntrySource {
+  readonly type: 'challenge_created' | 'challenge_accepted';
+  readonly #idOrdinal: number;
+  readonly #ids: ReplayableIds;
+  readonly #challenge: Challenge;
+  /** The handle, at the time, of the other party (the named opponent, or the challenger). */
+  readonly #otherHandle: string | null;
+
+  constructor(
+    type: 'challenge_created' | 'challenge_accepted',
+    ids: ReplayableIds,
+    challenge: Challenge,
+    otherHandle: string | null,
+  ) {
+    this.type = type;
+    this.#idOrdinal = ids.nextOrdinal;
+    this.#ids = ids;
+    ids.next();
+    this.#challenge = challenge;
+    this.#otherHandle = otherHandle;
+  }
+
+  get atMs(): number {
+    return this.type === 'challenge_accepted' ? this.#challenge.acceptedAtMs! : this.#challenge.createdAtMs;
+  }
+
+  idFor(): string {
+    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  }
+
+  contentFor(): string {
+    const c = this.#challenge;
+    if (this.type === 'challenge_accepted')
+      return `Accepted a challenge from ${named(c.challengerId, this.#otherHandle)}`;
+    return c.opponentId === null
+      ? 'Created an open chess challenge'
+      : `Challenged ${named(c.opponentId, this.#otherHandle)} to a game`;
+  }
+
+  relatedPostIdFor(): null {
+    return null;
+  }
+
+  relatedAgentIdFor(): string | null {
+    return this.type === 'challenge_accepted' ? this.#challenge.challengerId : this.#challenge.opponentId;
+  }
+
+  metadataFor(): Activity['metadata'] {
+    const id = this.#challenge.id;
+    return this.type === 'challenge_accepted' ? { challenge_id: id, game_id: id } : { challenge_id: id };
+  }
+}
+
+/**
+ * game_started or game_ended: one entry in both players' lists, each reading it from its own side. White's
+ * row was made first, so its id has the entry's ordinal and Black's the next.
+ */
+export class GameEntry implements EntrySource {
+  readonly type: 'game_started' | 'game_ended';
+  readonly #idOrdinal: number;
+  readonly #ids: ReplayableIds;
+  readonly #game: Game;
+  readonly #whiteHandle: string | null;
+  readonly #blackHandle: string | null;
+
+  constructor(
+    type: 'game_started' | 'game_ended',
+    ids: ReplayableIds,
+    game: Game,
+    handles: { white: string | null; black: string | null },
+  ) {
+    this.type = type;
+    this.#idOrdinal = ids.nextOrdinal;
+    this.#ids = ids;
+    ids.next();
+    ids.next();
+    this.#game = game;
+    this.#whiteHandle = handles.white;
+    this.#blackHandle = handles.black;
+  }
+
+  get atMs(): number {
+    return this.type === 'game_started' ? this.#game.startedAtMs! : this.#game.end!.endedAtMs;
+  }
+
+  idFor(actorId: string): string {
+    return this.#ids.idsAt([this.#idOrdinal + (this.#side(actorId) === 'white' ? 0 : 1)])[0]!;
+  }
+
+  contentFor(actorId: string): string {
+    const side = this.#side(actorId);
+    const other = named(
+      this.relatedAgentIdFor(actorId),
+      side === 'white' ? this.#blackHandle : this.#whiteHandle,
+    );
+    if (this.type === 'game_started') return `Started a game against ${other} as ${side}`;
+    return `${OUTCOME_VERBS[this.#outcome(side)]} ${other} (${this.#game.end!.reason.replace(/_/g, ' ')})`;
+  }
+
+  relatedPostIdFor(): null {
+    return null;
+  }
+
+  relatedAgentIdFor(actorId: string): string {
+    return this.#side(actorId) === 'white' ? this.#game.blackId : this.#game.whiteId;
+  }
+
+  metadataFor(actorId: string): Activity['metadata'] {
+    const side = this.#side(actorId);
+    const g = this.#game;
+    if (this.type === 'game_started') return { game_id: g.id, color: side };
+    const end = g.end!;
+    const eloChange = side === 'white' ? end.whiteDelta : end.blackDelta;
+    return {
+      game_id: g.id,
+      color: side,
+      result: this.#outcome(side),
+      reason: end.reason,
+      elo_change: eloChange,
+    };
+  }
+
+  #side(actorId: string): Side {
+    return actorId === this.#game.whiteId ? 'white' : 'black';
+  }
+
+  #outcome(side: Side): 'win' | 'loss' | 'draw' {
+    const result = this.#game.end!.result;
+    if (result === '1/2-1/2') return 'draw';
+    return (result === '1-0') === (side === 'white') ? 'win' : 'loss';
+  }
+}
+
+const OUTCOME_VERBS = { win: 'Won against', loss: 'Lost to', draw: 'Drew with' } as const;

@@ -1,0 +1,676 @@
+/**
+ * Chess rules of the platform: move notation (what agents send and what the wire returns) and game end
+ * decided by the board alone. Built on chessops (lichess's rules core); this module adds what chessops
+ * does not track: repetition counts, the fifty-move rule, and the platform's notation conventions.
+ *
+ * Decisions (see docs/rules.md):
+ * - Every board ending is AUTOMATIC (the platform has no claim or draw-offer route). Threefold fires when
+ *   one position key is seen a 3rd time; fifty-move fires when the halfmove clock reaches 100, unless the
+ *   move that reached it also mated (mate wins).
+ * - A position key is board + side to move + castling rights + the en-passant square ONLY when an en-passant
+ *   capture is really legal (FIDE 9.2.3: positions are the same when the same moves are possible). chess.js
+ *   instead keys on the en-passant square whenever an enemy pawn stands next to the double-pushed pawn, even
+ *   if that pawn is pinned; test/property/chess-differential.test.ts documents that difference.
+ * - Insufficient material is chessops' `isInsufficientMaterial()`: neither side can ever mate by any legal
+ *   sequence, judged from material alone (K v K, K+N v K, kings plus bishops all on one square colour).
+ *   chess.js's isInsufficientMaterial() coincides exactly (test/property/chess-differential.test.ts).
+ *   Blocked-pawn dead positions are not detected (neither library detects them).
+ * - Only standard chess: a FEN with Chess960 castling rights is rejected.
+ */
+import type { Move, NormalMove, Role } from 'chessops';
+import { attacks, pawnAttacks } from 'chessops/attacks';
+import { Chess, castlingSide, normalizeMove, type Context } from 'chessops/chess';
+import { INITIAL_FEN, makeCastlingFen, makeFen, parseFen } from 'chessops/fen';
+import { SquareSet } from 'chessops/squareSet';
+import { isNormal } from 'chessops/types';
+import {
+  kingCastlesTo,
+  makeSquare,
+  makeUci,
+  moveEquals,
+  opposite,
+  parseSquare,
+  squareFile,
+  squareRank,
+} from 'chessops/util';
+
+export type ColorName = 'white' | 'black';
+
+export const STANDARD_START_FEN: string = INITIAL_FEN;
+
+/** Board state carried by a game: the chessops position plus what chessops does not track. */
+export interface Board {
+  pos: Chess;
+  /** Times each position key was seen since the last irreversible move (see positionKey). */
+  repetitions: Map<string, number>;
+  /** Plies played on this board since newBoard (not derived from the FEN's fullmove number). */
+  plies: number;
+  /** What is known of the current position, each fact computed at most once (see factsOf). */
+  facts?: PositionFacts;
+}
+
+/**
+ * Facts of one position, shared by everything asked about it: parsing the next move, listing legal moves,
+ * writing SAN and FEN, judging the end. A ply then costs one chessops context instead of four, and one
+ * search for a legal move instead of two.
+ */
+interface PositionFacts {
+  readonly pos: Chess;
+  /** The position's ply stamp (see plyStamp): a position played on directly (`pos.play`) gets new facts. */
+  readonly stamp: number;
+  readonly ctx: Context;
+  /** Whether the side to move has a legal move; computed when first asked. */
+  movable: boolean | undefined;
+  fen: string | undefined;
+  /** The repetition key: the FEN's first four fields. */
+  key: string | undefined;
+  /**
+   * The move parseMove last returned for this position, with its mover's legal targets: legal here, so
+   * playMove need not search again, and the move log reuses the targets.
+   */
+  vouched: Move | undefined;
+  vouchedTargets: SquareSet | undefined;
+}
+
+export type ParsedMove = { ok: true; move: Move } | { ok: false; reason: string };
+
+export interface PlayedMove {
+  san: string;
+  /** Wire UCI: castling as the king's two-square move (e1g1), never chessops' king-takes-rook (e1h1). */
+  uci: string;
+  fenAfter: string;
+  color: ColorName;
+  isCheck: boolean;
+  isCheckmate: boolean;
+}
+
+export const BOARD_ENDINGS = [
+  'checkmate',
+  'stalemate',
+  'insufficient_material',
+  'threefold_repetition',
+  'fifty_move_rule',
+] as const;
+export type BoardEnding = (typeof BOARD_ENDINGS)[number];
+
+export interface BoardResult {
+  ending: BoardEnding;
+  winner: ColorName | null;
+}
+
+/** Halfmove clock value at which the fifty-move rule ends the game (50 moves by each side). */
+export const FIFTY_MOVE_HALFMOVES = 100;
+/** Number of occurrences of one position that ends the game. */
+export const REPETITION_LIMIT = 3;
+/** No accepted spelling is longer than this ("e7e8q", "O-O-O+", "Nb1xc3+!?"); longer text is rejected early. */
+const MAX_MOVE_TEXT = 16;
+
+// Standard castling only: king on e1/e8, rooks in the corners. chessops also accepts Chess960 setups.
+const STANDARD_CASTLING = {
+  white: { king: 4, a: 0, h: 7 },
+  black: { king: 60, a: 56, h: 63 },
+} as const;
+
+// --- boards -------------------------------------------------------------------------------------------
+
+/** A board from a FEN (default: the standard start). Throws on an invalid FEN: that is a programmer error. */
+export function newBoard(fen: string = STANDARD_START_FEN): Board {
+  const pos = fen === STANDARD_START_FEN ? Chess.default() : Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  assertStandardCastling(pos, fen);
+  const board: Board = { pos, repetitions: new Map(), plies: 0, facts: undefined };
+  board.repetitions.set(repetitionKey(board), 1);
+  return board;
+}
+
+/**
+ * Strictly increases with every move played on a position (each play flips the side to move, and Black's
+ * plays advance the fullmove number), so a stamp that still matches means the position is the one the facts
+ * were computed for.
+ */
+function plyStamp(pos: Chess): number {
+  return pos.fullmoves * 2 + (pos.turn === 'white' ? 0 : 1);
+}
+
+function factsOf(board: Board): PositionFacts {
+  const pos = board.pos;
+  const stamp = plyStamp(pos);
+  const known = board.facts;
+  if (known !== undefined && known.pos === pos && known.stamp === stamp) return known;
+  const facts: PositionFacts = {
+    pos,
+    stamp,
+    ctx: pos.ctx(),
+    movable: undefined,
+    fen: undefined,
+    key: undefined,
+    vouched: undefined,
+    vouchedTargets: undefined,
+  };
+  board.facts = facts;
+  return facts;
+}
+
+/** positionKey of the board's position, written once per position. */
+function repetitionKey(board: Board): string {
+  return keyOf(factsOf(board));
+}
+
+function isMovable(facts: PositionFacts): boolean {
+  facts.movable ??= hasLegalMove(facts);
+  return facts.movable;
+}
+
+/**
+ * Whether the side to move has a legal move: chessops' hasDests, asking the king last, whose targets cost a
+ * check for attackers each while another piece usually has a move at once.
+ */
+function hasLegalMove(facts: PositionFacts): boolean {
+  const pos = facts.pos;
+  const own = pos.board[pos.turn];
+  const others = own.diff(pos.board.king);
+  for (let bits = others.lo; bits !== 0; bits &= bits - 1)
+    if (pos.dests(lowestSquare(bits, 0), facts.ctx).nonEmpty()) return true;
+  for (let bits = others.hi; bits !== 0; bits &= bits - 1)
+    if (pos.dests(lowestSquare(bits, 32), facts.ctx).nonEmpty()) return true;
+  const king = facts.ctx.king;
+  return king !== undefined && pos.dests(king, facts.ctx).nonEmpty();
+}
+
+function assertStandardCastling(pos: Chess, fen: string): void {
+  for (const color of ['white', 'black'] as const) {
+    const std = STANDARD_CASTLING[color];
+    for (const side of ['a', 'h'] as const) {
+      const rook = pos.castles.rook[color][side];
+      if (rook === undefined) continue;
+      if (rook !== std[side] || pos.board.kingOf(color) !== std.king) {
+        throw new Error(`not a standard-chess castling setup: ${fen}`);
+      }
+    }
+  }
+}
+
+/**
+ * The repetition key of a position: the first four FEN fields. chessops writes the en-passant field only
+ * when an en-passant capture is legal, which is exactly FIDE's notion of "the same position".
+ */
+export function positionKey(pos: Chess): string {
+  return makeFen(pos.toSetup(), { epd: true });
+}
+
+export function sideToMove(board: Board): ColorName {
+  return board.pos.turn;
+}
+
+export function currentFen(board: Board): string {
+  const facts = factsOf(board);
+  if (facts.fen === undefined) {
+    const pos = facts.pos;
+    facts.fen = `${keyOf(facts)} ${Math.min(pos.halfmoves, 150)} ${Math.min(Math.max(pos.fullmoves, 1), 9999)}`;
+  }
+  return facts.fen;
+}
+
+// --- writing FEN ----------------------------------------------------------------------------------------
+// The same text as chessops' makeFen(pos.toSetup()) (test/property/chess.test.ts compares them), without
+// cloning the board or computing a second context for the en-passant field.
+
+/** The FEN's first four fields (positionKey), which the full FEN extends with the move counters. */
+function keyOf(facts: PositionFacts): string {
+  if (facts.key === undefined) {
+    const pos = facts.pos;
+    let at = writeBoardBytes(pos.board);
+    at = writeText(at, pos.turn === 'white' ? ' w ' : ' b ');
+    at = writeText(at, writeCastlingFen(pos));
+    const ep = legalEpSquare(pos, facts.ctx);
+    at = writeText(at, ep === undefined ? ' -' : ` ${makeSquare(ep)}`);
+    // One flat string out of a byte buffer: concatenated piece by piece, the key would be a rope of some
+    // forty pieces until first hashed, and a char-code array would be garbage on every move.
+    facts.key = KEY_BYTES.toString('latin1', 0, at);
+  }
+  return facts.key;
+}
+
+/** Room for the longest key: 64 squares and 7 slashes, side, castling and en passant. */
+const KEY_BYTES = Buffer.alloc(128);
+
+function writeText(at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) KEY_BYTES[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** Ranks 8 to 1, files a to h, from the start of KEY_BYTES; bits read straight from the board's square sets. */
+function writeBoardBytes(board: Chess['board']): number {
+  let at = 0;
+  for (let rank = 7; rank >= 0; rank--) {
+    let empty = 0;
+    for (let square = rank * 8; square < rank * 8 + 8; square++) {
+      if (!board.occupied.has(square)) {
+        empty++;
+        continue;
+      }
+      if (empty > 0) KEY_BYTES[at++] = DIGIT_ZERO + empty;
+      empty = 0;
+      KEY_BYTES[at++] = pieceCode(board, square);
+    }
+    if (empty > 0) KEY_BYTES[at++] = DIGIT_ZERO + empty;
+    if (rank > 0) KEY_BYTES[at++] = SLASH;
+  }
+  return at;
+}
+
+const DIGIT_ZERO = 48;
+const SLASH = 47;
+const PIECE_CODES = { white: [80, 78, 66, 82, 81, 75], black: [112, 110, 98, 114, 113, 107] } as const; // PNBRQK, pnbrqk
+
+function pieceCode(board: Chess['board'], square: number): number {
+  const codes = board.white.has(square) ? PIECE_CODES.white : PIECE_CODES.black;
+  if (board.pawn.has(square)) return codes[0];
+  if (board.knight.has(square)) return codes[1];
+  if (board.bishop.has(square)) return codes[2];
+  if (board.rook.has(square)) return codes[3];
+  if (board.queen.has(square)) return codes[4];
+  return codes[5];
+}
+
+/** Standard castling (the only kind newBoard admits) writes as KQkq; anything else goes to chessops. */
+function writeCastlingFen(pos: Chess): string {
+  const rights = pos.castles.castlingRights;
+  if (rights.isEmpty()) return '-';
+  if (rights.diff(STANDARD_ROOK_CORNERS).nonEmpty()) return makeCastlingFen(pos.board, rights);
+  let fen = '';
+  if (rights.has(7)) fen += 'K';
+  if (rights.has(0)) fen += 'Q';
+  if (rights.has(63)) fen += 'k';
+  if (rights.has(56)) fen += 'q';
+  return fen;
+}
+
+const STANDARD_ROOK_CORNERS = SquareSet.fromSquare(0).with(7).with(56).with(63);
+
+/** The en-passant square only when a capture there is legal (chessops' toSetup rule, FIDE's notion). */
+function legalEpSquare(pos: Chess, ctx: Context): number | undefined {
+  const ep = pos.epSquare;
+  if (ep === undefined) return undefined;
+  const capturers = pos.board.pieces(pos.turn, 'pawn').intersect(pawnAttacks(opposite(pos.turn), ep));
+  for (const from of capturers) if (pos.dests(from, ctx).has(ep)) return ep;
+  return undefined;
+}
+
+// --- parsing what agents send ----------------------------------------------------------------------------
+
+// O-O / 0-0 (digit zero, common from engines and humans) / o-o; one character throughout.
+const CASTLING_TEXT = /^([O0o])-\1(-\1)?$/;
+const UCI_TEXT = /^([a-h][1-8])([a-h][1-8])([qrbnQRBN])?$/;
+// The shape chessops' parseSan accepts for piece and pawn moves (it also takes long algebraic "Ng1-f3").
+const SAN_TEXT = /^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$/;
+// Check/mate marks and move-quality annotations; accepted and ignored, whether or not they are true.
+const ANNOTATIONS = /[+#!?]+$/;
+
+const fail = (reason: string): ParsedMove => ({ ok: false, reason });
+
+/**
+ * Parses SAN or UCI text as agents really send it into the legal chessops move (castling as
+ * king-takes-rook, chessops' own form). Never throws: anything unparsable or illegal is an error result.
+ */
+export function parseMove(board: Board, text: string): ParsedMove {
+  if (typeof text !== 'string') return fail('move must be a string');
+  const trimmed = text.trim();
+  if (trimmed === '') return fail('empty move');
+  if (trimmed.length > MAX_MOVE_TEXT) return fail(`unparsable move "${trimmed.slice(0, MAX_MOVE_TEXT)}..."`);
+  const core = trimmed.replace(ANNOTATIONS, '');
+  const facts = factsOf(board);
+  const castling = CASTLING_TEXT.exec(core);
+  if (castling) return parseCastling(facts, castling[2] === undefined ? 'h' : 'a', trimmed);
+  const uci = UCI_TEXT.exec(core);
+  if (uci) return parseUciMatch(facts, uci, trimmed);
+  const san = SAN_TEXT.exec(core);
+  if (san) {
+    return sanMove(facts, san) ?? fail(`illegal or ambiguous move "${trimmed}"`);
+  }
+  return fail(`unparsable move "${trimmed}"`);
+}
+
+function parseCastling(facts: PositionFacts, side: 'a' | 'h', text: string): ParsedMove {
+  const pos = facts.pos;
+  const king = pos.board.kingOf(pos.turn);
+  const rook = pos.castles.rook[pos.turn][side];
+  if (king === undefined || rook === undefined) return fail(`illegal move "${text}": no castling right`);
+  const move: NormalMove = { from: king, to: rook };
+  const targets = legalTargets(facts, move);
+  return targets ? vouch(facts, move, targets) : fail(`illegal move "${text}"`);
+}
+
+function parseUciMatch(facts: PositionFacts, match: RegExpExecArray, text: string): ParsedMove {
+  const pos = facts.pos;
+  const from = parseSquare(match[1] ?? '');
+  const to = parseSquare(match[2] ?? '');
+  if (from === undefined || to === undefined) return fail(`unparsable move "${text}"`);
+  const move: NormalMove = { from, to };
+  if (match[3] !== undefined) move.promotion = PROMOTION_ROLE[match[3].toLowerCase()];
+  // Both castling spellings (e1g1 and e1h1) are legal; normalizeMove maps e1g1 to chessops' e1h1.
+  const targets = legalTargets(facts, move);
+  if (!targets) return fail(`illegal move "${text}"`);
+  return vouch(facts, normalizeMove(pos, move) as NormalMove, targets);
+}
+
+/**
+ * The mover's legal targets when the move is legal here (chessops' isLegal for a normal move, keeping the
+ * targets it computes), else undefined.
+ */
+function legalTargets(facts: PositionFacts, move: NormalMove): SquareSet | undefined {
+  const pos = facts.pos;
+  if (move.promotion === 'pawn' || move.promotion === 'king') return undefined;
+  if ((move.promotion !== undefined) !== (pos.board.pawn.has(move.from) && BACKRANKS(move.to)))
+    return undefined;
+  const targets = pos.dests(move.from, facts.ctx);
+  return targets.has(move.to) || targets.has(normalizeMove(pos, move).to) ? targets : undefined;
+}
+
+/** A parsed move, noted as legal in this position (see PositionFacts.vouched). */
+function vouch(facts: PositionFacts, move: NormalMove, targets: SquareSet): ParsedMove {
+  facts.vouched = move;
+  facts.vouchedTargets = targets;
+  return { ok: true, move };
+}
+
+const PROMOTION_ROLE: Record<string, Role> = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', k: 'king' };
+const PIECE_ROLE: Record<string, Role> = { N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
+
+/**
+ * The legal move a SAN_TEXT match names, or undefined when it is illegal or ambiguous. The rules of
+ * chessops' parseSan (its answers are compared in test/property/chess.test.ts), judged in the cached
+ * context: the piece letter (a pawn without one), optional from-file and from-rank hints, the target, and a
+ * promotion exactly when a pawn reaches the back rank. A pawn without a file hint moves along its file.
+ * Only pieces that reach the target by a push or an attack qualify, so a king named onto its own rook's
+ * square (chessops' castling move) is not castling in SAN.
+ */
+function sanMove(facts: PositionFacts, match: RegExpExecArray): ParsedMove | undefined {
+  const pos = facts.pos;
+  const [, pieceLetter, fileHint, rankHint, target, promotionLetter] = match;
+  const role: Role = pieceLetter === undefined ? 'pawn' : PIECE_ROLE[pieceLetter]!;
+  const to = parseSquare(target!)!;
+  const promotion = promotionLetter === undefined ? undefined : PROMOTION_ROLE[promotionLetter.toLowerCase()];
+  if ((promotion !== undefined) !== (role === 'pawn' && BACKRANKS(to)) || promotion === 'king')
+    return undefined;
+  let candidates = pos.board.pieces(pos.turn, role);
+  const file = fileHint ?? (role === 'pawn' ? target![0] : undefined);
+  if (file !== undefined) candidates = candidates.intersect(SquareSet.fromFile(file.charCodeAt(0) - 97));
+  if (rankHint !== undefined)
+    candidates = candidates.intersect(SquareSet.fromRank(rankHint.charCodeAt(0) - 49));
+  const pushes = role === 'pawn' ? SquareSet.fromFile(squareFile(to)) : SquareSet.empty();
+  candidates = candidates.intersect(
+    pushes.union(attacks({ color: opposite(pos.turn), role }, to, pos.board.occupied)),
+  );
+  let from: number | undefined;
+  let fromTargets: SquareSet | undefined;
+  for (const candidate of candidates) {
+    const targets = pos.dests(candidate, facts.ctx);
+    if (!targets.has(to)) continue;
+    if (from !== undefined) return undefined;
+    from = candidate;
+    fromTargets = targets;
+  }
+  if (from === undefined) return undefined;
+  return vouch(facts, promotion === undefined ? { from, to } : { from, to, promotion }, fromTargets!);
+}
+
+/**
+ * The move route's body carries move_san and/or move_uci. Either alone is parsed leniently (parseMove
+ * accepts both notations in either field); when both are given they must denote the same move. A blank
+ * or null field counts as absent.
+ */
+export function parseMoveFields(board: Board, san: string | undefined, uci: string | undefined): ParsedMove {
+  const hasSan = typeof san === 'string' && san.trim() !== '';
+  const hasUci = typeof uci === 'string' && uci.trim() !== '';
+  if (!hasSan && !hasUci) return fail('no move given: send move_san or move_uci');
+  if (!hasUci) return parseMove(board, san as string);
+  if (!hasSan) return parseMove(board, uci);
+  const bySan = parseMove(board, san);
+  if (!bySan.ok) return fail(`move_san: ${bySan.reason}`);
+  const byUci = parseMove(board, uci);
+  if (!byUci.ok) return fail(`move_uci: ${byUci.reason}`);
+  if (!moveEquals(bySan.move, byUci.move)) {
+    return fail(
+      `move_san "${(san).trim()}" and move_uci "${(uci).trim()}" are different moves`,
+    );
+  }
+  return byUci; // the same move as bySan, and the one parsed last (see PositionFacts.vouched)
+}
+
+// --- playing and game end -----------------------------------------------------------------------------
+
+/** Wire UCI of a legal move in this position: castling as the king's two-square move (e1g1). */
+export function toWireUci(board: Board, move: Move): string {
+  if (!isNormal(move)) return makeUci(move);
+  const side = castlingSide(board.pos, move);
+  if (side === undefined) return makeUci(move);
+  return makeUci({ from: move.from, to: kingCastlesTo(board.pos.turn, side) });
+}
+
+/**
+ * Applies a legal move (from parseMove or legalMoves) and records the repetition. An illegal move here is
+ * a programmer error: chessops' play() would silently corrupt the position, so it stops loudly instead.
+ * SAN and FEN are written once, from the facts of the positions before and after the move, and the facts
+ * of the position reached stay cached for boardResult, the next parseMove and legalMoves.
+ */
+export function playMove(board: Board, move: Move): PlayedMove {
+  const before = factsOf(board);
+  const pos = board.pos;
+  if (move !== before.vouched && !pos.isLegal(move, before.ctx))
+    throw new Error(`playMove: illegal move ${makeUci(move)} in ${currentFen(board)}`);
+  const color = pos.turn;
+  const uci = toWireUci(board, move);
+  const sanBody = writeSanBody(before, move as NormalMove);
+  pos.play(move);
+  board.plies += 1;
+  const after = factsOf(board);
+  const isCheck = after.ctx.checkers.nonEmpty();
+  // SAN's suffix: '#' exactly when the side to move is mated, '+' on any other check.
+  const isCheckmate = isCheck && !isMovable(after);
+  const fenAfter = currentFen(board);
+  recordRepetition(board);
+  return {
+    san: isCheckmate ? `${sanBody}#` : isCheck ? `${sanBody}+` : sanBody,
+    uci,
+    fenAfter,
+    color,
+    isCheck,
+    isCheckmate,
+  };
+}
+
+/**
+ * Plays a move known to be legal (from a game's own log) and returns its SAN, nothing else: no legality
+ * search, FEN or repetition count, so the board's repetitions and plies are left behind. For re-reading a
+ * finished game's moves (a PGN export), on a board of its own.
+ */
+export function playForSan(board: Board, move: NormalMove): string {
+  const sanBody = writeSanBody(factsOf(board), move);
+  board.pos.play(move);
+  const after = factsOf(board);
+  if (after.ctx.checkers.isEmpty()) return sanBody;
+  return isMovable(after) ? `${sanBody}+` : `${sanBody}#`;
+}
+
+const SAN_LETTER: Readonly<Record<Role, string>> = {
+  pawn: '',
+  knight: 'N',
+  bishop: 'B',
+  rook: 'R',
+  queen: 'Q',
+  king: 'K',
+};
+
+/**
+ * SAN without its check suffix, as chessops writes it (test/property/chess.test.ts compares the two):
+ * castling as O-O / O-O-O; a piece letter; the from-file, from-rank or both when another piece of the same
+ * kind could also legally reach the target (the file when it tells them apart, else the rank, else both);
+ * 'x' on a capture; the target; '=' and the piece of a promotion.
+ */
+function writeSanBody(facts: PositionFacts, move: NormalMove): string {
+  const pos = facts.pos;
+  const side = castlingSide(pos, move);
+  if (side !== undefined) return side === 'h' ? 'O-O' : 'O-O-O';
+  const role = pos.board.getRole(move.from)!;
+  const capture =
+    pos.board.occupied.has(move.to) || (role === 'pawn' && squareFile(move.from) !== squareFile(move.to));
+  let san =
+    role === 'pawn'
+      ? capture
+        ? FILE_LETTERS[squareFile(move.from)]!
+        : ''
+      : SAN_LETTER[role] + disambiguation(facts, move, role);
+  if (capture) san += 'x';
+  san += makeSquare(move.to);
+  if (move.promotion !== undefined) san += `=${SAN_LETTER[move.promotion]}`;
+  return san;
+}
+
+const FILE_LETTERS = 'abcdefgh';
+
+function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): string {
+  if (role === 'king') return '';
+  const pos = facts.pos;
+  let rivals = attacks({ color: pos.turn, role }, move.to, pos.board.occupied)
+    .intersect(pos.board.pieces(pos.turn, role))
+    .without(move.from);
+  for (const rival of rivals) if (!pos.dests(rival, facts.ctx).has(move.to)) rivals = rivals.without(rival);
+  if (rivals.isEmpty()) return '';
+  const sameFile = rivals.intersects(SquareSet.fromFile(squareFile(move.from)));
+  const sameRank = rivals.intersects(SquareSet.fromRank(squareRank(move.from)));
+  const file = !sameFile || sameRank ? FILE_LETTERS[squareFile(move.from)]! : '';
+  return sameFile ? `${file}${squareRank(move.from) + 1}` : file;
+}
+
+function recordRepetition(board: Board): void {
+  // After a capture or pawn move (clock reset) no earlier position can recur: forget them, which keeps
+  // the map as small as the fifty-move window.
+  if (board.pos.halfmoves === 0) board.repetitions.clear();
+  const key = repetitionKey(board);
+  board.repetitions.set(key, (board.repetitions.get(key) ?? 0) + 1);
+}
+
+/**
+ * The game end decided by the board alone, or null. Precedence: checkmate (so a mate that also reaches
+ * the fifty-move limit wins), stalemate, insufficient material, threefold repetition, fifty-move rule.
+ * All draws after checkmate have winner null; the order only fixes which label a double draw gets.
+ */
+export function boardResult(board: Board): BoardResult | null {
+  const facts = factsOf(board);
+  const pos = facts.pos;
+  if (!isMovable(facts)) {
+    if (facts.ctx.checkers.nonEmpty()) return { ending: 'checkmate', winner: opposite(pos.turn) };
+    return { ending: 'stalemate', winner: null };
+  }
+  if (pos.isInsufficientMaterial()) return { ending: 'insufficient_material', winner: null };
+  if (isThreefold(board)) return { ending: 'threefold_repetition', winner: null };
+  if (pos.halfmoves >= FIFTY_MOVE_HALFMOVES) return { ending: 'fifty_move_rule', winner: null };
+  return null;
+}
+
+function isThreefold(board: Board): boolean {
+  return (board.repetitions.get(repetitionKey(board)) ?? 0) >= REPETITION_LIMIT;
+}
+
+// Promotion order inside legalMoves: strongest first.
+const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
+const BACKRANKS = (sq: number): boolean => sq < 8 || sq >= 56;
+
+/**
+ * Every legal move in a deterministic order: by from square, then to square (chessops indices, a1 = 0 ..
+ * h8 = 63; castling's `to` is the rook square), then promotion queen, rook, bishop, knight.
+ */
+export function legalMoves(board: Board): Move[] {
+  const pos = board.pos;
+  const ctx = factsOf(board).ctx;
+  const moves: Move[] = [];
+  // Squares are visited in ascending order (low word, then high), so the result is sorted without a sort.
+  const own = pos.board[pos.turn];
+  for (let bits = own.lo; bits !== 0; bits &= bits - 1) pushMovesFrom(pos, ctx, lowestSquare(bits, 0), moves);
+  for (let bits = own.hi; bits !== 0; bits &= bits - 1)
+    pushMovesFrom(pos, ctx, lowestSquare(bits, 32), moves);
+  return moves;
+}
+
+function pushMovesFrom(pos: Chess, ctx: Context, from: number, moves: Move[]): void {
+  const targets = pos.dests(from, ctx);
+  const promotes = pos.board.pawn.has(from);
+  for (let bits = targets.lo; bits !== 0; bits &= bits - 1)
+    pushMove(from, lowestSquare(bits, 0), promotes, moves);
+  for (let bits = targets.hi; bits !== 0; bits &= bits - 1)
+    pushMove(from, lowestSquare(bits, 32), promotes, moves);
+}
+
+function pushMove(from: number, to: number, promotes: boolean, moves: Move[]): void {
+  if (promotes && BACKRANKS(to)) {
+    for (const promotion of PROMOTIONS) moves.push({ from, to, promotion });
+  } else {
+    moves.push({ from, to });
+  }
+}
+
+// --- compact move codes ----------------------------------------------------------------------------------
+
+/**
+ * Writes a legal move in as few bits as its position needs: the mover's index among the side's pieces (by
+ * square), the target's index among that piece's legal targets, and the promotion piece (2 bits) when a pawn
+ * reaches the last rank. A field with one choice takes no bits, so a move usually takes 6 to 8 bits.
+ * readMoveBits reverses it from the same position.
+ */
+export function writeMoveBits(
+  board: Board,
+  move: NormalMove,
+  bits: { write(value: number, width: number): void },
+): void {
+  const facts = factsOf(board);
+  const pos = facts.pos;
+  const own = pos.board[pos.turn];
+  bits.write(countBelow(own, move.from), choiceBits(own.size()));
+  const targets = move === facts.vouched ? facts.vouchedTargets! : pos.dests(move.from, facts.ctx);
+  bits.write(countBelow(targets, move.to), choiceBits(targets.size()));
+  if (move.promotion !== undefined) bits.write(PROMOTIONS.indexOf(move.promotion), 2);
+}
+
+export function readMoveBits(board: Board, bits: { read(width: number): number }): NormalMove {
+  const facts = factsOf(board);
+  const pos = facts.pos;
+  const own = pos.board[pos.turn];
+  const from = nthSquare(own, bits.read(choiceBits(own.size())));
+  const targets = pos.dests(from, facts.ctx);
+  const to = nthSquare(targets, bits.read(choiceBits(targets.size())));
+  if (!pos.board.pawn.has(from) || !BACKRANKS(to)) return { from, to };
+  return { from, to, promotion: PROMOTIONS[bits.read(2)]! };
+}
+
+/** Bits to tell `count` choices apart (none for one). */
+function choiceBits(count: number): number {
+  return count <= 1 ? 0 : 32 - Math.clz32(count - 1);
+}
+
+/** How many squares of the set lie below `square`. */
+function countBelow(set: SquareSet, square: number): number {
+  if (square < 32) return square === 0 ? 0 : popcount(set.lo & (0xffffffff >>> (32 - square)));
+  return popcount(set.lo) + (square === 32 ? 0 : popcount(set.hi & (0xffffffff >>> (64 - square))));
+}
+
+function popcount(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
+/** The set's square at ascending index `n`. */
+function nthSquare(set: SquareSet, n: number): number {
+  let seen = 0;
+  for (let bits = set.lo; bits !== 0; bits &= bits - 1) if (seen++ === n) return lowestSquare(bits, 0);
+  for (let bits = set.hi; bits !== 0; bits &= bits - 1) if (seen++ === n) return lowestSquare(bits, 32);
+  throw new Error(`no square number ${n} in the set`);
+}
+
+/**
+ * The lowest square in one word of a square set (`base` 0 for the low word, 32 for the high). Sets are
+ * walked word by word with `bits &= bits - 1`: SquareSet's own iterator is a generator, several times slower.
+ */
+function lowestSquare(bits: number, base: 0 | 32): number {
+  return base + 31 - Math.clz32(bits & -bits);
+}

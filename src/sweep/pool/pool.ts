@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { SweepAborted } from '../aborted.js';
+import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
+import { packageRoot } from '../version.js';
+
+/**
+ * Seeds on a piscina pool of worker threads, one seed per task. Each seed has a timeout that starts when
+ * its thread takes it (not while it waits), enforced by aborting the task: piscina then terminates that
+ * thread, even one stuck in a loop, and starts a fresh one. A timeout or a dead thread is that seed's
+ * result, never the sweep's end. Timeouts are timers; nothing here reads the clock.
+ */
+export class SeedPool {
+  readonly threads: number;
+  readonly #pool: Piscina<SeedTask, SeedResult>;
+  readonly #broken = new AbortController();
+
+  /** `filename`: the threads' entry, by default the compiled pool-worker.js (a test gives one that cannot load). */
+  constructor(options: { threads: number; filename?: string }) {
+    this.threads = options.threads;
+    this.#pool = new Piscina<SeedTask, SeedResult>({
+      filename: options.filename ?? poolWorkerFile(),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      // One task per thread at a time: a seed is CPU-bound, and its timeout must not count a queue wait.
+      concurrentTasksPerWorker: 1,
+      // The engine pool's size never changes an answer; one stockfish instance per sweep thread, not one per CPU each.
+      // eslint-disable-next-line no-restricted-properties -- the threads inherit the environment, as any child does
+      env: { ...process.env, ACS_ENGINE_POOL: process.env['ACS_ENGINE_POOL'] || '1' },
+    });
+    // A thread that fails while running no task (its code does not load, say) is reported here, not to a
+    // task; piscina then stops replacing threads, and the seeds waiting for one would each wait out their
+    // timeout. So such a failure ends the seeds in flight and every later one at once, as crashed.
+    this.#pool.on('error', (error: unknown) => this.#broken.abort(new Error(errorMessage(error))));
+  }
+
+  /** Runs one seed. Throws only when `signal` (the user's stop) aborts it. */
+  async run(task: SeedTask, seedTimeoutMs: number, signal?: AbortSignal): Promise<SeedResult> {
+    const timeout = AbortSignal.timeout(seedTimeoutMs);
+    const broken = this.#broken.signal;
+    try {
+      return await this.#pool.run(task, {
+        signal: AbortSignal.any(signal ? [signal, timeout, broken] : [timeout, broken]),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw new SweepAborted();
+      if (broken.aborted)
+        return unfinishedSeed(
+          task.seed,
+          'crashed',
+          `the worker threads failed: ${errorMessage(broken.reason)}`,
+        );
+      if (timeout.aborted)
+        return unfinishedSeed(
+          task.seed,
+          'timed_out',
+          `no result within ${formatSeconds(seedTimeoutMs)}; the thread was stopped`,
+        );
+      return unfinishedSeed(task.seed, 'crashed', `the worker thread died: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Terminates every thread, running seeds included. */
+  async destroy(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}
+
+export interface LocalRunOptions {
+  workers: number;
+  seedTimeoutMs: number;
+  signal?: AbortSignal;
+  onResult?: (result: SeedResult) => void;
+  /** A pool to run on and leave open (a bench keeps its threads warm); by default one is made and destroyed. */
+  pool?: SeedPool;
+}
+
+/** Every task on a pool of `workers` threads, at most one seed per thread at a time; results in finishing order. */
+export async function runSeedsLocally(
+  tasks: readonly SeedTask[],
+  options: LocalRunOptions,
+): Promise<SeedResult[]> {
+  const pool =
+    options.pool ?? new SeedPool({ threads: Math.max(1, Math.min(options.workers, tasks.length)) });
+  const results: SeedResult[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      if (options.signal?.aborted) throw new SweepAborted();
+      const result = await pool.run(tasks[next++]!, options.seedTimeoutMs, options.signal);
+      results.push(result);
+      options.onResult?.(result);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: pool.threads }, lane));
+  } finally {
+    if (!options.pool) await pool.destroy();
+  }
+  return results;
+}
+
+/**
+ * The compiled worker entry. Threads run plain JavaScript, so under vitest (this module is then the .ts
+ * source) the pool still points at the build in dist/, which `npm test` makes first.
+ */
+export function poolWorkerFile(): string {
+  if (import.meta.url.endsWith('.js')) return new URL('./pool-worker.js', import.meta.url).href;
+  const built = join(packageRoot(), 'dist', 'src', 'sweep', 'pool-worker.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
+  return built;
+}
+
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
