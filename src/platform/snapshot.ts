@@ -3,7 +3,7 @@ import { currentFen } from '../rules/chess/chess.js';
 import { listActivity } from './social/activity.js';
 import { GameRecord } from './chess/game-record.js';
 import type { Platform } from './platform.js';
-import type { Activity, Game } from './state.js';
+import { STATE_TABLES, type Activity, type Game, type StateTable } from './state.js';
 
 /**
  * The platform's state as canonical JSON text, for "a refused request changes nothing" checks. Per-key
@@ -11,52 +11,55 @@ import type { Activity, Game } from './state.js';
  * refused or not, as the real service's whoami counters do.
  */
 export function stateFingerprint(p: Platform, options: { includeUsage?: boolean } = {}): string {
-  const agents = [...p.state.agents.values()].map((a) => (options.includeUsage ? a : { ...a, usage: null }));
-  const games = [...p.state.games.values()].map(gameSnapshot);
+  const tables: Record<string, unknown> = {};
+  for (const name of Object.keys(STATE_TABLES) as StateTable[]) {
+    const special = SPECIAL_TABLES[name];
+    tables[name] = special ? special(p, options) : plain(p.state[name]);
+  }
   return canonicalJson({
     nowMs: p.nowMs,
-    agents,
-    handles: [...p.state.agentIdByHandle.entries()],
-    keys: [...p.state.agentIdByKeyHash.entries()],
-    challenges: [...p.state.challenges.values()],
-    games,
-    live: [...p.state.liveGamesByAgent.entries()].map(([id, set]) => [id, [...set]]),
-    completed: [...p.state.completedGamesByAgent.entries()],
-    open: [...p.state.openChallengeIds],
-    posts: [...p.state.posts.values()],
-    transfers: [...p.state.transfers.values()],
-    transfersByAgent: [...p.state.transfersByAgent.entries()],
-    fees: [...p.state.feesByAgent.entries()],
-    escrows: [...p.state.escrows.values()].map((e) => ({
-      ...e,
-      pendingIn: [...e.pendingIn],
-      pendingOut: [...e.pendingOut],
-    })),
-    pendingOut: [...p.state.pendingOutByAddress.entries()],
-    reserved: [...p.state.reservedByAddress.entries()],
-    tournaments: [...p.state.tournaments.values()],
-    votes: [...p.state.profileVotes.entries()],
-    humans: [...p.state.humans.values()].map((h) => (options.includeUsage ? h : { ...h, usage: null })),
-    humanNames: [...p.state.humanIdByUsername.entries()],
-    humanKeys: [...p.state.humanIdByKeyHash.entries()],
-    postIds: p.state.postIds,
-    postIdsByAuthor: [...p.state.postIdsByAuthor.entries()],
-    recaps: [...p.state.recapPosts.entries()],
-    replies: [...p.state.replies.values()],
-    threads: [...p.state.repliesByPost.entries()],
-    likes: [...p.state.likes],
-    follows: [...p.state.follows],
-    unseen: [...p.state.unseenCursor.entries()],
-    notifications: [...p.state.notifications.entries()],
-    activity: [...p.state.activity.keys()].map((actorId) => [
-      actorId,
-      listActivity(p, actorId).reverse().map(activitySnapshot),
-    ]),
-    external: [...p.state.externalAccounts.entries()],
+    tables,
     ledger: p.ledger.balances(),
     timers: p.timers.size,
     events: p.eventCount,
   });
+}
+
+type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => unknown;
+
+/**
+ * The tables whose records are not plain data: usage counters left out unless asked for, games kept as
+ * packed records, activity kept as compact rows. Every other table is written by `plain`.
+ */
+const SPECIAL_TABLES: Partial<Record<StateTable, TableWriter>> = {
+  agents: (p, options) =>
+    [...p.state.agents.values()].map((a) => (options.includeUsage ? a : withoutUsage(a))),
+  humans: (p, options) =>
+    [...p.state.humans.values()].map((h) => (options.includeUsage ? h : withoutUsage(h))),
+  games: (p) => [...p.state.games.values()].map(gameSnapshot),
+  activity: (p) =>
+    [...p.state.activity.keys()].map((actorId) => [
+      actorId,
+      listActivity(p, actorId).reverse().map(activitySnapshot),
+    ]),
+};
+
+function withoutUsage<T extends { usage: unknown }>(record: T): Omit<T, 'usage'> & { usage: null } {
+  return Object.assign({}, record, { usage: null });
+}
+
+/** A table as JSON-ready data: maps as entry lists, sets as lists, nested ones too. */
+function plain(value: unknown): unknown {
+  if (value instanceof Map)
+    return [...(value as Map<unknown, unknown>).entries()].map(([key, item]) => [key, plain(item)]);
+  if (value instanceof Set) return [...value].map(plain);
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = plain(item);
+    return out;
+  }
+  return value;
 }
 
 /** A game's fields, its packed moves, and for a game still in play its board with the repetition counts. */

@@ -432,38 +432,52 @@ export interface PlatformState {
   readonly externalAccounts: Map<string, ExternalAccount>;
 }
 
+/**
+ * Every table of the state, declared once with its kind. `satisfies` makes the compiler refuse a table of
+ * `PlatformState` that is missing here, and the empty state and the state fingerprint (src/platform/snapshot.ts)
+ * are both derived from this list, so a new table is created empty and fingerprinted without anyone
+ * remembering to (a table the fingerprint did not see would make "a refused request changes nothing" blind to it).
+ */
+export const STATE_TABLES = {
+  agents: 'map',
+  agentIdByHandle: 'map',
+  agentIdByKeyHash: 'map',
+  challenges: 'map',
+  games: 'map',
+  liveGamesByAgent: 'map',
+  completedGamesByAgent: 'map',
+  openChallengeIds: 'set',
+  posts: 'map',
+  transfers: 'map',
+  transfersByAgent: 'map',
+  feesByAgent: 'map',
+  escrows: 'map',
+  pendingOutByAddress: 'map',
+  reservedByAddress: 'map',
+  tournaments: 'map',
+  profileVotes: 'map',
+  humans: 'map',
+  humanIdByUsername: 'map',
+  humanIdByKeyHash: 'map',
+  postIds: 'list',
+  postIdsByAuthor: 'map',
+  recapPosts: 'map',
+  replies: 'map',
+  repliesByPost: 'map',
+  likes: 'set',
+  follows: 'set',
+  unseenCursor: 'map',
+  notifications: 'map',
+  activity: 'map',
+  externalAccounts: 'map',
+} as const satisfies Record<keyof PlatformState, 'map' | 'set' | 'list'>;
+
+export type StateTable = keyof typeof STATE_TABLES;
+
 export function emptyState(): PlatformState {
-  return {
-    agents: new Map(),
-    agentIdByHandle: new Map(),
-    agentIdByKeyHash: new Map(),
-    challenges: new Map(),
-    games: new Map(),
-    liveGamesByAgent: new Map(),
-    completedGamesByAgent: new Map(),
-    openChallengeIds: new Set(),
-    posts: new Map(),
-    transfers: new Map(),
-    transfersByAgent: new Map(),
-    feesByAgent: new Map(),
-    escrows: new Map(),
-    pendingOutByAddress: new Map(),
-    reservedByAddress: new Map(),
-    tournaments: new Map(),
-    profileVotes: new Map(),
-    humans: new Map(),
-    humanIdByUsername: new Map(),
-    humanIdByKeyHash: new Map(),
-    postIds: [],
-    postIdsByAuthor: new Map(),
-    recapPosts: new Map(),
-    replies: new Map(),
-    repliesByPost: new Map(),
-    likes: new Set(),
-    follows: new Set(),
-    unseenCursor: new Map(),
-    notifications: new Map(),
-    activity: new Map(),
-    externalAccounts: new Map(),
-  };
+  const state: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(STATE_TABLES)) {
+    state[name] = kind === 'map' ? new Map() : kind === 'set' ? new Set() : [];
+  }
+  return state as unknown as PlatformState;
 }

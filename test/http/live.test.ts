@@ -83,7 +83,7 @@ describe('snapshot and restore', () => {
     await play(original, key, 0, 6);
     const snapshot = JSON.parse(JSON.stringify(original.snapshot())) as LiveSnapshot;
     expect(snapshot.inputs.length).toBeGreaterThan(10);
-    expect((snapshot.state as { agents: unknown[] }).agents).toHaveLength(9); // 8 background agents and the tester
+    expect((snapshot.state as { tables: { agents: unknown[] } }).tables.agents).toHaveLength(9); // 8 background agents and the tester
     expect(JSON.stringify(snapshot.inputs)).not.toContain(key); // the caller is named by id; keys are never kept
 
     const restored = await LiveWorld.restore(snapshot, own);

@@ -331,7 +331,7 @@ describe('docs/rules.md resolves', () => {
   });
 
   it('names only test files that exist, titles found in them and built-in checkers', () => {
-    expect(rowProblems(testProblems, (row) => row.test).join("\n")).toEqual("");
+    expect(rowProblems(testProblems, (row) => row.test).join('\n')).toEqual('');
   });
 });
 
@@ -360,8 +360,13 @@ describe('every rule module', () => {
   it('is imported by some test', () => {
     const tests = TEST_FILES.map(fileText);
     // Rule modules sit in src/rules/ and its domain folders (chess/, identity/, money/, social/).
-    const domains = readdirSync(join(ROOT, 'src/rules'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    const files = [...filesOf('src/rules/*.ts'), ...domains.flatMap((domain) => filesOf(`src/rules/${domain.name}/*.ts`))];
+    const domains = readdirSync(join(ROOT, 'src/rules'), { withFileTypes: true }).filter((entry) =>
+      entry.isDirectory(),
+    );
+    const files = [
+      ...filesOf('src/rules/*.ts'),
+      ...domains.flatMap((domain) => filesOf(`src/rules/${domain.name}/*.ts`)),
+    ];
     const modules = files.map((path) => path.replace(/\.ts$/, ''));
     const untested = modules.filter((module) => !tests.some((text) => text.includes(`/${module}.js`)));
     expect(modules.length).toBeGreaterThan(15);

@@ -191,6 +191,6 @@ describe('an open bounty challenge reserves its stake', () => {
     await alice.client.createChallenge({ bounty_sol: 1.5 });
     await alice.client.createChallenge();
     expect(reserved(world, alice)).toBe(1.75 * SOL);
-    expect(world.fingerprint()).toContain(`"reserved":[["${wallet(world, alice)}",${1.75 * SOL}]]`);
+    expect(world.fingerprint()).toContain(`"reservedByAddress":[["${wallet(world, alice)}",${1.75 * SOL}]]`);
   });
 });

@@ -430,9 +430,7 @@ export function parseMoveFields(board: Board, san: string | undefined, uci: stri
   const byUci = parseMove(board, uci);
   if (!byUci.ok) return fail(`move_uci: ${byUci.reason}`);
   if (!moveEquals(bySan.move, byUci.move)) {
-    return fail(
-      `move_san "${(san).trim()}" and move_uci "${(uci).trim()}" are different moves`,
-    );
+    return fail(`move_san "${san.trim()}" and move_uci "${uci.trim()}" are different moves`);
   }
   return byUci; // the same move as bySan, and the one parsed last (see PositionFacts.vouched)
 }
