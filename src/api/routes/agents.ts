@@ -6,7 +6,7 @@ import { standingVote } from '../../platform/social/votes.js';
 import { fail } from '../../kernel/errors.js';
 import * as C from '../contract/agents.js';
 import { activityRow, directoryRow, profileResponse } from '../profile-views.js';
-import { transfersReport } from '../tournament-views.js';
+import { transfersReport } from '../money-views.js';
 import { actorCaller, implement, type Route } from '../types.js';
 import { challengeView } from '../views.js';
 import { pagedList } from './paging.js';

@@ -1,11 +1,7 @@
 import { checkHalfWindow, leaderboardPage, rankedAround } from '../../platform/chess/leaderboards.js';
 import * as C from '../contract/leaderboard.js';
-import {
-  tournamentEarningsRanking,
-  tournamentEarningsRow,
-  tournamentWinsRanking,
-  tournamentWinsRow,
-} from '../tournament-views.js';
+import { tournamentEarningsRanking, tournamentWinsRanking } from '../../platform/chess/tournament-queries.js';
+import { tournamentEarningsRow, tournamentWinsRow } from '../tournament-views.js';
 import { caller, implement, type Route } from '../types.js';
 import { leaderboardRow } from '../views.js';
 import { pagedList, resolved } from './paging.js';

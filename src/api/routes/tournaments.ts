@@ -6,14 +6,11 @@ import { createTournament, joinTournament, requireTournament } from '../../platf
 import * as C from '../contract/tournaments.js';
 import {
   isOpenForEntry,
-  joinResponse,
   matchesOpenFilter,
-  openTournamentRow,
-  tournamentDetail,
   tournamentsNewestFirst,
-  tournamentSummary,
   type OpenFilter,
-} from '../tournament-views.js';
+} from '../../platform/chess/tournament-queries.js';
+import { joinResponse, openTournamentRow, tournamentDetail, tournamentSummary } from '../tournament-views.js';
 import { caller, implement, type Route } from '../types.js';
 import { pagedList } from './paging.js';
 
