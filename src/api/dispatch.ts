@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../kernel/errors.js';
 import { countRequest } from '../platform/identity/identity.js';
 import { actorForKey } from '../platform/identity/actors.js';
@@ -7,6 +7,7 @@ import { dailyQuotaUsedUp, QUOTA_WARNING_HEADER, quotaWarningText } from '../rul
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import { errorResponse } from './errors.js';
+import { describeFailure, failedField } from './validation-wording.js';
 import { ROUTES } from './routes/index.js';
 import type { ApiRequest, ApiResponse, JsonSchema, QueryValue, Route } from './types.js';
 import type { RouteContract } from './contract/define.js';
@@ -294,8 +295,8 @@ function validateInput(
   ];
   for (const [validate, value, where] of failures) {
     if (validate && !validate(value))
-      return errorResponse('validation_error', describe(validate.errors, where), {
-        field: fieldOf(validate.errors),
+      return errorResponse('validation_error', describeFailure(validate.errors, where), {
+        field: failedField(validate.errors),
       });
   }
   return { query: queryCopy, body: bodyValue };
@@ -308,27 +309,6 @@ function validateInput(
 function shallowCopy(value: unknown): unknown {
   if (Array.isArray(value)) return [...(value as unknown[])];
   return typeof value === 'object' && value !== null ? { ...value } : value;
-}
-
-function fieldOf(errors: ErrorObject[] | null | undefined): string {
-  const first = errors?.[0];
-  if (!first) return '';
-  if (first.keyword === 'required') return String(first.params['missingProperty']);
-  return first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-}
-
-function describe(errors: ErrorObject[] | null | undefined, where: string): string {
-  const first = errors?.[0];
-  if (!first) return `invalid ${where}`;
-  const field = fieldOf(errors) || where;
-  if (first.keyword === 'enum')
-    return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
-  if (first.keyword === 'type' && first.instancePath === '' && where === 'body')
-    return 'body: must be a JSON object';
-  // Route schemas carry one kind of pattern, schema.ts's text rule; its regex would tell a client nothing.
-  if (first.keyword === 'pattern')
-    return `${field}: must not contain control, bidi-override or zero-width characters`;
-  return `${field}: ${first.message ?? 'is invalid'}`;
 }
 
 /** Spellings of a query boolean real clients send: JavaScript's, Python's `str(True)`, and 1/0. */

@@ -1,9 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import * as C from '../api/contract/control.js';
 import type { BodyOf, ResponseOf, RouteContract } from '../api/contract/define.js';
 import { addWireFormats } from '../api/contract/formats.js';
-import { TEXT_RULE_MESSAGE } from '../api/contract/schema.js';
+import { describeFailure, failedField } from '../api/validation-wording.js';
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { parseIsoInstant, toIso } from '../kernel/clock.js';
@@ -225,31 +225,10 @@ async function answer<R extends RouteContract>(
 function validBody(validate: ValidateFunction, body: unknown): unknown {
   const value = body === undefined || body === null ? {} : body;
   if (!validate(value))
-    fail('validation_error', describeBodyFailure(validate.errors), { field: failedField(validate.errors) });
+    fail('validation_error', describeFailure(validate.errors, 'body'), {
+      field: failedField(validate.errors),
+    });
   return value;
-}
-
-/**
- * The dispatcher's wording of a body that fails its schema (`describe` and `fieldOf` in src/api/dispatch.ts,
- * which it does not export), so a client reads one style whichever home a /_sim route has;
- * test/http/contract-control.test.ts compares the two homes' refusals.
- */
-function describeBodyFailure(errors: ErrorObject[] | null | undefined): string {
-  const first = errors?.[0];
-  if (!first) return 'invalid body';
-  const field = failedField(errors) || 'body';
-  if (first.keyword === 'enum')
-    return `${field}: must be one of ${(first.params['allowedValues'] as unknown[]).join(', ')}`;
-  if (first.keyword === 'type' && first.instancePath === '') return 'body: must be a JSON object';
-  if (first.keyword === 'pattern') return `${field}: ${TEXT_RULE_MESSAGE}`;
-  return `${field}: ${first.message ?? 'is invalid'}`;
-}
-
-function failedField(errors: ErrorObject[] | null | undefined): string {
-  const first = errors?.[0];
-  if (!first) return '';
-  if (first.keyword === 'required') return String(first.params['missingProperty']);
-  return first.instancePath.replace(/^\//, '').replace(/\//g, '.');
 }
 
 /** The clock as every clock route reports it (the contract's clock fields). */
