@@ -107,7 +107,7 @@ export async function runSeedsLocally(
  */
 export function poolWorkerFile(): string {
   if (import.meta.url.endsWith('.js')) return new URL('./pool-worker.js', import.meta.url).href;
-  const built = join(packageRoot(), 'dist', 'src', 'sweep', 'pool-worker.js');
+  const built = join(packageRoot(), 'dist', 'src', 'sweep', 'pool', 'pool-worker.js');
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
   return built;
 }
