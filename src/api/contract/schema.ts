@@ -12,7 +12,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
  * - bidi controls (Unicode Bidi_Control): U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069;
  * - zero-width and invisible format characters: U+200B, U+200C, U+2060-U+2064, U+FEFF.
  * The zero-width joiner U+200D stays allowed: emoji sequences need it. ajv compiles patterns with the `u`
- * flag, and the escapes stay portable for OpenAPI readers. `describe` in src/api/dispatch.ts words every
+ * flag, and the escapes stay portable for OpenAPI readers. `describeFailure` in src/api/validation-wording.ts words every
  * `pattern` failure as this rule, so a route needing another pattern must teach it that pattern too.
  */
 const ALWAYS_FORBIDDEN =
