@@ -175,6 +175,9 @@ class RouteTable {
   }
 
   match(method: string, path: string): RouteMatch {
+    // The path as clients send it almost always is a route's own path: one lookup, no splitting.
+    const exact = this.#staticRoutes.get(`${method} ${path}`);
+    if (exact) return { compiled: exact, params: {} };
     const segments = pathSegments(path);
     const normal = `/${segments.join('/')}`; // `/api//x` and `/api/%78` name `/api/x`, as segment matching always read them
     const direct = this.#staticRoutes.get(`${method} ${normal}`);

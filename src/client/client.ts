@@ -12,6 +12,7 @@ import * as Search from '../api/contract/search.js';
 import * as Social from '../api/contract/social.js';
 import * as System from '../api/contract/system.js';
 import * as Tournaments from '../api/contract/tournaments.js';
+import type { PostOptions } from './wire.js';
 
 /** A non-2xx answer, carrying the wire error code. */
 export class ApiError extends Error {
@@ -40,8 +41,6 @@ interface CallInput<C extends RouteContract> {
   query?: Partial<QueryOf<C>>;
   body?: BodyOf<C> | Record<string, unknown>;
 }
-
-type PostOptions = Omit<NonNullable<BodyOf<typeof Social.createPost>>, 'content'>;
 
 /**
  * The platform API, typed from the route contracts (src/api/contract/): every method's input and answer

@@ -1,7 +1,6 @@
-import type { BodyOf } from '../api/contract/define.js';
+import type { BodyOf, QueryOf } from '../api/contract/define.js';
 import type * as Agents from '../api/contract/agents.js';
 import type * as Social from '../api/contract/social.js';
-import type * as Tournaments from '../api/contract/tournaments.js';
 
 /**
  * The wire types agents and tests name, all derived from the route contracts (src/api/contract/): none is
@@ -18,9 +17,4 @@ export type FollowTarget = BodyOf<typeof Social.follow>;
 /** A post's options besides its text (type, game, tournament, tags). */
 export type PostOptions = Omit<BodyOf<typeof Social.createPost>, 'content'>;
 /** The activity leaderboard's sort keys. */
-export type AgentsLeaderboardSort = NonNullable<BodyOfQuery<typeof Agents.activityLeaderboard>['sort']>;
-export type TournamentListStatus = NonNullable<BodyOfQuery<typeof Tournaments.listTournaments>['status']>;
-
-type BodyOfQuery<C extends { query?: unknown }> = C['query'] extends import('@sinclair/typebox').TSchema
-  ? import('@sinclair/typebox').Static<C['query']>
-  : never;
+export type AgentsLeaderboardSort = NonNullable<QueryOf<typeof Agents.activityLeaderboard>['sort']>;

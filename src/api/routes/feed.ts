@@ -8,12 +8,12 @@ import * as C from '../contract/feed.js';
 import { activityView, mentionNoteView, postDetailView, postNoteView, replyNoteView } from '../feed-views.js';
 import { postView } from '../social-views.js';
 import { actorCaller, implement, type Route } from '../types.js';
-import { pagedList } from './paging.js';
+import { pagedList, resolved } from './paging.js';
 
 /** Feed (WIRE §9): the feed, a post's thread, unseen posts and notifications; the caller's activity (WIRE §11). Lists are newest first. */
 export const feedRoutes: Route[] = [
   implement(C.feed, ({ platform, actor, query }) => {
-    const { limit, offset } = pageOf(query);
+    const { limit, offset } = resolved(query);
     const { posts, total } = feedPage(platform, {
       sort: query.sort ?? C.DEFAULT_SORT,
       postType: query.post_type,
@@ -28,7 +28,7 @@ export const feedRoutes: Route[] = [
   }),
   implement(C.unseen, (ctx) => {
     const me = actorCaller(ctx);
-    const { posts, cursorAtMs } = serveUnseen(ctx.platform, me, pageOf(ctx.query).limit);
+    const { posts, cursorAtMs } = serveUnseen(ctx.platform, me, resolved(ctx.query).limit);
     return {
       posts: posts.map((post) => postView(ctx.platform, post, me)),
       cursor_updated_to: cursorAtMs === null ? null : toIso(cursorAtMs),
@@ -44,7 +44,7 @@ export const feedRoutes: Route[] = [
         : (parseIsoInstant(ctx.query.since) ??
           fail('validation_error', 'since: must be an ISO 8601 time', { field: 'since' }));
     const lists = listNotifications(p, me.id, {
-      limit: pageOf(ctx.query).limit,
+      limit: resolved(ctx.query).limit,
       sinceMs: since,
       types: platformTypes(ctx.query.types),
     });
@@ -61,12 +61,6 @@ export const feedRoutes: Route[] = [
     );
   }),
 ];
-
-/** The dispatcher has filled `limit` (and `offset`) from the ruleset before any handler runs. */
-function pageOf(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
-  if (query.limit === undefined) throw new Error('paging read before the dispatcher resolved it');
-  return { limit: query.limit, offset: query.offset ?? 0 };
-}
 
 /**
  * The platform's list for each name a `types` filter may give: the response's own keys, and `replies`, the
