@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { buildServer } from '../src/http/server.js';
-import { LiveServer, registerSimControl } from '../src/http/sim-control.js';
+import { LiveServer } from '../src/http/live-server.js';
 import { LiveWorld } from '../src/sim/live.js';
 import type { ScenarioWithSource } from '../src/sim/scenario/scenario.js';
 import { loadServeScenario } from '../src/cli/serve.js';
@@ -65,7 +65,7 @@ async function advanceWhilePolling(loaded: ScenarioWithSource, log: (line: strin
   });
   const app = buildServer(server, {
     guard: { controlToken: TOKEN },
-    extend: (a) => registerSimControl(a, server),
+    largeBodies: server.largeBodies(),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

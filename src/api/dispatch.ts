@@ -8,8 +8,17 @@ import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import { errorResponse } from './errors.js';
 import { describeFailure, failedField } from './validation-wording.js';
-import { ROUTES } from './routes/index.js';
-import type { ApiRequest, ApiResponse, JsonSchema, QueryValue, Route } from './types.js';
+import { LIVE_ROUTES, ROUTES } from './routes/index.js';
+import {
+  JsonText,
+  type ApiRequest,
+  type ApiResponse,
+  type JsonSchema,
+  type LiveControl,
+  type LiveRoute,
+  type QueryValue,
+  type Route,
+} from './types.js';
 import type { RouteContract } from './contract/define.js';
 import { addWireFormats } from './contract/formats.js';
 import { bySpecificity, matchSegments, pathSegments, wirePath } from './contract/paths.js';
@@ -19,8 +28,8 @@ import { bySpecificity, matchSegments, pathSegments, wirePath } from './contract
  * map errors through the registry. The in-process transport calls this directly; the HTTP server reuses
  * the same route table, so both transports validate and answer identically.
  */
-interface CompiledRoute {
-  route: Route;
+interface CompiledRoute<R extends AnyRoute = Route> {
+  route: R;
   contract: RouteContract;
   segments: string[];
   params?: ValidateFunction;
@@ -33,6 +42,7 @@ interface CompiledRoute {
 }
 
 type PageSize = 'list' | 'search';
+type AnyRoute = Route | LiveRoute;
 
 // Bodies keep JSON's own types; query strings arrive as text, so they are coerced (and repeated keys
 // become arrays), as the HTTP server does.
@@ -43,7 +53,7 @@ addWireFormats(queryAjv);
 
 export class Api {
   readonly platform: Platform;
-  readonly #routes: RouteTable;
+  readonly #routes: RouteTable<Route>;
 
   constructor(platform: Platform, routes: readonly Route[] = ROUTES) {
     this.platform = platform;
@@ -94,7 +104,7 @@ export class Api {
 
   /** Validates and runs the handler; a refusal it raises is answered here, so a quota warning reaches refusals too. */
   #answer(
-    compiled: CompiledRoute,
+    compiled: CompiledRoute<Route>,
     params: Record<string, string>,
     query: Record<string, QueryValue>,
     body: unknown,
@@ -114,6 +124,46 @@ export class Api {
   }
 }
 
+/**
+ * The control rows of a live world (LIVE_ROUTES): matched and validated as the platform's rows are, then
+ * run against the live server's `LiveControl`, and awaited, since an advance or a restore is a long job.
+ * They carry no API key (the HTTP guard checks the control token first), so there is no authentication,
+ * quota or timer settling here: the world's clock is what they move.
+ */
+export class LiveControlApi {
+  readonly #routes = new RouteTable(compileRoutes(LIVE_ROUTES));
+
+  /** The answer, or undefined when the path is none of the live routes' (the platform's table answers it). */
+  handle(request: ApiRequest, live: LiveControl): Promise<ApiResponse> | undefined {
+    const { path, query } = splitPath(request.path, request.query);
+    const match = this.#routes.match(request.method.toUpperCase(), path);
+    if ('error' in match) return match.pathKnown ? Promise.resolve(match.error) : undefined;
+    return answerLive(match.compiled, match.params, query, request.body, live);
+  }
+}
+
+async function answerLive(
+  compiled: CompiledRoute<LiveRoute>,
+  params: Record<string, string>,
+  query: Record<string, QueryValue>,
+  body: unknown,
+  live: LiveControl,
+): Promise<ApiResponse> {
+  try {
+    const input = validateInput(compiled, params, query, body);
+    if ('status' in input) return input;
+    const answer = await compiled.route.handler({ live, params, query: input.query, body: input.body });
+    const status = compiled.contract.status ?? 200;
+    // Every control answer reads a moving clock, and a snapshot holds the key secret: no cache keeps one.
+    const headers = { 'cache-control': 'no-store' };
+    return answer instanceof JsonText
+      ? { status, body: undefined, text: answer.text, headers }
+      : { status, body: answer, headers };
+  } catch (error) {
+    return platformErrorResponse(error);
+  }
+}
+
 /** A refusal the platform raised, as its wire answer; anything else is a programmer error: stop loudly. */
 function platformErrorResponse(error: unknown): ApiResponse {
   if (error instanceof PlatformError)
@@ -121,9 +171,15 @@ function platformErrorResponse(error: unknown): ApiResponse {
   throw error;
 }
 
-function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
-  const compiled = routes.map(({ contract, ...rest }): CompiledRoute => ({
-    route: { contract, ...rest },
+function compileRoutes<R extends AnyRoute>(routes: readonly R[]): CompiledRoute<R>[] {
+  const compiled = routes.map((route): CompiledRoute<R> => compileRoute(route));
+  return bySpecificity(compiled);
+}
+
+function compileRoute<R extends AnyRoute>(route: R): CompiledRoute<R> {
+  const { contract } = route;
+  return {
+    route,
     contract,
     segments: contract.path.split('/').filter(Boolean),
     params: contract.params ? queryAjv.compile(contract.params) : undefined,
@@ -131,8 +187,7 @@ function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
     body: contract.body ? bodyAjv.compile(contract.body) : undefined,
     booleanQueryFields: booleanFields(contract.query),
     pageSize: pageSizeOf(contract.query),
-  }));
-  return bySpecificity(compiled);
+  };
 }
 
 /**
@@ -154,19 +209,20 @@ function splitPath(
   return { path, query: merged };
 }
 
-type RouteMatch = { compiled: CompiledRoute; params: Record<string, string> } | { error: ApiResponse };
+type RouteMatch<R extends AnyRoute> =
+  { compiled: CompiledRoute<R>; params: Record<string, string> } | { error: ApiResponse; pathKnown: boolean };
 
 /**
  * Static paths (most requests: my-turn, move, whoami, feed) are found by one map lookup on the raw path;
  * templated ones are tried in specificity order, as before. A static path whose route lacks the method
  * still falls through to the templates (`GET /api/agents/profile` is the profile of an agent so named).
  */
-class RouteTable {
-  readonly #staticRoutes = new Map<string, CompiledRoute>();
+class RouteTable<R extends AnyRoute> {
+  readonly #staticRoutes = new Map<string, CompiledRoute<R>>();
   readonly #staticPaths = new Set<string>();
-  readonly #templated: CompiledRoute[];
+  readonly #templated: CompiledRoute<R>[];
 
-  constructor(compiled: readonly CompiledRoute[]) {
+  constructor(compiled: readonly CompiledRoute<R>[]) {
     for (const route of compiled.filter(isStatic)) {
       this.#staticRoutes.set(`${route.contract.method} ${route.contract.path}`, route);
       this.#staticPaths.add(route.contract.path);
@@ -174,7 +230,7 @@ class RouteTable {
     this.#templated = compiled.filter((route) => !isStatic(route));
   }
 
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<R> {
     // The path as clients send it almost always is a route's own path: one lookup, no splitting.
     const exact = this.#staticRoutes.get(`${method} ${path}`);
     if (exact) return { compiled: exact, params: {} };
@@ -190,12 +246,15 @@ class RouteTable {
       if (compiled.contract.method === method) return { compiled, params };
     }
     if (pathMatched)
-      return { error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`) };
-    return { error: errorResponse('route_not_found', `no route ${method} ${path}`) };
+      return {
+        error: errorResponse('method_not_allowed', `${method} is not allowed on ${path}`),
+        pathKnown: true,
+      };
+    return { error: errorResponse('route_not_found', `no route ${method} ${path}`), pathKnown: false };
   }
 }
 
-function isStatic(route: CompiledRoute): boolean {
+function isStatic(route: CompiledRoute<AnyRoute>): boolean {
   return !route.contract.path.includes('{');
 }
 
@@ -279,7 +338,7 @@ function withHeader(response: ApiResponse, name: string, value: string): ApiResp
 }
 
 function validateInput(
-  compiled: CompiledRoute,
+  compiled: CompiledRoute<AnyRoute>,
   params: Record<string, string>,
   query: Record<string, QueryValue>,
   body: unknown,

@@ -1,6 +1,7 @@
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteContract } from './contract/define.js';
+import type { InvariantResult, SimJob } from './contract/control.js';
 
 export type { AuthMode } from './contract/define.js';
 
@@ -20,6 +21,8 @@ export interface ApiResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body already written as JSON text (a snapshot): sent as it is instead of `body`. */
+  text?: string;
 }
 
 export interface JsonSchema {
@@ -43,6 +46,66 @@ export interface RouteContext<C extends RouteContract = RouteContract> {
 export interface Route<C extends RouteContract = RouteContract> {
   readonly contract: C;
   readonly handler: (ctx: RouteContext<C>) => ResponseOf<C>;
+}
+
+/**
+ * What a live world (`serve`) lets the simulator's control routes do: its clock, one long job at a time
+ * (an advance, a step, a restore), its snapshot, the faucet and the invariant results. The live server
+ * (src/http/live-server.ts) provides it; the routes that use it are rows of the route table
+ * (src/api/routes/control.ts), matched and validated as every route is. A refusal is a PlatformError
+ * (`busy` while another job runs, `validation_error` for a snapshot that does not replay).
+ */
+export interface LiveControl {
+  readonly nowMs: number;
+  readonly clock: { readonly manual: boolean; readonly speed: number };
+  /** The long job running, or null. */
+  readonly job: SimJob | null;
+  nextTimerDueMs(): number | undefined;
+  /** Runs the world to `toMs` as one job; false when cancelled before it got there. */
+  advanceTo(toMs: number): Promise<boolean>;
+  /** Runs the world to its next timer as one job; the time reached, or null when none was pending. */
+  stepToNextTimer(): Promise<number | null>;
+  /** Asks the running job to stop at its next slice; false when none runs. */
+  cancel(): boolean;
+  /** The whole world as the snapshot route answers it (with `success: true`), as JSON text. */
+  snapshotText(): string;
+  /** Replaces the world by replaying a snapshot. */
+  restore(snapshot: unknown): Promise<void>;
+  /** Mints lamports into the wallet of the agent so named. */
+  airdrop(handle: string, lamports: number): { wallet: string; balanceLamports: number };
+  invariantResults(): InvariantResult[];
+}
+
+export interface LiveRouteContext<C extends RouteContract = RouteContract> {
+  live: LiveControl;
+  params: ParamsOf<C>;
+  query: QueryOf<C>;
+  body: BodyOf<C>;
+}
+
+/**
+ * An answer already written as JSON text: a snapshot can be tens of megabytes, so it goes out as the world
+ * wrote it rather than parsed and written again. `T` is the contract's response type, for the compiler.
+ */
+export class JsonText<T> {
+  declare readonly of: T;
+  constructor(readonly text: string) {}
+}
+
+type LiveAnswer<C extends RouteContract> = ResponseOf<C> | JsonText<ResponseOf<C>>;
+
+/** A control route of a live world: it acts on the world through `LiveControl` and may wait for a job. */
+export interface LiveRoute<C extends RouteContract = RouteContract> {
+  readonly contract: C;
+  readonly handler: (ctx: LiveRouteContext<C>) => LiveAnswer<C> | Promise<LiveAnswer<C>>;
+}
+
+/** As `implement`, for the routes of a live world. */
+export function implementLive<C extends RouteContract>(
+  contract: C,
+  handler: (ctx: LiveRouteContext<NoInfer<C>>) => NoInfer<LiveAnswer<C>> | Promise<NoInfer<LiveAnswer<C>>>,
+): LiveRoute {
+  return { contract, handler };
 }
 
 /**

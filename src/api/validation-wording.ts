@@ -2,9 +2,8 @@ import type { ErrorObject } from 'ajv';
 import { TEXT_RULE_MESSAGE } from './contract/schema.js';
 
 /**
- * How a schema refusal is worded, for every route whichever home it has (the dispatcher, and the live
- * server's `/_sim` routes in src/http/sim-control.ts): the failing field as a dotted path, and one line a
- * client can act on.
+ * How the dispatcher words a schema refusal, for the platform's rows and the live world's control rows
+ * alike: the failing field as a dotted path, and one line a client can act on.
  */
 export function failedField(errors: ErrorObject[] | null | undefined): string {
   const first = errors?.[0];

@@ -23,7 +23,7 @@ import { toIso } from '../kernel/clock.js';
 import type { ApiRequest } from '../api/types.js';
 import { buildServer, type RequestHandler } from '../http/server.js';
 import { newControlToken, newKeySecret } from '../http/secrets.js';
-import { LiveServer, registerSimControl } from '../http/sim-control.js';
+import { LiveServer } from '../http/live-server.js';
 import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {
@@ -155,7 +155,7 @@ async function serve(args: ServeArgs): Promise<number> {
     logger: args.log,
     guard,
     virtualNowMs: () => live.current.nowMs,
-    extend: (a) => registerSimControl(a, live),
+    largeBodies: live.largeBodies(),
   });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;

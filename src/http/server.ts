@@ -7,6 +7,7 @@ import Fastify, {
 import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
+import { limitBody } from './body-limit.js';
 import { registerGuards, type GuardOptions } from './guard.js';
 import { registerDocs } from './openapi.js';
 
@@ -27,8 +28,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where log lines go (standard output by default). */
   logStream?: { write(line: string): void };
-  /** Registers more routes (the live world's /_sim controls) before the catch-all. */
-  extend?: (app: FastifyInstance) => void;
+  /** Routes whose body may pass `bodyLimit`, up to a limit decided per request (a live server's restore). */
+  largeBodies?: readonly LargeBodyRoute[];
   /** The simulated clock, for the `virtual_time` field of each log line. */
   virtualNowMs?: () => number;
   /** `serve`'s checks before any route: Host, Origin, and the control token on /_sim (guard.ts). */
@@ -41,6 +42,12 @@ export interface ServerOptions {
 }
 
 export type InternalErrorHook = (requestId: string, error: unknown) => void;
+
+export interface LargeBodyRoute {
+  method: 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  limitBytes: () => number;
+}
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
 
@@ -65,14 +72,20 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   );
   if (options.guard) registerGuards(app, options.guard);
   registerDocs(app, CONTRACTS);
-  options.extend?.(app);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, await dispatch(api, request));
+  // Only the byte limit differs: these requests go to the same dispatcher as every other.
+  for (const { method, path, limitBytes } of options.largeBodies ?? [])
+    app.route({
+      method,
+      url: path,
+      bodyLimit: Number.MAX_SAFE_INTEGER,
+      preParsing: limitBody(limitBytes),
+      handler,
+    });
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
-  app.setNotFoundHandler(async (request, reply) => send(reply, await dispatch(api, request)));
-  app.route({
-    method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'],
-    url: '/*',
-    handler: async (request, reply) => send(reply, await dispatch(api, request)),
-  });
+  app.setNotFoundHandler(handler);
+  app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler });
   return app;
 }
 
@@ -265,11 +278,11 @@ export function writeInternalErrorLine(requestId: string, error: unknown): void 
   );
 }
 
-/** Writes a route-table answer: status, headers (Retry-After), JSON body. */
+/** Writes a route-table answer: status, headers (Retry-After), JSON body (or the JSON text it already is). */
 export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   return reply
     .status(response.status)
     .headers(response.headers ?? {})
     .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(response.body));
+    .send(response.text ?? JSON.stringify(response.body));
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
-import { LiveServer, registerSimControl } from '../../src/http/sim-control.js';
+import { LiveServer } from '../../src/http/live-server.js';
 import { LiveWorld } from '../../src/sim/live.js';
 import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
 
@@ -31,7 +31,7 @@ export async function startLiveServer(
   });
   const app = buildServer(server, {
     guard: { controlToken: TEST_CONTROL_TOKEN },
-    extend: (a) => registerSimControl(a, server),
+    largeBodies: server.largeBodies(),
   });
   const control = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
   if (options.listen === false) return { app, server, origin: '', control };

@@ -6,15 +6,16 @@ import { codesOf, type RouteContract } from '../../src/api/contract/define.js';
 import { addWireFormats } from '../../src/api/contract/formats.js';
 import { TEXT_RULE_MESSAGE } from '../../src/api/contract/schema.js';
 import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
+import { LIVE_ROUTES } from '../../src/api/routes/index.js';
 import type { ErrorCode } from '../../src/kernel/errors.js';
-import type { LiveServer } from '../../src/http/sim-control.js';
+import type { LiveServer } from '../../src/http/live-server.js';
 import { startLiveServer } from '../helpers/live-server.js';
 
 /**
  * Every simulator-control route, called over the guarded HTTP server as `serve` runs it: each success
  * matches its contract's response schema exactly, and each refusal is a code the contract declares, with
- * the status the registry gives it. The four route-table rows and the live server's own routes are
- * checked alike, and refuse a bad body in the same words.
+ * the status the registry gives it. The four platform rows and the live world's rows are checked alike,
+ * and refuse a bad body in the same words.
  */
 const SCENARIO = `
 name: control-contract
@@ -293,7 +294,22 @@ describe('the simulator-control contracts', () => {
     ]);
   });
 
-  it('words a bad body alike in both homes: the route table (humans) and the live server (airdrop)', async () => {
+  it("answers a live route's wrong method 405, marks every control answer no-store, and routes no live row in-process", async () => {
+    const wrong = await app.inject({ method: 'DELETE', url: C.getClock.path, headers: control });
+    expect([wrong.statusCode, wrong.json<Json>()['error']]).toEqual([405, 'method_not_allowed']);
+    for (const contract of [C.getClock, C.getSnapshot, C.getInvariants])
+      expect((await call(contract)).headers['cache-control'], contract.path).toBe('no-store');
+    // The in-process world has no live server: its table answers these paths as unknown.
+    for (const contract of LIVE_ROUTES.map((r) => r.contract)) {
+      const answer = server.current.world.api.handle({ method: contract.method, path: contract.path });
+      expect([answer.status, (answer.body as Json)['error']], contract.path).toEqual([
+        404,
+        'route_not_found',
+      ]);
+    }
+  });
+
+  it('words a bad body alike for a platform row (humans) and a live row (airdrop)', async () => {
     const inTable = (body: unknown) => call(C.createHuman, { payload: JSON.stringify(body) });
     const inServer = (body: unknown) => call(C.airdrop, { payload: JSON.stringify(body) });
     /** The message with its field named generically, so two routes' refusals of one kind compare equal. */

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadServeScenario, withQuotaNotices, type ServeChoices } from '../../src/cli/serve.js';
 import { buildServer } from '../../src/http/server.js';
-import { LiveServer, registerSimControl } from '../../src/http/sim-control.js';
+import { LiveServer } from '../../src/http/live-server.js';
 import { LiveWorld } from '../../src/sim/live.js';
 import { TEST_CONTROL_TOKEN } from '../helpers/live-server.js';
 
@@ -61,7 +61,7 @@ async function serve(path: string, choices: ServeChoices, wallNowMs = Date.now()
   const notices: string[] = [];
   const app = buildServer(
     withQuotaNotices(server, (line) => notices.push(line)),
-    { guard: { controlToken: TEST_CONTROL_TOKEN }, extend: (a) => registerSimControl(a, server) },
+    { guard: { controlToken: TEST_CONTROL_TOKEN }, largeBodies: server.largeBodies() },
   );
   running.push(app);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Games from '../../src/api/contract/games.js';
-import { implement } from '../../src/api/types.js';
+import * as Control from '../../src/api/contract/control.js';
+import { implement, implementLive, JsonText, type LiveControl } from '../../src/api/types.js';
 
 /**
  * The compiler holds handlers to their contracts: each `@ts-expect-error` below is a view that drops,
@@ -39,5 +40,22 @@ describe('views are checked against their contracts at compile time', () => {
     // @ts-expect-error my-turn answers `{games, total}`, not a bare list
     const bad = implement(Games.myTurn, () => []);
     expect([good.contract, bad.contract]).toEqual([Games.myTurn, Games.myTurn]);
+  });
+
+  it("refuses a live control row whose answer leaves the response type, or JSON text of another route's type", () => {
+    const good = implementLive(Control.getInvariants, ({ live }) => ({
+      success: true as const,
+      invariants: live.invariantResults(),
+    }));
+    // @ts-expect-error the invariants route answers `{success, invariants}`, not the list alone
+    const bad = implementLive(Control.getInvariants, ({ live }) => live.invariantResults());
+    const snapshotText = (live: LiveControl) => new JsonText<Control.SnapshotResponse>(live.snapshotText());
+    // @ts-expect-error snapshot text answers the snapshot route, not the clock route
+    const text = implementLive(Control.getClock, ({ live }) => snapshotText(live));
+    expect([good, bad, text].map((row) => row.contract)).toEqual([
+      Control.getInvariants,
+      Control.getInvariants,
+      Control.getClock,
+    ]);
   });
 });

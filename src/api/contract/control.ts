@@ -28,8 +28,8 @@ import {
  * under /_sim, never under /api. Over HTTP (`serve`) each needs the control token, never an API key (so
  * `auth: 'none'`; `dispatcherCodes` adds the token refusals); in-process they need nothing.
  *
- * The first four are rows of the route table (src/api/routes/control.ts); the others belong to a live
- * server (src/http/sim-control.ts), which holds the world they act on.
+ * All are rows of the route table (src/api/routes/control.ts). The first four act on the platform; the
+ * others act through a live server's `LiveControl` (src/http/live-server.ts), so only `serve` routes them.
  */
 
 /** OURS: one request moves the clock at most a year (366 days), which bounds one job. */

@@ -13,8 +13,8 @@ import { SYSTEM_ROUTES } from './system.js';
 import { TOURNAMENT_ROUTES } from './tournaments.js';
 
 /**
- * Every route of the wire, by the spec's groups: the route table implements all but the live server's
- * clock and snapshot routes (src/http/sim-control.ts), and `/openapi.json` prints exactly this list.
+ * Every route of the wire, by the spec's groups: the route table implements each one (src/api/routes/), and
+ * `/openapi.json` prints exactly this list.
  */
 export const CONTRACTS: readonly RouteContract[] = [
   ...IDENTITY_ROUTES,

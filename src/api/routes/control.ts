@@ -1,4 +1,6 @@
-import { toIso } from '../../kernel/clock.js';
+import { parseIsoInstant, toIso } from '../../kernel/clock.js';
+import { fail } from '../../kernel/errors.js';
+import { solToLamports } from '../../kernel/money.js';
 import {
   publishExternal,
   requireExternalAccount,
@@ -7,12 +9,23 @@ import {
 import { registerHuman } from '../../platform/identity/humans.js';
 import type { ExternalAccount } from '../../platform/state.js';
 import * as C from '../contract/control.js';
-import { implement, type Route } from '../types.js';
+import type { BodyOf } from '../contract/define.js';
+import {
+  implement,
+  implementLive,
+  JsonText,
+  type LiveControl,
+  type LiveRoute,
+  type Route,
+} from '../types.js';
 
 /**
- * Simulator control rows of the route table (OURS, under /_sim, no key): what the real world does outside
- * the platform. A human signs up through X, someone posts on X, an X profile changes or is banned. Both
- * transports serve them; the live server's own /_sim routes are in src/http/sim-control.ts.
+ * The simulator's control rows of the route table (OURS, under /_sim, no key), all declared in
+ * src/api/contract/control.ts and matched and validated by the dispatcher as every route is.
+ *
+ * The first group is what the real world does outside the platform: a human signs up through X, someone
+ * posts on X, an X profile changes or is banned. Both transports serve them, and a live world records them
+ * as it records platform requests.
  */
 export const controlRoutes: Route[] = [
   implement(C.createHuman, ({ platform, body }) => {
@@ -49,5 +62,82 @@ function externalAccountView(account: ExternalAccount): C.ExternalAccount {
     followers_count: account.followers,
     banned: account.banned,
     posts: account.posts.map((post) => ({ id: post.id, text: post.text, created_at: toIso(post.atMs) })),
+  };
+}
+
+/**
+ * The second group drives a live world (`serve`): its clock, one long job at a time, snapshot and restore,
+ * the faucet, the invariant results. They act through `LiveControl`, which only a live server provides, so
+ * the in-process world does not route them (src/api/dispatch.ts `LiveControlApi`).
+ */
+export const liveControlRoutes: LiveRoute[] = [
+  implementLive(C.getClock, ({ live }) => ({ success: true as const, ...clockFields(live) })),
+  implementLive(C.advanceClock, ({ live, body }) => advanceClockTo(live, live.nowMs + body.ms)),
+  implementLive(C.setClock, ({ live, body }) => setClock(live, body)),
+  implementLive(C.stepClock, ({ live }) => step(live)),
+  implementLive(C.cancelJob, ({ live }) => ({
+    success: true as const,
+    cancelled: live.cancel(),
+    ...clockFields(live),
+  })),
+  implementLive(C.getSnapshot, ({ live }) => new JsonText<C.SnapshotResponse>(live.snapshotText())),
+  implementLive(C.restoreSnapshot, async ({ live, body }) => {
+    await live.restore(body);
+    return { success: true as const, restored: true as const, ...clockFields(live) };
+  }),
+  implementLive(C.airdrop, ({ live, body }) => faucet(live, body)),
+  implementLive(C.getInvariants, ({ live }) => ({
+    success: true as const,
+    invariants: live.invariantResults(),
+  })),
+];
+
+/** The clock as every clock route reports it (the contract's clock fields). */
+function clockFields(live: LiveControl): Omit<C.ClockResponse, 'success'> {
+  const next = live.nextTimerDueMs();
+  return {
+    now: toIso(live.nowMs),
+    now_ms: live.nowMs,
+    manual: live.clock.manual,
+    speed: live.clock.speed,
+    next_timer_at: next === undefined ? null : toIso(next),
+    busy: live.job,
+  };
+}
+
+/** Sets the clock forward to `at` (ISO 8601) or `at_ms`; time never runs backwards. */
+function setClock(live: LiveControl, body: BodyOf<typeof C.setClock>): Promise<C.AdvanceResponse> {
+  const target = body.at !== undefined ? parseIsoInstant(body.at) : body.at_ms;
+  if (target === undefined || !Number.isSafeInteger(target))
+    fail('validation_error', 'at: an ISO 8601 time (or at_ms: epoch milliseconds)', { field: 'at' });
+  const now = live.nowMs;
+  if (target < now) fail('bad_request', `the clock is already at ${toIso(now)}; it never runs backwards`);
+  if (target - now > C.MAX_ADVANCE_MS)
+    fail('validation_error', 'at: at most 366 days ahead of the clock', { field: 'at' });
+  return advanceClockTo(live, target);
+}
+
+async function advanceClockTo(live: LiveControl, toMs: number): Promise<C.AdvanceResponse> {
+  const reached = await live.advanceTo(toMs);
+  return { success: true, ...clockFields(live), cancelled: !reached };
+}
+
+async function step(live: LiveControl): Promise<C.StepResponse> {
+  const due = await live.stepToNextTimer();
+  return { success: true, ...clockFields(live), stepped_to: due === null ? null : toIso(live.nowMs) };
+}
+
+/** The schema bounds `sol`; SOL becomes whole lamports exactly, so more than 9 decimals are refused. */
+function faucet(live: LiveControl, body: BodyOf<typeof C.airdrop>): C.AirdropResponse {
+  const lamports =
+    solToLamports(body.sol) ??
+    fail('validation_error', 'sol: at most 9 decimal places (whole lamports)', { field: 'sol' });
+  const { wallet, balanceLamports } = live.airdrop(body.handle, lamports);
+  return {
+    success: true,
+    handle: body.handle,
+    wallet_address: wallet,
+    lamports,
+    balance_lamports: balanceLamports,
   };
 }

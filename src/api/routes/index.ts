@@ -1,7 +1,7 @@
-import type { Route } from '../types.js';
+import type { LiveRoute, Route } from '../types.js';
 import { agentsRoutes } from './agents.js';
 import { challengeRoutes } from './challenges.js';
-import { controlRoutes } from './control.js';
+import { controlRoutes, liveControlRoutes } from './control.js';
 import { feedRoutes } from './feed.js';
 import { gameRoutes } from './games.js';
 import { humansRoutes } from './humans.js';
@@ -14,7 +14,7 @@ import { tournamentRoutes } from './tournaments.js';
 
 /**
  * The route table: one handler per contract of src/api/contract/, by the spec's groups, shared by the
- * in-process and HTTP transports. (The live server's clock and snapshot routes are in src/http/sim-control.ts.)
+ * in-process and HTTP transports. The rows that drive a live world are LIVE_ROUTES, below.
  */
 export const ROUTES: readonly Route[] = [
   ...identityRoutes,
@@ -30,3 +30,6 @@ export const ROUTES: readonly Route[] = [
   ...systemRoutes,
   ...controlRoutes,
 ];
+
+/** The control rows only a live world (`serve`) answers: its clock, snapshot, restore, faucet, invariants. */
+export const LIVE_ROUTES: readonly LiveRoute[] = liveControlRoutes;

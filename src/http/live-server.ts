@@ -1,0 +1,216 @@
+import * as C from '../api/contract/control.js';
+import { LiveControlApi } from '../api/dispatch.js';
+import { errorResponse } from '../api/errors.js';
+import type { ApiRequest, ApiResponse, LiveControl } from '../api/types.js';
+import { fail, PlatformError } from '../kernel/errors.js';
+import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
+import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
+import type { LargeBodyRoute } from './server.js';
+
+/**
+ * The live server (`serve`): it holds the live world, answers platform requests from it, and gives the
+ * simulator's control routes (rows of the route table, src/api/routes/control.ts `liveControlRoutes`) the
+ * `LiveControl` they act through: the clock, snapshot and restore, the faucet and the invariant results.
+ * Who may call those is decided before they run (`guard.ts`: the control token).
+ *
+ * Long work (an advance of a day, a restore, the real-time clock catching up) runs in slices that yield to
+ * the event loop, so other clients keep being answered; one such job runs at a time, and
+ * POST /_sim/clock/cancel stops it between slices.
+ */
+export interface ClockMode {
+  /** The clock moves only through /_sim/clock routes. */
+  manual: boolean;
+  /** Virtual milliseconds per wall millisecond when not manual. */
+  speed: number;
+}
+
+export interface LiveServerOptions {
+  clock: ClockMode;
+  /** The scenario the server's owner started it with: a restore of its own snapshots uses this copy. */
+  own: ScenarioWithSource;
+  /** Wall-clock milliseconds (serve passes performance.now); without one, slices are counted in instants. */
+  wallClockMs?: () => number;
+  /** Wall time one slice of world work may take before other requests are answered. */
+  sliceMs?: number;
+}
+
+export const DEFAULT_SLICE_MS = 10;
+const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
+const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
+/** A tick is the real-time clock's own step: an advance or a restore someone asks for stops it and goes first. */
+type Job = C.SimJob;
+
+/** Routes the control rows of the table once for every live server: they hold no state of their own. */
+const CONTROL = new LiveControlApi();
+
+/** Holds the live world the server answers with; a restore swaps it. */
+export class LiveServer implements LiveControl {
+  current: LiveWorld;
+  readonly clock: ClockMode;
+  readonly own: ScenarioWithSource;
+  readonly #wallClockMs: (() => number) | undefined;
+  readonly #sliceMs: number;
+  #job: Job | null = null;
+  #running: Promise<unknown> | null = null;
+  #cancel = false;
+  #largestSnapshotBytes = 0;
+
+  constructor(world: LiveWorld, options: LiveServerOptions) {
+    this.current = world;
+    this.clock = options.clock;
+    this.own = options.own;
+    this.#wallClockMs = options.wallClockMs;
+    this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  }
+
+  get job(): Job | null {
+    return this.#job;
+  }
+
+  get nowMs(): number {
+    return this.current.nowMs;
+  }
+
+  /**
+   * Control requests (/_sim) go to the control rows; platform requests are answered between the world's
+   * instants, and refused (503, retry in 1 s) while a restore swaps the world.
+   */
+  async handle(request: ApiRequest): Promise<ApiResponse> {
+    const control = CONTROL.handle(request, this);
+    if (control) return control;
+    if (this.#job === 'restore') return refusalOf(busy('a snapshot is being restored'));
+    return this.current.handle(request);
+  }
+
+  nextTimerDueMs(): number | undefined {
+    return this.current.world.platform.nextTimerDueMs();
+  }
+
+  advanceTo(toMs: number): Promise<boolean> {
+    return this.exclusive('advance', (slicing) => this.current.advanceTo(toMs, slicing));
+  }
+
+  stepToNextTimer(): Promise<number | null> {
+    return this.exclusive('advance', (slicing) => this.current.stepToNextTimer(slicing));
+  }
+
+  snapshotText(): string {
+    const text = this.current.snapshotText({ success: true });
+    this.#largestSnapshotBytes = Math.max(this.#largestSnapshotBytes, Buffer.byteLength(text));
+    return text;
+  }
+
+  /** A snapshot that does not replay to what it says is a `validation_error` naming the field `snapshot`. */
+  restore(snapshot: unknown): Promise<void> {
+    return this.exclusive('restore', async (slicing) => {
+      try {
+        this.current = await LiveWorld.restore(snapshot, this.own, slicing);
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          fail('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
+        throw error;
+      }
+    });
+  }
+
+  airdrop(handle: string, lamports: number): { wallet: string; balanceLamports: number } {
+    const wallet = this.current.airdrop(handle, lamports);
+    return { wallet, balanceLamports: this.current.world.platform.ledger.balance(wallet) };
+  }
+
+  invariantResults(): C.InvariantResult[] {
+    return this.current.world.invariantResults();
+  }
+
+  /** The restore route may read a body as large as restoreLimitBytes(); every other route keeps the server's limit. */
+  largeBodies(): LargeBodyRoute[] {
+    return [{ method: 'POST', path: C.restoreSnapshot.path, limitBytes: () => this.restoreLimitBytes() }];
+  }
+
+  /** Runs one long job at a time; another one asked for meanwhile is refused: a PlatformError `busy` (a tick gives way). */
+  async exclusive<T>(job: Job, work: (slicing: Slicing) => Promise<T>): Promise<T> {
+    if (this.#job === 'tick' && job !== 'tick') {
+      this.#cancel = true;
+      await this.#running;
+    }
+    if (this.#job) throw busy(`a ${this.#job} is running; POST /_sim/clock/cancel stops it`);
+    this.#job = job;
+    this.#cancel = false;
+    const running = work(this.#slicing());
+    this.#running = running;
+    try {
+      return await running;
+    } finally {
+      this.#job = null;
+      this.#running = null;
+    }
+  }
+
+  /** Asks the running job to stop at its next slice; false when nothing runs. */
+  cancel(): boolean {
+    if (!this.#job) return false;
+    this.#cancel = true;
+    return true;
+  }
+
+  /** The real-time clock's step: skipped (refused busy) while another job runs; the caller keeps the carry. */
+  async tick(ms: number): Promise<void> {
+    try {
+      await this.exclusive('tick', (slicing) => this.current.advanceTo(this.current.nowMs + ms, slicing));
+    } catch (error) {
+      if (!(error instanceof PlatformError && error.code === 'busy')) throw error;
+    }
+  }
+
+  /** A restore body may be this large: four times the largest snapshot this server has written, at least 64 MiB. */
+  restoreLimitBytes(): number {
+    return Math.max(MIN_RESTORE_LIMIT, 4 * this.#largestSnapshotBytes);
+  }
+
+  #slicing(): Slicing {
+    return {
+      startSlice: this.#pauseTest(),
+      yieldNow: () => new Promise((resolve) => setImmediate(resolve)),
+      cancelled: () => this.#cancel,
+    };
+  }
+
+  #pauseTest(): () => () => boolean {
+    const wall = this.#wallClockMs;
+    const budget = this.#sliceMs;
+    if (wall) {
+      return () => {
+        const start = wall();
+        return () => wall() - start >= budget;
+      };
+    }
+    return () => {
+      let instants = 0;
+      return () => ++instants >= INSTANTS_PER_SLICE;
+    };
+  }
+}
+
+/**
+ * The snapshot goes out as the text the world writes, so the compiler checks its type against the contract
+ * here instead: every field of LiveSnapshot (plus `success`) is in the contract with a type it accepts, and
+ * the contract has no other.
+ */
+type SnapshotFields = keyof LiveSnapshot | 'success';
+type SnapshotMatchesContract = [LiveSnapshot & { success: true }] extends [C.SnapshotResponse]
+  ? [keyof C.SnapshotResponse, SnapshotFields] extends [SnapshotFields, keyof C.SnapshotResponse]
+    ? true
+    : never
+  : never;
+const _snapshotMatchesContract: SnapshotMatchesContract = true; // fails to compile when the two drift
+
+function busy(message: string): PlatformError {
+  return new PlatformError('busy', message, { retry_after: 1 });
+}
+
+/** A refusal's answer; one that says when to retry (busy) carries it as a Retry-After header too. */
+function refusalOf(error: PlatformError): ApiResponse {
+  const response = errorResponse(error.code, error.message, error.details);
+  const retry = error.details?.['retry_after'];
+  return typeof retry === 'number' ? { ...response, headers: { 'retry-after': String(retry) } } : response;
+}
