@@ -135,6 +135,9 @@ export class LiveControlApi {
 
   /** The answer, or undefined when the path is none of the live routes' (the platform's table answers it). */
   handle(request: ApiRequest, live: LiveControl): Promise<ApiResponse> | undefined {
+    // Only a path spelled `/_sim...` reaches a control row (wirePath gives any other the `/api` prefix), so
+    // platform requests, nearly all of them, skip the parsing below.
+    if (!request.path.startsWith('/_sim')) return undefined;
     const { path, query } = splitPath(request.path, request.query);
     const match = this.#routes.match(request.method.toUpperCase(), path);
     if ('error' in match) return match.pathKnown ? Promise.resolve(match.error) : undefined;
