@@ -18,8 +18,9 @@ import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
  *   checker is written `checker \`name\`` and must be a built-in invariant. A test file's short name
  *   (`platform-feed "..."`) is read too, though the document spells every path out.
  *
- * The same file keeps two neighbouring facts true: every rule module has a test that imports it, and
- * every path docs/architecture.md names exists.
+ * The same file keeps neighbouring facts true: every rule module has a test that imports it, that test is
+ * found by the module's name (`src/rules/chess/game.ts`, `game.test.ts`), and every path
+ * docs/architecture.md names exists.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -355,22 +356,51 @@ describe('docs/architecture.md', () => {
   });
 });
 
+/** Every rule module, `src/rules/*.ts` and its domain folders' (chess/, identity/, money/, social/). */
+function ruleModules(): string[] {
+  const domains = readdirSync(join(ROOT, 'src/rules'), { withFileTypes: true }).filter((entry) =>
+    entry.isDirectory(),
+  );
+  return [
+    ...filesOf('src/rules/*.ts'),
+    ...domains.flatMap((domain) => filesOf(`src/rules/${domain.name}/*.ts`)),
+  ];
+}
+
+/**
+ * A rule's test is found by its name: `src/rules/<area>/<name>.ts` is tested in a file named
+ * `<name>.test.ts` under test/, which imports it (a specifier ending `rules/<area>/<name>.js`).
+ */
+function namedTestProblem(
+  module: string,
+  testFiles: readonly string[],
+  textOf: (path: string) => string,
+): string | undefined {
+  const expected = `${basename(module, '.ts')}.test.ts`;
+  const target = escapeRegExp(module.replace(/^src\//, '').replace(/\.ts$/, '.js'));
+  const specifier = new RegExp(`['"](?:\\.\\.?/)+(?:[\\w.-]+/)*${target}['"]`);
+  const named = testFiles.filter((path) => basename(path) === expected);
+  if (named.length === 0) return `${module}: no test named ${expected} under test/`;
+  if (named.some((path) => specifier.test(textOf(path)))) return undefined;
+  return `${module}: ${named.join(', ')} does not import it`;
+}
+
 describe('every rule module', () => {
+  const modules = ruleModules();
+
   // A rule is found from its row here, and its test from the rule: a module no test imports breaks the chain.
   it('is imported by some test', () => {
     const tests = TEST_FILES.map(fileText);
-    // Rule modules sit in src/rules/ and its domain folders (chess/, identity/, money/, social/).
-    const domains = readdirSync(join(ROOT, 'src/rules'), { withFileTypes: true }).filter((entry) =>
-      entry.isDirectory(),
-    );
-    const files = [
-      ...filesOf('src/rules/*.ts'),
-      ...domains.flatMap((domain) => filesOf(`src/rules/${domain.name}/*.ts`)),
-    ];
-    const modules = files.map((path) => path.replace(/\.ts$/, ''));
-    const untested = modules.filter((module) => !tests.some((text) => text.includes(`/${module}.js`)));
+    const untested = modules
+      .map((path) => path.replace(/\.ts$/, ''))
+      .filter((module) => !tests.some((text) => text.includes(`/${module}.js`)));
     expect(modules.length).toBeGreaterThan(15);
     expect(untested).toEqual([]);
+  });
+
+  it('has a test of its own name that imports it (src/rules/<area>/<name>.ts, <name>.test.ts)', () => {
+    const problems = modules.map((module) => namedTestProblem(module, TEST_FILES, fileText));
+    expect(problems.filter((problem) => problem !== undefined)).toEqual([]);
   });
 });
 
@@ -427,6 +457,19 @@ describe('the pointer reader', () => {
     ]).toEqual([undefined, undefined, undefined]);
     expect(pathProblem('src/nowhere/')).toBe('folder `src/nowhere/` does not exist');
     expect(pathProblem('agents/engine/calibrate.ts')).toBe('`agents/engine/calibrate.ts` does not exist');
+  });
+
+  it('finds a rule’s test by its name and its import', () => {
+    const files = ['test/unit/platform-games.test.ts', 'test/property/game.test.ts'];
+    const imports = (path: string) =>
+      path.endsWith('/game.test.ts') ? "import { x } from '../../src/rules/chess/game.js';" : '';
+    expect(namedTestProblem('src/rules/chess/game.ts', files, imports)).toBeUndefined();
+    expect(
+      namedTestProblem('src/rules/chess/game.ts', files, () => '// the rules of src/rules/chess/game.js'),
+    ).toBe('src/rules/chess/game.ts: test/property/game.test.ts does not import it');
+    expect(namedTestProblem('src/rules/chess/elo.ts', files, imports)).toBe(
+      'src/rules/chess/elo.ts: no test named elo.test.ts under test/',
+    );
   });
 
   it('splits cells at unescaped pipes only', () => {

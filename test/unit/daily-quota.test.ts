@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/api/types.js';
-import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../../src/rules/daily-quota.js';
+import {
+  dailyQuotaUsedUp,
+  QUOTA_POLICIES,
+  QUOTA_WARNING_HEADER,
+  quotaWarningText,
+  type QuotaPolicy,
+} from '../../src/rules/daily-quota.js';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
 import { parseScenario, ScenarioError } from '../../src/sim/scenario/scenario.js';
 import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
@@ -122,5 +128,37 @@ describe('the daily quota policy', () => {
     world.advanceTo(Math.ceil(world.platform.nowMs / DAY_MS) * DAY_MS);
     expect(send(world, alice, 'read').headers?.[QUOTA_WARNING_HEADER]).toBeUndefined();
     expect(usage(world, alice)).toMatchObject({ requests_today: 2, limit_reached: false });
+  });
+});
+
+describe('the daily quota rule', () => {
+  it('is used up once today’s count reaches the limit, and a count from an earlier day never is', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.integer({ min: 0, max: DAY_MS - 1 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.nat(12),
+        fc.integer({ min: 1, max: 10 }),
+        (day, msIntoDay, daysLater, requestsToday, limit) => {
+          const nowMs = (day + daysLater) * DAY_MS + msIntoDay;
+          const usedUp = dailyQuotaUsedUp({ dayIndex: day, requestsToday }, nowMs, limit);
+          expect(usedUp).toBe(daysLater === 0 && requestsToday >= limit);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(dailyQuotaUsedUp({ dayIndex: 0, requestsToday: 5000 }, DAY_MS - 1, 5000)).toBe(true);
+    expect(dailyQuotaUsedUp({ dayIndex: 0, requestsToday: 5000 }, DAY_MS, 5000)).toBe(false);
+  });
+
+  it('warns in one ASCII line that names the figure', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), (limit) => {
+        const text = quotaWarningText(limit);
+        expect(text.startsWith(`daily request quota of ${limit} passed; `)).toBe(true);
+        expect(text).toMatch(/^[\x20-\x7e]+$/);
+      }),
+    );
   });
 });

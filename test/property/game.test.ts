@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   isMoveInTime,
   moveLimitWinner,
+  otherSide,
   reachedMoveLimit,
+  resultFor,
   timeoutWinner,
   turnDeadlineMs,
+  whiteScore,
 } from '../../src/rules/chess/game.js';
 import { DEFAULT_RULESET, resolveRuleset } from '../../src/rules/ruleset.js';
 
@@ -48,6 +51,30 @@ describe('move limit', () => {
   it('is reached at exactly 1000 half-moves', () => {
     expect(reachedMoveLimit(999, DEFAULT_RULESET)).toBe(false);
     expect(reachedMoveLimit(1000, DEFAULT_RULESET)).toBe(true);
+  });
+
+  it('is reached from the ruleset’s limit on, whatever the limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2000 }), fc.nat(3000), (limit, plies) => {
+        const { ruleset, errors } = resolveRuleset({ game: { moveLimitPlies: limit } });
+        expect(errors).toEqual([]);
+        expect(reachedMoveLimit(plies, ruleset)).toBe(plies >= limit);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('results', () => {
+  it('names the winner in PGN form and scores it for Elo from White’s side', () => {
+    expect([resultFor('white'), resultFor('black'), resultFor(null)]).toEqual(['1-0', '0-1', '1/2-1/2']);
+    expect([whiteScore('1-0'), whiteScore('0-1'), whiteScore('1/2-1/2')]).toEqual([1, 0, 0.5]);
+    for (const side of ['white', 'black'] as const) {
+      expect(otherSide(otherSide(side))).toBe(side);
+      expect(otherSide(side)).not.toBe(side);
+      // The winner scores 1 and the loser 0, seen from either side.
+      expect(whiteScore(resultFor(side)) + whiteScore(resultFor(otherSide(side)))).toBe(1);
+    }
   });
 });
 
