@@ -17,6 +17,7 @@ import type { Platform } from '../src/platform/platform.js';
 import { legalMoves, newBoard, toWireUci } from '../src/rules/chess/chess.js';
 import { ONBOARDING_PRESETS, resolveRuleset, type DeepPartial, type Ruleset } from '../src/rules/ruleset.js';
 import { wirePlatform } from '../src/sim/wiring.js';
+import { median, percentile } from './figures.js';
 
 // --- a keep-alive JSON client over http.request -----------------------------------------------------------
 
@@ -34,8 +35,14 @@ export interface Answer {
   body: AnswerBody | null;
 }
 
+/** What the agents' loop needs of a client: bench/raw-load.ts's RawClient is the cheaper one (P3). */
+export interface JsonClient {
+  send(method: string, path: string, options?: { body?: unknown; apiKey?: string }): Promise<Answer>;
+  close(): void;
+}
+
 /** One keep-alive socket pool per server: every worker reuses a connection instead of opening one per request. */
-export class LoopbackClient {
+export class LoopbackClient implements JsonClient {
   readonly #agent: http.Agent;
   readonly #port: number;
 
@@ -113,13 +120,8 @@ export class LoadRecorder {
   }
 }
 
-/** Nearest-rank percentile: the smallest value with at least p% of the values at or below it. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1]!;
-}
+/** Nearest-rank percentile (bench/figures.ts), exported here too for the load test. */
+export { percentile };
 
 /**
  * A round ends at a wall-clock deadline or once a count is reached, whichever comes first. A move count
@@ -220,7 +222,7 @@ export interface LoadWorld {
 }
 
 /** Registers and posts once for every agent (all at once), then pairs them: agent 2i challenges agent 2i+1. */
-export async function enrolAgents(client: LoopbackClient, count: number, seed: string): Promise<LoadWorld> {
+export async function enrolAgents(client: JsonClient, count: number, seed: string): Promise<LoadWorld> {
   if (count < 2 || count % 2 !== 0) throw new Error(`load: agents must be an even number >= 2, got ${count}`);
   const rng = new Rng(seed).fork('load');
   const handles = Array.from({ length: count }, (_, i) => `load_${String(i).padStart(4, '0')}`);
@@ -236,7 +238,7 @@ export async function enrolAgents(client: LoopbackClient, count: number, seed: s
   return { agents, pairs };
 }
 
-async function enrolOne(client: LoopbackClient, handle: string, rng: Rng): Promise<LoadAgent> {
+async function enrolOne(client: JsonClient, handle: string, rng: Rng): Promise<LoadAgent> {
   const registered = await client.send('POST', '/api/register', { body: { handle } });
   if (registered.status !== 200)
     throw new Error(`load: register ${handle}: ${registered.status} ${JSON.stringify(registered.body)}`);
@@ -252,7 +254,7 @@ async function enrolOne(client: LoopbackClient, handle: string, rng: Rng): Promi
 
 /** One step of one agent: its pair duty if it has one (challenge or accept), else a my-turn poll and its moves. */
 async function agentStep(
-  client: LoopbackClient,
+  client: JsonClient,
   pair: Pair,
   agent: LoadAgent,
   recorder: LoadRecorder,
@@ -265,7 +267,7 @@ async function agentStep(
   for (const game of turn.body?.games ?? []) await move(client, pair, agent, game, recorder);
 }
 
-async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
+async function challenge(client: JsonClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
   const body = { opponent_handle: pair.opponent.handle };
   const answer = await recorder.timed('challenge', () =>
     client.send('POST', '/api/chess/challenge', { apiKey: pair.challenger.apiKey, body }),
@@ -275,7 +277,7 @@ async function challenge(client: LoopbackClient, pair: Pair, recorder: LoadRecor
   pair.phase = 'challenged';
 }
 
-async function accept(client: LoopbackClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
+async function accept(client: JsonClient, pair: Pair, recorder: LoadRecorder): Promise<void> {
   const path = `/api/chess/challenges/${encodeURIComponent(pair.challengeId!)}/accept`;
   const answer = await recorder.timed('accept', () =>
     client.send('POST', path, { apiKey: pair.opponent.apiKey }),
@@ -285,7 +287,7 @@ async function accept(client: LoopbackClient, pair: Pair, recorder: LoadRecorder
 
 /** A uniformly random legal move on the agent's own board, parsed from the FEN my-turn returned. */
 async function move(
-  client: LoopbackClient,
+  client: JsonClient,
   pair: Pair,
   agent: LoadAgent,
   game: { game_id: string; current_fen: string },
@@ -303,7 +305,7 @@ async function move(
 }
 
 /** Every agent loops (pair duty, or poll and move) until the stop rule holds; a round leaves the pairs where they are. */
-export function runTwinRound(client: LoopbackClient, world: LoadWorld, rule: StopRule): Promise<RoundResult> {
+export function runTwinRound(client: JsonClient, world: LoadWorld, rule: StopRule): Promise<RoundResult> {
   const seats = world.pairs.flatMap((pair) =>
     [pair.challenger, pair.opponent].map((agent) => ({ pair, agent })),
   );
@@ -313,7 +315,7 @@ export function runTwinRound(client: LoopbackClient, world: LoadWorld, rule: Sto
 }
 
 /** The same closed loop against the bare route: each worker sends its next request when the last one answers. */
-export function runBareRound(client: LoopbackClient, workers: number, rule: StopRule): Promise<RoundResult> {
+export function runBareRound(client: JsonClient, workers: number, rule: StopRule): Promise<RoundResult> {
   return runRound(workers, rule, async (_worker, recorder) => {
     await recorder.timed('bare', () => client.send('GET', '/bare'));
   });
@@ -357,11 +359,6 @@ function figures(bare: RoundResult, twin: RoundResult): RoundFigures {
     bareP50: percentile(bare.recorder.all(), 50),
     bareP99: percentile(bare.recorder.all(), 99),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Both servers up, agents enrolled and paired in a warm-up, then rounds alternate bare, twin, bare, twin. */

@@ -12,6 +12,9 @@ import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { runMemoryBench } from './game-memory.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 import { runSweepBench } from './sweep.js';
+import { runCrowdBench, runSmokeBench } from './scenario-run.js';
+import { runSplitLoadBench } from './http-split.js';
+import { median } from './figures.js';
 
 interface Sample {
   plies: number;
@@ -22,11 +25,6 @@ async function timed(run: () => Promise<{ plies: number }> | { plies: number }):
   const start = performance.now();
   const { plies } = await run();
   return { plies, ms: performance.now() - start };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function runBench(options: {
@@ -172,15 +170,33 @@ if (isMain) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  // BENCH_SECTIONS=load (or any comma list of games, memory, social, load, engine, serve, sweep) runs only those sections.
+  // BENCH_SECTIONS=games,memory (a comma list) runs only those sections. The figures of issue 17: games (P1),
+  // memory (P4 bytes per finished game), smoke (P2, ~20 s or more), crowd (P2b and P4's crowd memory, a minute
+  // or more), http (P3, the load in a child process). Also social, engine, serve, sweep, and load (the older
+  // in-process load, client and servers on one event loop; not in the default list, P3 replaces it).
   const sections = new Set(
-    (process.env['BENCH_SECTIONS'] ?? 'games,memory,social,load,engine,serve,sweep')
+    (process.env['BENCH_SECTIONS'] ?? 'games,memory,smoke,crowd,http,social,engine,serve,sweep')
       .split(',')
       .map((s) => s.trim()),
   );
   if (sections.has('games')) await runBench({ rounds, games, log });
   if (sections.has('memory'))
     await runMemoryBench({ games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 600), log });
+  if (sections.has('smoke'))
+    await runSmokeBench({ scenario: process.env['BENCH_SMOKE_SCENARIO'] ?? 'scenarios/smoke.yaml', log });
+  if (sections.has('crowd'))
+    await runCrowdBench({
+      scenario: process.env['BENCH_CROWD_SCENARIO'] ?? 'scenarios/crowd-5000.yaml',
+      log,
+    });
+  if (sections.has('http'))
+    await runSplitLoadBench({
+      agents: Number(process.env['BENCH_HTTP_AGENTS'] ?? 500),
+      seconds: Number(process.env['BENCH_HTTP_SECONDS'] ?? 2),
+      rounds: Number(process.env['BENCH_HTTP_ROUNDS'] ?? 5),
+      seed: 'http-bench',
+      log,
+    });
   if (sections.has('social'))
     await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
   if (sections.has('load')) {
