@@ -202,12 +202,11 @@ function splitPath(
   query: Record<string, QueryValue> = {},
 ): { path: string; query: Record<string, QueryValue> } {
   const { path, search } = wirePath(rawPath);
+  if (!search) return { path, query }; // validateInput copies the query before it fills defaults in
   const merged: Record<string, QueryValue> = { ...query };
-  if (search) {
-    for (const [key, value] of new URLSearchParams(search)) {
-      const prior = merged[key];
-      merged[key] = prior === undefined ? value : ([] as string[]).concat(prior, value);
-    }
+  for (const [key, value] of new URLSearchParams(search)) {
+    const prior = merged[key];
+    merged[key] = prior === undefined ? value : ([] as string[]).concat(prior, value);
   }
   return { path, query: merged };
 }

@@ -72,8 +72,11 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   );
   if (options.guard) registerGuards(app, options.guard);
   registerDocs(app, CONTRACTS);
-  const handler = async (request: FastifyRequest, reply: FastifyReply) =>
-    send(reply, await dispatch(api, request));
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const answer = dispatch(api, request);
+    // The in-process Api answers at once; a live server's answer may wait for the instant running to end.
+    return answer instanceof Promise ? answer.then((ready) => send(reply, ready)) : send(reply, answer);
+  };
   // Only the byte limit differs: these requests go to the same dispatcher as every other.
   for (const { method, path, limitBytes } of options.largeBodies ?? [])
     app.route({
@@ -154,9 +157,9 @@ function requestCounter(): () => string {
 function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse | Promise<ApiResponse> {
   const read = readJsonBody(request.body);
   if ('refusal' in read) return read.refusal;
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(request.headers))
-    headers[name] = Array.isArray(value) ? value[0] : value;
+  // Passed as node gives them, not copied: the only header that node gives as a list is Set-Cookie, which no
+  // handler reads (node keeps the first of repeated Authorization headers).
+  const headers = request.headers as Record<string, string | undefined>;
   return api.handle({ method: request.method, path: request.url, headers, body: read.body });
 }
 
@@ -280,9 +283,9 @@ export function writeInternalErrorLine(requestId: string, error: unknown): void 
 
 /** Writes a route-table answer: status, headers (Retry-After), JSON body (or the JSON text it already is). */
 export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
-  return reply
-    .status(response.status)
-    .headers(response.headers ?? {})
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(response.text ?? JSON.stringify(response.body));
+  reply.code(response.status).header('content-type', JSON_TYPE);
+  if (response.headers) reply.headers(response.headers);
+  return reply.send(response.text ?? JSON.stringify(response.body));
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';

@@ -191,6 +191,9 @@ describe('the P3 load', () => {
       '  P3 with movers tail, no multi-second tail: worst max 2500.0 ms over 3 rounds (goal < 2000 ms, aim < 1000 ms) BELOW GOAL',
     );
     expect(lines.at(-1)).toBe('  games completed by movers: 3; unexpected answers: none');
+    // Equal CPU shares, so CPU per request goes as 1 / throughput: per-round 0.9, 0.6, 0.85 again.
+    expect(lines.find((line) => line.includes('CPU per request'))).toMatch(/bare\/my-turn: 0\.850 /);
+    expect(lines.find((line) => line.includes('with movers/bare'))).toMatch(/: 0\.600 \(for information/);
   });
 });
 

@@ -4,6 +4,9 @@
  * `/_sim` (simulator control is not part of the platform's API), then split into decoded segments.
  */
 export function wirePath(rawPath: string): { path: string; search: string | undefined } {
+  // Most requests name a route as declared (`/api/...`, no query, no trailing slash): nothing to take apart.
+  if (rawPath.startsWith('/api/') && !rawPath.includes('?') && !rawPath.endsWith('/'))
+    return { path: rawPath, search: undefined };
   const [pathPart = '', search] = rawPath.split('?', 2);
   let path = pathPart.replace(/\/+$/, '') || '/';
   const prefixed =
