@@ -73,8 +73,8 @@ describe('money scenarios are deterministic and lose nothing', () => {
   // Shortened for the test budget; .ci/run runs each money scenario whole, twice, with the litesvm cross-check.
   const cases: MoneyCase[] = [
     {
-      name: 'bounty-economy (first 2 h)',
-      load: () => shortened('scenarios/bounty-economy.yaml', 2),
+      name: 'bounty-economy (first 1 h)',
+      load: () => shortened('scenarios/bounty-economy.yaml', 1),
       exercised: (report) => {
         // Pots settle: the fee is taken and the winner paid.
         expect(report.invariants.find((i) => i.name === 'bounty_fees_exact')!.checks).toBeGreaterThan(0);
@@ -84,8 +84,8 @@ describe('money scenarios are deterministic and lose nothing', () => {
       },
     },
     {
-      name: 'escrow-faults (first 2 h)',
-      load: () => shortened('scenarios/escrow-faults.yaml', 2),
+      name: 'escrow-faults (first 1 h)',
+      load: () => shortened('scenarios/escrow-faults.yaml', 1),
       exercised: (report) => {
         // The lossy network at work: single-attempt deposits fail, their games are cancelled and refunded,
         // and the pots that did fill still settle.
