@@ -193,10 +193,31 @@ export async function startTwin(
   return { ...(await listen(buildServer(api))), platform };
 }
 
-/** The baseline: fastify with one JSON route and nothing else. */
+/**
+ * A my-turn answer with one game, as the twin writes it: the body of the bare server's `/bare-sized` route,
+ * so the bytes an answer carries can be told apart from the work of finding it.
+ */
+export const MY_TURN_SIZED_ANSWER = {
+  games: [
+    {
+      game_id: '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
+      id: '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
+      current_fen: 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3',
+      move_count: 4,
+      my_color: 'white',
+      white_player: { handle: 'load_agent_0123', elo: 1200 },
+      black_player: { handle: 'load_agent_0124', elo: 1200 },
+      turn_deadline_at: '2026-01-01T00:05:00.000Z',
+    },
+  ],
+  total: 1,
+};
+
+/** The baseline: fastify with one JSON route (and the same route answering a my-turn answer's bytes). */
 export async function startBare(): Promise<Served> {
   const app = Fastify({ logger: false });
   app.get('/bare', async () => ({ ok: true }));
+  app.get('/bare-sized', async () => MY_TURN_SIZED_ANSWER);
   return listen(app);
 }
 

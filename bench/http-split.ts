@@ -12,7 +12,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { figureLine, median, type Goal } from './figures.js';
-import { startBare, startTwin } from './http-load.js';
+import { MY_TURN_SIZED_ANSWER, startBare, startTwin } from './http-load.js';
 import type { FromClient, LoadKind, RoundReport, ToClient } from './load-client.js';
 
 const CLIENT = fileURLToPath(new URL('./load-client.js', import.meta.url));
@@ -68,14 +68,14 @@ export interface SplitLoadOptions {
   log: (line: string) => void;
 }
 
-const KINDS: LoadKind[] = ['bare', 'my-turn', 'movers'];
+const KINDS: LoadKind[] = ['bare', 'sized', 'my-turn', 'movers'];
 
 /** A client's round report with the servers' CPU use over it (this process: the servers and nothing else). */
 export interface ServedRound extends RoundReport {
   serverCpu: number;
 }
 
-/** Round `i`'s order: bare, my-turn, movers, then reversed, and so on. */
+/** Round `i`'s order: bare, sized, my-turn, movers, then reversed, and so on. */
 export function roundOrder(round: number): LoadKind[] {
   return round % 2 === 0 ? [...KINDS] : [...KINDS].reverse();
 }
@@ -101,7 +101,7 @@ export async function runSplitLoadBench(options: SplitLoadOptions): Promise<void
       reports.push(row);
       const rps = (r: RoundReport) => Math.round((r.requests / r.ms) * 1000);
       log(
-        `http round ${round + 1}/${rounds} (${roundOrder(round).join(', ')}): bare ${rps(row.bare)}, my-turn ${rps(row['my-turn'])}, with movers ${rps(row.movers)} requests/s`,
+        `http round ${round + 1}/${rounds} (${roundOrder(round).join(', ')}): bare ${rps(row.bare)}, sized ${rps(row.sized)}, my-turn ${rps(row['my-turn'])}, with movers ${rps(row.movers)} requests/s`,
       );
     }
     for (const line of splitLoadLines(reports, { agents, seconds })) log(line);
@@ -110,6 +110,8 @@ export async function runSplitLoadBench(options: SplitLoadOptions): Promise<void
     await Promise.all([twin.app.close(), bare.app.close()]);
   }
 }
+
+const SIZED_BYTES = Buffer.byteLength(JSON.stringify(MY_TURN_SIZED_ANSWER));
 
 const P3_RATIO: Goal = { better: 'higher', goal: 0.8, aim: 0.9 };
 /** "No multi-second tail": every request of every round answered in under 2 s (aim: under 1 s). */
@@ -133,7 +135,9 @@ export function splitLoadLines(
     const cpu = (pick: (r: ServedRound) => number) => `${Math.round(median(rs.map(pick)) * 100)}%`;
     return `  ${label.padEnd(26)}: ${Math.round(median(rs.map(rate)))} requests/s${extra}; latency p50 ${ms(median(rs.map((r) => r.latency.p50)))}, p99 ${ms(median(rs.map((r) => r.latency.p99)))}, max ${ms(worst)} (worst round); CPU of a core: server ${cpu((r) => r.serverCpu)}, load ${cpu((r) => r.clientCpu)}`;
   };
-  const ratio = (kind: LoadKind) => median(rows.map((row) => rate(row[kind]) / rate(row.bare)));
+  const ratioTo = (kind: LoadKind, base: LoadKind) =>
+    median(rows.map((row) => rate(row[kind]) / rate(row[base])));
+  const ratio = (kind: LoadKind) => ratioTo(kind, 'bare');
   // Server CPU microseconds per request (serverCpu is the share of a core over the round).
   const cpuPerRequest = (r: ServedRound) => (r.serverCpu * r.ms) / r.requests;
   const cpuRatio = (kind: LoadKind) =>
@@ -148,9 +152,11 @@ export function splitLoadLines(
   return [
     `HTTP with the load from a separate process (${info.agents} agents on ${info.agents} keep-alive connections per server; median of ${rows.length} rounds of ${info.seconds} s, order reversed every round):`,
     describe('bare', 'bare fastify GET /bare'),
+    describe('sized', 'bare, my-turn-sized answer'),
     describe('my-turn', 'twin GET my-turn'),
     describe('movers', 'twin with movers'),
     `  ${figureLine('P3 my-turn/bare requests/s', ratio('my-turn').toFixed(3), ratio('my-turn'), P3_RATIO)}`,
+    `  my-turn/bare route answering ${SIZED_BYTES} bytes of my-turn's shape: ${ratioTo('my-turn', 'sized').toFixed(3)} (for information: the twin's own work, the answer's bytes set aside)`,
     `  P3 server CPU per request, bare/my-turn: ${cpuRatio('my-turn').toFixed(3)} (the same figure measured in CPU time, which a busy machine moves less than throughput)`,
     `  with movers/bare requests/s: ${ratio('movers').toFixed(3)} (for information: a third of these requests are moves, which play chess; P3's goals are on my-turn and on the tails)`,
     `  ${figureLine('P3 my-turn tail, no multi-second tail', `worst max ${ms(tail('my-turn'))} over ${rows.length} rounds`, tail('my-turn'), P3_TAIL)}`,

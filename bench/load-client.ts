@@ -11,8 +11,11 @@ import { latencySummary, type LatencySummary } from './figures.js';
 import { getRequest, RawClient, rawRound, type RawRound } from './raw-load.js';
 import { enrolAgents, runTwinRound, type LoadWorld, type RoundResult } from './http-load.js';
 
-/** What a round measures: the bare route, my-turn polls alone, or agents polling and moving in their games. */
-export type LoadKind = 'bare' | 'my-turn' | 'movers';
+/**
+ * What a round measures: the bare route, the bare route answering a my-turn answer's bytes, my-turn polls
+ * alone, or agents polling and moving in their games.
+ */
+export type LoadKind = 'bare' | 'sized' | 'my-turn' | 'movers';
 
 export type ToClient =
   | { type: 'enrol'; twinPort: number; barePort: number; agents: number; seed: string }
@@ -88,9 +91,11 @@ async function measure(
   const requests = world.agents.map((agent) =>
     kind === 'bare'
       ? getRequest(ports.bare, '/bare')
-      : getRequest(ports.twin, '/api/chess/games/my-turn', agent.apiKey),
+      : kind === 'sized'
+        ? getRequest(ports.bare, '/bare-sized')
+        : getRequest(ports.twin, '/api/chess/games/my-turn', agent.apiKey),
   );
-  const client = kind === 'bare' ? clients.bare : clients.twin;
+  const client = kind === 'bare' || kind === 'sized' ? clients.bare : clients.twin;
   const [round, cpuMs] = await withCpu(() => rawRound(client, requests, seconds));
   return fromRaw(kind, round, cpuMs);
 }

@@ -153,8 +153,8 @@ describe('the P3 load', () => {
   });
 
   it('alternates the order of the rounds and pairs each ratio within a round', () => {
-    expect(roundOrder(0)).toEqual(['bare', 'my-turn', 'movers']);
-    expect(roundOrder(1)).toEqual(['movers', 'my-turn', 'bare']);
+    expect(roundOrder(0)).toEqual(['bare', 'sized', 'my-turn', 'movers']);
+    expect(roundOrder(1)).toEqual(['movers', 'my-turn', 'sized', 'bare']);
     const round = (kind: LoadKind, requests: number, max: number): ServedRound => ({
       kind,
       ms: 1000,
@@ -170,16 +170,19 @@ describe('the P3 load', () => {
     const rows = [
       {
         bare: round('bare', 1000, 20),
+        sized: round('sized', 1000, 20),
         'my-turn': round('my-turn', 900, 30),
         movers: round('movers', 600, 2500),
       },
       {
         bare: round('bare', 500, 20),
+        sized: round('sized', 400, 20),
         'my-turn': round('my-turn', 300, 40),
         movers: round('movers', 300, 60),
       },
       {
         bare: round('bare', 2000, 20),
+        sized: round('sized', 1800, 20),
         'my-turn': round('my-turn', 1700, 50),
         movers: round('movers', 1200, 70),
       },
@@ -194,6 +197,8 @@ describe('the P3 load', () => {
     // Equal CPU shares, so CPU per request goes as 1 / throughput: per-round 0.9, 0.6, 0.85 again.
     expect(lines.find((line) => line.includes('CPU per request'))).toMatch(/bare\/my-turn: 0\.850 /);
     expect(lines.find((line) => line.includes('with movers/bare'))).toMatch(/: 0\.600 \(for information/);
+    // my-turn against the sized route: per-round 0.9, 0.75, 0.944; the median 0.9.
+    expect(lines.find((line) => line.includes('bytes of my-turn'))).toMatch(/: 0\.900 \(for information/);
   });
 });
 
