@@ -1,16 +1,19 @@
 /**
- * The process's stockfish.wasm pool: a fixed number of instances, started lazily (one more each time a
- * search waits and the pool is not full) and never terminated during a run, because each start and stop
- * leaks. Requests wait in one FIFO queue for the next free instance; answers are cached by position and
- * settings (cache.ts). Every search is independent of the instance and of its history (wasm-engine.ts),
- * so the pool size changes only how fast answers come, never what they are.
+ * The process's stockfish.wasm pool: a fixed number of instances, each in a worker thread of its own
+ * (worker-engine.ts), started lazily (one more each time a search finds every instance busy and the pool
+ * is not full) and never terminated during a run, because each start and stop leaks. A search goes to the
+ * instance with the fewest searches queued at once, so the engines work through their queues while the
+ * world runs; it waits in the pool's queue only while instances start. Answers are cached by position and
+ * settings (cache.ts). Every search is independent of the instance and of its history (wasm-engine.ts), so
+ * the pool size changes only how fast answers come, never what they are.
  */
 import { availableParallelism } from 'node:os';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { AnswerCache, cacheKey, DEFAULT_CACHE_ENTRIES } from './cache.js';
 import type { SearchResult } from './uci-lines.js';
-import { WasmEngine, type SearchRequest } from './wasm-engine.js';
+import type { SearchRequest } from './wasm-engine.js';
+import { WorkerEngine, type EngineJob } from './worker-engine.js';
 
 export type { SearchLine, SearchResult } from './uci-lines.js';
 export type { SearchRequest } from './wasm-engine.js';
@@ -26,12 +29,6 @@ export interface PoolOptions {
   size: number;
   /** LRU bound of the answer cache; 0 turns caching off (the bench measures bare engine cost that way). */
   cacheEntries?: number;
-}
-
-interface Job {
-  request: SearchRequest;
-  resolve: (result: SearchResult) => void;
-  reject: (error: unknown) => void;
 }
 
 /** Above this the pool is surely misconfigured (each instance holds a worker thread and its memory). */
@@ -57,9 +54,9 @@ export class EnginePool {
 
   readonly size: number;
   readonly #cache: AnswerCache<Promise<SearchResult>>;
-  readonly #engines: WasmEngine[] = [];
-  readonly #idle: WasmEngine[] = [];
-  readonly #queue: Job[] = [];
+  readonly #engines: WorkerEngine[] = [];
+  /** Searches no instance has taken yet (only while instances start). */
+  readonly #queue: EngineJob[] = [];
   #starting = 0;
   #searches = 0;
   #closed = false;
@@ -78,7 +75,7 @@ export class EnginePool {
     if (cached) return cached;
     checkRequest(request);
     const answer = new Promise<SearchResult>((resolve, reject) => {
-      this.#queue.push({ request, resolve, reject });
+      this.#queue.push({ request, resolve: (result) => resolve(freezeResult(result)), reject });
       this.#pump();
     });
     this.#cache.set(key, answer);
@@ -102,21 +99,33 @@ export class EnginePool {
    */
   close(): void {
     this.#closed = true;
-    for (const engine of this.#engines.splice(0)) engine.terminate();
-    this.#idle.length = 0;
-    for (const job of this.#queue.splice(0)) job.reject(new Error('engine pool closed'));
+    const closed = new Error('engine pool closed');
+    for (const engine of this.#engines.splice(0)) engine.terminate(closed);
+    for (const job of this.#queue.splice(0)) job.reject(closed);
     if (EnginePool.#shared === this) EnginePool.#shared = undefined;
   }
 
+  /**
+   * Hands queued searches to instances: an idle one takes a search at once; when all are busy the pool
+   * first grows to its size, and only a full pool queues a search behind others on the least busy instance.
+   */
   #pump(): void {
     while (this.#queue.length > 0) {
-      const engine = this.#idle.shift();
-      if (!engine) {
-        this.#grow();
+      const engine = this.#leastBusy();
+      const canGrow = this.#engines.length + this.#starting < this.size;
+      if (engine && (engine.load === 0 || (!canGrow && this.#starting === 0))) {
+        this.#run(engine, this.#queue.shift()!);
+      } else {
+        if (canGrow) this.#grow();
         return;
       }
-      this.#run(engine, this.#queue.shift()!);
     }
+  }
+
+  #leastBusy(): WorkerEngine | undefined {
+    let best: WorkerEngine | undefined;
+    for (const engine of this.#engines) if (!best || engine.load < best.load) best = engine;
+    return best;
   }
 
   /** Starts instances for waiting jobs that no instance (running or starting) will take soon, up to `size`. */
@@ -125,21 +134,20 @@ export class EnginePool {
     const wanted = Math.min(room, this.#queue.length - this.#starting);
     for (let i = 0; i < wanted; i++) {
       this.#starting++;
-      WasmEngine.start().then(
+      WorkerEngine.start((engine, unanswered) => this.#dropBroken(engine, unanswered)).then(
         (engine) => this.#started(engine),
         (error: unknown) => this.#failedToStart(error),
       );
     }
   }
 
-  #started(engine: WasmEngine): void {
+  #started(engine: WorkerEngine): void {
     this.#starting--;
     if (this.#closed) {
-      engine.terminate();
+      engine.terminate(new Error('engine pool closed'));
       return;
     }
     this.#engines.push(engine);
-    this.#idle.push(engine);
     this.#pump();
   }
 
@@ -149,29 +157,18 @@ export class EnginePool {
     for (const job of this.#queue.splice(0)) job.reject(error);
   }
 
-  #run(engine: WasmEngine, job: Job): void {
+  #run(engine: WorkerEngine, job: EngineJob): void {
     this.#searches++;
-    engine.search(job.request).then(
-      (result) => {
-        job.resolve(freezeResult(result));
-        this.#release(engine);
-      },
-      (error: unknown) => {
-        job.reject(error);
-        this.#release(engine);
-      },
-    );
+    engine.search(job);
   }
 
-  /** A hung instance is dropped (a later search may start a replacement); a healthy one takes the next job. */
-  #release(engine: WasmEngine): void {
+  /** A hung or dead instance is dropped (a later search may start a replacement); its queue runs elsewhere. */
+  #dropBroken(engine: WorkerEngine, unanswered: EngineJob[]): void {
+    const at = this.#engines.indexOf(engine);
+    if (at >= 0) this.#engines.splice(at, 1);
     if (this.#closed) return;
-    if (engine.broken) {
-      this.#engines.splice(this.#engines.indexOf(engine), 1);
-      engine.terminate();
-    } else {
-      this.#idle.push(engine);
-    }
+    this.#searches -= unanswered.length;
+    this.#queue.unshift(...unanswered);
     this.#pump();
   }
 }

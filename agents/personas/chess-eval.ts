@@ -11,7 +11,8 @@ import { isNormal } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import type { Rng } from '../../src/kernel/rng.js';
-import { legalMoves, newBoard, toWireUci, type Board } from '../../src/rules/chess/chess.js';
+import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
+import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import type { AgentContext } from '../persona.js';
 import { tolerate } from './random.js';
 
@@ -25,9 +26,12 @@ export const PIECE_VALUE: Readonly<Record<Role, number>> = {
   king: 0,
 };
 
-/** The agent's view of a position: a parsed FEN (no repetition history, which these personas ignore). */
+/**
+ * The agent's view of a position: a parsed FEN, with no repetition history (these personas ignore it, and
+ * a platform board would write the position's key for it on every turn).
+ */
 export function boardFromFen(fen: string): Board {
-  return newBoard(fen);
+  return { pos: positionFromFen(fen), repetitions: new Map(), plies: 0 };
 }
 
 /** Material of one side, in pawns. */

@@ -5,12 +5,11 @@
  * down and up, and insufficient_balance refusals happen naturally). It writes its moves in every notation real agents use (SAN with and
  * without check marks, `0-0`, UCI, both fields at once) so the platform's move parsing is exercised.
  */
-import { makeSan } from 'chessops/san';
+import type { NormalMove } from 'chessops';
 import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
-import { Chess } from 'chessops/chess';
-import { parseFen } from 'chessops/fen';
-import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
+import { legalMoves, playForSan, toWireUci, type Board } from '../../src/rules/chess/chess.js';
+import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
@@ -122,7 +121,9 @@ export function randomMove(
   const board = boardFromFen(game.current_fen);
   const move = ctx.rng.pick(legalMoves(board));
   const uci = () => toWireUci(board, move);
-  const san = () => makeSan(board.pos, move);
+  // The platform's SAN writer (chessops' text, tested so) reuses the position's cached context; it plays the
+  // move on this turn's throwaway board, so the UCI text is always written first.
+  const san = () => playForSan(board, move as NormalMove);
   switch (ctx.rng.int(0, 4)) {
     case 0:
       return { game_id: game.game_id, move_uci: uci() };
@@ -130,8 +131,10 @@ export function randomMove(
       return { game_id: game.game_id, move_san: san().replace(/[+#]$/, '') };
     case 2:
       return { game_id: game.game_id, move_san: san().replace(/O/g, '0') };
-    case 3:
-      return { game_id: game.game_id, move_san: san(), move_uci: uci() };
+    case 3: {
+      const wireUci = uci();
+      return { game_id: game.game_id, move_san: san(), move_uci: wireUci };
+    }
     default:
       return { game_id: game.game_id, move_san: san() };
   }
@@ -139,7 +142,7 @@ export function randomMove(
 
 /** The agent's own view of a position: a parsed FEN, without the repetition history the platform keeps. */
 function boardFromFen(fen: string): Board {
-  return { pos: Chess.fromSetup(parseFen(fen).unwrap()).unwrap(), repetitions: new Map(), plies: 0 };
+  return { pos: positionFromFen(fen), repetitions: new Map(), plies: 0 };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { toIso } from '../kernel/clock.js';
 import { actorById } from '../platform/identity/actors.js';
 import type { Platform } from '../platform/platform.js';
+import { likeIndex } from '../platform/social/like-index.js';
 import type { Agent, Human, Post, Reply } from '../platform/state.js';
 import type * as S from './contract/social.js';
 
@@ -14,7 +15,7 @@ export function authorRef(p: Platform, authorId: string): S.AuthorRef {
 }
 
 export function hasLiked(p: Platform, viewer: Agent | Human | null, targetId: string): boolean {
-  return viewer !== null && p.state.likes.has(`${viewer.id}>${targetId}`);
+  return viewer !== null && likeIndex(p).has(viewer.id, targetId);
 }
 
 /** One flat literal, not spreads: feeds build thousands of these per virtual hour. */

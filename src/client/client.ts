@@ -62,7 +62,11 @@ export class PlatformClient {
     path: string,
     extra: Omit<TransportRequest, 'method' | 'path'> = {},
   ): Promise<R> {
-    const request: TransportRequest = { method, path, ...extra };
+    // Fields set one by one, not spread in: a spread literal takes V8's slow path on every request.
+    const request: TransportRequest = { method, path };
+    if (extra.query !== undefined) request.query = extra.query;
+    if (extra.body !== undefined) request.body = extra.body;
+    if (extra.apiKey !== undefined) request.apiKey = extra.apiKey;
     if (this.apiKey) request.apiKey = this.apiKey;
     const response = await this.transport.send(request);
     if (response.status < 200 || response.status >= 300)

@@ -4,23 +4,36 @@
  * array costs 8 bytes per element and a typed array about 150 bytes before its first byte).
  */
 export class BitWriter {
-  readonly #bytes: number[] = [];
+  /**
+   * The bytes so far, in a buffer that doubles when full: a game's log lives as long as the game, so a
+   * number array (8 bytes an element) and its copies on every growth were garbage that outlived the young
+   * generation.
+   */
+  #bytes = new Uint8Array(INITIAL_BYTES);
+  #length = 0;
   /** Bits still free in the last byte. */
   #free = 0;
 
   /** The low `width` bits of `value` (0 <= width <= 30). */
   write(value: number, width: number): void {
     for (let done = 0; done < width;) {
-      if (this.#free === 0) {
-        this.#bytes.push(0);
-        this.#free = 8;
-      }
+      if (this.#free === 0) this.#startByte();
       const take = Math.min(this.#free, width - done);
       const chunk = (value >>> done) & ((1 << take) - 1);
-      this.#bytes[this.#bytes.length - 1]! |= chunk << (8 - this.#free);
+      this.#bytes[this.#length - 1]! |= chunk << (8 - this.#free);
       this.#free -= take;
       done += take;
     }
+  }
+
+  #startByte(): void {
+    if (this.#length === this.#bytes.length) {
+      const grown = new Uint8Array(this.#bytes.length * 2);
+      grown.set(this.#bytes);
+      this.#bytes = grown;
+    }
+    this.#length++;
+    this.#free = 8;
   }
 
   /**
@@ -60,13 +73,9 @@ export class BitWriter {
     if (k > 30) this.write(Math.floor(rest / 2 ** 30), k - 30);
   }
 
-  /** The bytes so far as a one-byte string (char codes 0 to 255). */
+  /** The bytes so far as a one-byte string (char codes 0 to 255: latin1 maps each byte to its own code). */
   text(): string {
-    let out = '';
-    // fromCharCode takes its codes as arguments: a chunk at a time stays under any argument limit.
-    for (let at = 0; at < this.#bytes.length; at += TEXT_CHUNK)
-      out += String.fromCharCode.apply(null, this.#bytes.slice(at, at + TEXT_CHUNK));
-    return out;
+    return Buffer.from(this.#bytes.buffer, this.#bytes.byteOffset, this.#length).toString('latin1');
   }
 }
 
@@ -90,7 +99,8 @@ function reverseBits(value: number, width: number): number {
   for (let i = 0; i < width; i++) out |= ((value >>> i) & 1) << (width - 1 - i);
   return out;
 }
-const TEXT_CHUNK = 8192;
+/** Room for a short game's log before the first growth. */
+const INITIAL_BYTES = 64;
 
 function bitLength(value: number): number {
   if (value < 2 ** 32) return 32 - Math.clz32(value);

@@ -19,6 +19,7 @@ import {
   type RankedAgent,
 } from '../../src/platform/chess/leaderboards.js';
 import { like } from '../../src/platform/social/likes.js';
+import { likeIndex } from '../../src/platform/social/like-index.js';
 import { agentsVerifiedAs } from '../../src/platform/identity/owner-index.js';
 import type { Platform } from '../../src/platform/platform.js';
 import { PostIndex } from '../../src/platform/social/post-index.js';
@@ -43,7 +44,7 @@ import { newWorld, TURN_MS } from '../helpers/world.js';
 
 /**
  * The read indexes (leaderboard order, ranked feeds, post search, open challenges, the all-players game
- * list, owned agents) against the answers they replaced: a scan, and often a sort, of every agent, post,
+ * list, owned agents, likes by actor) against the answers they replaced: a scan, and often a sort, of every agent, post,
  * challenge or game on each read. Random worlds of agents and a human post, like, reply, rename themselves,
  * challenge, accept, let clocks run out, finish rated games and verify, with reads in between, so each index
  * is built at a random moment and then kept current through later changes. Every read must equal the
@@ -69,7 +70,8 @@ const OPEN_RULES = {
 
 type Command =
   | { kind: 'post'; by: number; words: number[]; postType: PostType }
-  | { kind: 'like'; by: number; post: number }
+  /** `reply`: likes a reply (named under post_id, which the route accepts) instead of a post. */
+  | { kind: 'like'; by: number; post: number; reply: boolean }
   | { kind: 'reply'; by: number; post: number }
   /** White wins when it moves once and Black lets the clock run out; Black wins when White never moves. */
   | { kind: 'game'; white: number; black: number; whiteWins: boolean }
@@ -89,7 +91,9 @@ type Command =
   | { kind: 'challenges'; agent: number }
   | { kind: 'publicChallenges'; challenger: number | null; limit: number; offset: number }
   | { kind: 'games'; status: GameStatus | undefined; limit: number; offset: number }
-  | { kind: 'owned'; owner: number };
+  | { kind: 'owned'; owner: number }
+  /** Every actor's like of every post and reply, as the like index answers it. */
+  | { kind: 'liked' };
 
 const actor = fc.nat(ACTORS - 1);
 const agentIndex = fc.nat(AGENTS - 1);
@@ -113,7 +117,15 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     }),
     weight: 5,
   },
-  { arbitrary: fc.record({ kind: fc.constant('like' as const), by: actor, post: anyIndex }), weight: 8 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('like' as const),
+      by: actor,
+      post: anyIndex,
+      reply: fc.boolean(),
+    }),
+    weight: 8,
+  },
   { arbitrary: fc.record({ kind: fc.constant('reply' as const), by: actor, post: anyIndex }), weight: 4 },
   {
     arbitrary: fc.record({
@@ -197,6 +209,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.record({ kind: fc.constant('owned' as const), owner: fc.nat(2) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('liked' as const) }), weight: 1 },
 );
 
 class Sandbox {
@@ -221,6 +234,11 @@ class Sandbox {
     return ids.length === 0 ? undefined : this.p.state.posts.get(ids[index % ids.length]!);
   }
 
+  reply(index: number): string | undefined {
+    const ids = [...this.p.state.replies.keys()];
+    return ids.length === 0 ? undefined : ids[index % ids.length];
+  }
+
   run(c: Command): void {
     if (c.kind === 'post')
       createPost(this.p, this.actors[c.by]!, {
@@ -228,7 +246,11 @@ class Sandbox {
         post_type: c.postType,
       });
     else if (c.kind === 'like')
-      this.#maybe(() => like(this.p, this.actors[c.by]!, { post_id: this.post(c.post)?.id ?? 'none' }));
+      this.#maybe(() =>
+        like(this.p, this.actors[c.by]!, {
+          post_id: (c.reply ? this.reply(c.post) : this.post(c.post)?.id) ?? 'none',
+        }),
+      );
     else if (c.kind === 'reply')
       this.#maybe(() =>
         createReply(this.p, this.actors[c.by]!, {
@@ -258,6 +280,7 @@ class Sandbox {
     else if (c.kind === 'advance') this.world.advanceBy(c.ms);
     else if (c.kind === 'verify')
       this.#verify(this.agent(c.agent), `${c.upper ? 'Owner' : 'owner'}${c.owner}`);
+    else if (c.kind === 'liked') this.#checkLikes();
     else if (
       c.kind === 'challenges' ||
       c.kind === 'publicChallenges' ||
@@ -266,6 +289,14 @@ class Sandbox {
     )
       this.#checkListRead(c);
     else this.#checkRead(c);
+  }
+
+  /** The like index against the state's like keys, for every actor and every post and reply. */
+  #checkLikes(): void {
+    const targets = [...this.p.state.posts.keys(), ...this.p.state.replies.keys(), 'none'];
+    for (const actor of this.actors)
+      for (const target of targets)
+        expect(likeIndex(this.p).has(actor.id, target)).toBe(this.p.state.likes.has(`${actor.id}>${target}`));
   }
 
   #verify(agent: Agent, externalHandle: string): void {
@@ -445,6 +476,7 @@ describe('read indexes equal the full sorts they replaced', () => {
         for (const status of [undefined, 'pending', 'active', 'completed', 'cancelled'] as const)
           sandbox.run({ kind: 'games', status, limit: 100, offset: 0 });
         for (let owner = 0; owner < 3; owner++) sandbox.run({ kind: 'owned', owner });
+        sandbox.run({ kind: 'liked' });
       }),
       { numRuns: 80 },
     );

@@ -220,6 +220,17 @@ describe('the stockfish.wasm pool', () => {
     expect(four.stats()).toEqual({ searches: requests.length, cacheHits: 0 });
   });
 
+  it('queues searches on its one instance at once, each answered as it would be alone', async () => {
+    const requests = POSITIONS.flatMap((fen) => [1, 3].map((multiPv) => ({ fen, nodes: 500, multiPv })));
+    const queued = pool(1, 0);
+    const answers = requests.map((r) => queued.search(r)); // all sent before any is answered
+    const alone = pool(1, 0);
+    for (const [i, request] of requests.entries())
+      expect(await answers[i]).toEqual(await alone.search(request));
+    expect(queued.started).toBe(1);
+    expect(queued.stats()).toEqual({ searches: requests.length, cacheHits: 0 });
+  });
+
   it('caches: a hit equals a fresh search; other settings miss; concurrent duplicates run once', async () => {
     const cached = pool(1);
     const uncached = pool(1, 0);

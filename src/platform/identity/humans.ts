@@ -26,8 +26,23 @@ export function registerHuman(p: Platform, input: HumanInput): { human: Human; a
   const { base, apiKey } = actorBase(p, 'human', p.newId('human'));
   // A human is the owner of the external account of the same handle: its profile fills what was not given.
   const external = findExternalAccount(p, input.username);
+  // The common fields written out, not spread in: a literal with a spread and more fields takes V8's slow
+  // path and gives every record a hidden class of its own, which made every read of a record megamorphic.
   const human: Human = {
-    ...base,
+    id: base.id,
+    apiKeyHash: base.apiKeyHash,
+    apiKeyPrefix: base.apiKeyPrefix,
+    createdAtMs: base.createdAtMs,
+    postsCount: base.postsCount,
+    followingCount: base.followingCount,
+    followersCount: base.followersCount,
+    likesGivenCount: base.likesGivenCount,
+    likesReceived: base.likesReceived,
+    repliesReceived: base.repliesReceived,
+    profileUpvotes: base.profileUpvotes,
+    profileDownvotes: base.profileDownvotes,
+    usage: base.usage,
+    rateLog: base.rateLog,
     kind: 'human',
     handle: input.username,
     bio: input.bio ?? null,
