@@ -344,26 +344,41 @@ function validateInput(
   params: Record<string, string>,
   query: Record<string, QueryValue>,
   body: unknown,
-) {
-  const queryCopy: Record<string, unknown> = { ...query };
-  for (const field of compiled.booleanQueryFields) queryCopy[field] = readBoolean(queryCopy[field]);
+): { query: Record<string, unknown>; body: unknown } | ApiResponse {
+  if (compiled.params && !compiled.params(params)) return validationRefusal(compiled.params, 'path');
+  const queryValue = compiled.query ? queryCopy(compiled, query) : NO_QUERY;
+  if (compiled.query && !compiled.query(queryValue)) return validationRefusal(compiled.query, 'query');
   const bodyValue = compiled.body
     ? body === undefined || body === null
       ? {}
       : shallowCopy(body)
     : undefined;
-  const failures: Array<[ValidateFunction | undefined, unknown, string]> = [
-    [compiled.params, params, 'path'],
-    [compiled.query, queryCopy, 'query'],
-    [compiled.body, bodyValue, 'body'],
-  ];
-  for (const [validate, value, where] of failures) {
-    if (validate && !validate(value))
-      return errorResponse('validation_error', describeFailure(validate.errors, where), {
-        field: failedField(validate.errors),
-      });
-  }
-  return { query: queryCopy, body: bodyValue };
+  if (compiled.body && !compiled.body(bodyValue)) return validationRefusal(compiled.body, 'body');
+  return { query: queryValue, body: bodyValue };
+}
+
+/** What a route that declares no query string is handed (its handler's type allows it to read nothing). */
+const NO_QUERY: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The query a handler reads: a copy (validation fills defaults in), booleans read from their spellings.
+ * A paging route's copy has `limit` and `offset` from the start (undefined until resolvePaging fills them,
+ * which validation treats as absent), so every copy of a route has one shape.
+ */
+function queryCopy(
+  compiled: CompiledRoute<AnyRoute>,
+  query: Record<string, QueryValue>,
+): Record<string, unknown> {
+  const copy: Record<string, unknown> = compiled.pageSize ? { limit: undefined, offset: undefined } : {};
+  Object.assign(copy, query);
+  for (const field of compiled.booleanQueryFields) copy[field] = readBoolean(copy[field]);
+  return copy;
+}
+
+function validationRefusal(validate: ValidateFunction, where: string): ApiResponse {
+  return errorResponse('validation_error', describeFailure(validate.errors, where), {
+    field: failedField(validate.errors),
+  });
 }
 
 /**
