@@ -4,8 +4,9 @@ import { emptyState, STATE_TABLES, type StateTable } from '../../src/platform/st
 import { newWorld } from '../helpers/world.js';
 
 /**
- * The state's tables are declared once (STATE_TABLES); the empty state and the fingerprint are derived
- * from that list, so no table can be created without being fingerprinted.
+ * The state's tables are declared once (STATE_TABLES). The fingerprint is derived from that list. The empty
+ * state is written out as one literal (a state built in a loop became a dictionary, slow to read on every
+ * request), so this file holds it to the list: a table missing from either, or of another kind, fails here.
  */
 describe('the state tables', () => {
   it('are exactly the tables of the empty state, each of its declared kind', () => {
