@@ -1,12 +1,9 @@
 /**
- * A bounded loopback load test of the HTTP twin. Hundreds of agents register, post once, pair up by direct
- * challenge and then poll my-turn and move as fast as the server answers, re-challenging when a game ends.
- * The baseline is a bare fastify server with one JSON route, driven by the same client with the same
- * concurrency in the same process and run, so the figure that matters is the ratio (this machine is shared).
- *
- * Everything runs on one event loop: the load generator's own work (HTTP framing, JSON, move generation)
- * is in both measurements, which is why the bare route shares it. The virtual clock never moves here, so no
- * deadline fires; the daily quota is lifted so the loop is measured, not throttled.
+ * The machinery of the HTTP load (section `http`, bench/http-split.ts): the twin and the bare baseline
+ * servers, a keep-alive JSON client, and the agents' loop. Hundreds of agents register, post once, pair up
+ * by direct challenge, then poll my-turn and move as fast as the server answers, re-challenging when a
+ * game ends. The virtual clock never moves here, so no deadline fires; the daily quota is lifted so the
+ * loop is measured, not throttled. The load itself runs in a child process (bench/load-client.ts).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +14,7 @@ import type { Platform } from '../src/platform/platform.js';
 import { legalMoves, newBoard, toWireUci } from '../src/rules/chess/chess.js';
 import { ONBOARDING_PRESETS, resolveRuleset, type DeepPartial, type Ruleset } from '../src/rules/ruleset.js';
 import { wirePlatform } from '../src/sim/wiring.js';
-import { median, percentile } from './figures.js';
+import { percentile } from './figures.js';
 
 // --- a keep-alive JSON client over http.request -----------------------------------------------------------
 
@@ -340,114 +337,4 @@ export function runBareRound(client: JsonClient, workers: number, rule: StopRule
   return runRound(workers, rule, async (_worker, recorder) => {
     await recorder.timed('bare', () => client.send('GET', '/bare'));
   });
-}
-
-// --- the bench section ------------------------------------------------------------------------------------
-
-export interface LoadBenchOptions {
-  agents: number;
-  seconds: number;
-  rounds: number;
-  seed: string;
-  log: (line: string) => void;
-}
-
-interface RoundFigures {
-  bareRps: number;
-  twinRps: number;
-  movesPs: number;
-  pollsPs: number;
-  twinP50: number;
-  twinP99: number;
-  moveP99: number;
-  pollP99: number;
-  bareP50: number;
-  bareP99: number;
-}
-
-function figures(bare: RoundResult, twin: RoundResult): RoundFigures {
-  const perSecond = (n: number, ms: number) => (n / ms) * 1000;
-  const t = twin.recorder;
-  return {
-    bareRps: perSecond(bare.recorder.requests(), bare.ms),
-    twinRps: perSecond(t.requests(), twin.ms),
-    movesPs: perSecond(t.count('move'), twin.ms),
-    pollsPs: perSecond(t.count('poll'), twin.ms),
-    twinP50: percentile(t.all(), 50),
-    twinP99: percentile(t.all(), 99),
-    moveP99: percentile(t.durations.get('move')!, 99),
-    pollP99: percentile(t.durations.get('poll')!, 99),
-    bareP50: percentile(bare.recorder.all(), 50),
-    bareP99: percentile(bare.recorder.all(), 99),
-  };
-}
-
-/** Both servers up, agents enrolled and paired in a warm-up, then rounds alternate bare, twin, bare, twin. */
-export async function runLoadBench(options: LoadBenchOptions): Promise<void> {
-  const { agents, seconds, rounds, seed, log } = options;
-  const twin = await startTwin(seed);
-  const bare = await startBare();
-  const twinClient = new LoopbackClient(twin.port, agents);
-  const bareClient = new LoopbackClient(bare.port, agents);
-  try {
-    const world = await enrolAgents(twinClient, agents, seed);
-    await runBareRound(bareClient, agents, { seconds: 1 });
-    await runTwinRound(twinClient, world, { seconds: 1 }); // pairs every agent and warms the JIT
-    const rows: RoundFigures[] = [];
-    const unexpected = new Map<string, number>();
-    let games = 0;
-    for (let round = 0; round < rounds; round++) {
-      const b = await runBareRound(bareClient, agents, { seconds });
-      const t = await runTwinRound(twinClient, world, { seconds });
-      rows.push(figures(b, t));
-      games += t.recorder.gamesCompleted;
-      for (const [key, n] of [...b.recorder.unexpected, ...t.recorder.unexpected])
-        unexpected.set(key, (unexpected.get(key) ?? 0) + n);
-      const r = rows.at(-1)!;
-      log(
-        `load round ${round + 1}/${rounds}: bare ${Math.round(r.bareRps)} req/s, twin ${Math.round(r.twinRps)} req/s (${Math.round(r.movesPs)} moves/s, ${Math.round(r.pollsPs)} polls/s)`,
-      );
-    }
-    report(rows, { agents, seconds, rounds, games, unexpected, log });
-  } finally {
-    twinClient.close();
-    bareClient.close();
-    await Promise.all([twin.app.close(), bare.app.close()]);
-  }
-}
-
-function report(
-  rows: RoundFigures[],
-  info: {
-    agents: number;
-    seconds: number;
-    rounds: number;
-    games: number;
-    unexpected: Map<string, number>;
-    log: (line: string) => void;
-  },
-): void {
-  const m = (pick: (r: RoundFigures) => number) => median(rows.map(pick));
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const { log } = info;
-  log(
-    `HTTP load over loopback (${info.agents} agents = ${info.agents / 2} pairs, same concurrency on both servers; median of ${info.rounds} rounds of ${info.seconds} s each):`,
-  );
-  log(
-    `  twin      : ${Math.round(m((r) => r.movesPs))} moves/s, ${Math.round(m((r) => r.pollsPs))} my-turn polls/s, ${Math.round(m((r) => r.twinRps))} requests/s`,
-  );
-  log(
-    `  twin latency: p50 ${ms(m((r) => r.twinP50))}, p99 ${ms(m((r) => r.twinP99))} (moves p99 ${ms(m((r) => r.moveP99))}, my-turn p99 ${ms(m((r) => r.pollP99))})`,
-  );
-  log(
-    `  bare fastify GET /bare: ${Math.round(m((r) => r.bareRps))} requests/s; latency p50 ${ms(m((r) => r.bareP50))}, p99 ${ms(m((r) => r.bareP99))}`,
-  );
-  // Per-round ratios pair each twin round with the bare round just before it, so drift on a shared machine cancels.
-  log(
-    `  ratio twin/bare requests/s: ${m((r) => r.twinRps / r.bareRps).toFixed(3)}; moves/s to bare requests/s: ${m((r) => r.movesPs / r.bareRps).toFixed(3)}`,
-  );
-  const odd = [...info.unexpected].map(([key, n]) => `${key} x${n}`).join(', ');
-  log(
-    `  games completed in measured rounds: ${info.games}; unexpected answers: ${odd === '' ? 'none' : odd}`,
-  );
 }

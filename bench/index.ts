@@ -6,7 +6,6 @@ import { bareRandomGames } from './bare-chessops.js';
 import { BareStockfish, engineGames } from './engine.js';
 import { levelByName, type EngineLevel } from '../agents/engines/levels.js';
 import { EnginePool } from '../agents/engines/pool.js';
-import { runLoadBench } from './http-load.js';
 import { runServeBench } from './serve.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { runMemoryBench } from './game-memory.js';
@@ -172,8 +171,7 @@ if (isMain) {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   // BENCH_SECTIONS=games,memory (a comma list) runs only those sections. The figures of issue 17: games (P1),
   // memory (P4 bytes per finished game), smoke (P2, ~20 s or more), crowd (P2b and P4's crowd memory, a minute
-  // or more), http (P3, the load in a child process). Also social, engine, serve, sweep, and load (the older
-  // in-process load, client and servers on one event loop; not in the default list, P3 replaces it).
+  // or more), http (P3, the load in a child process). Also social, engine, serve and sweep.
   const sections = new Set(
     (process.env['BENCH_SECTIONS'] ?? 'games,memory,smoke,crowd,http,social,engine,serve,sweep')
       .split(',')
@@ -199,15 +197,6 @@ if (isMain) {
     });
   if (sections.has('social'))
     await runSocialBench({ rounds, calls: Number(process.env['BENCH_CALLS'] ?? 2000), log });
-  if (sections.has('load')) {
-    await runLoadBench({
-      agents: Number(process.env['BENCH_LOAD_AGENTS'] ?? 400),
-      seconds: Number(process.env['BENCH_LOAD_SECONDS'] ?? 2),
-      rounds: Number(process.env['BENCH_LOAD_ROUNDS'] ?? 5),
-      seed: 'load-bench',
-      log,
-    });
-  }
   if (sections.has('engine')) {
     const levelName = process.env['BENCH_ENGINE_LEVEL'] ?? 'sf-4';
     const level = levelByName(levelName);
