@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponse } from '../api/errors.js';
@@ -24,15 +25,29 @@ export interface GuardOptions {
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
-export function registerGuards(app: FastifyInstance, options: GuardOptions): void {
+/** What the checks read of a request: fastify's request and node's own both carry it. */
+export interface GuardedRequest {
+  url: string;
+  headers: IncomingHttpHeaders;
+  socket?: { localPort?: number | undefined } | undefined;
+}
+
+/** The refusal a request gets before any route, or undefined when it may go on. */
+export type GuardCheck = (request: GuardedRequest) => ApiResponse | undefined;
+
+export function guardCheck(options: GuardOptions): GuardCheck {
   const hosts = new Set([...LOOPBACK_NAMES, ...(options.allowedHosts ?? []).map(normalHost)]);
   const origins = new Set(options.allowedOrigins ?? []);
   const tokenDigest = digest(options.controlToken);
+  return (request) =>
+    hostRefusal(request, hosts) ??
+    originRefusal(request, hosts, origins) ??
+    controlRefusal(request, tokenDigest);
+}
+
+export function registerGuards(app: FastifyInstance, check: GuardCheck): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const refusal =
-      hostRefusal(request, hosts) ??
-      originRefusal(request, hosts, origins) ??
-      controlRefusal(request, tokenDigest);
+    const refusal = check(request);
     if (refusal)
       return reply
         .status(refusal.status)
@@ -42,7 +57,7 @@ export function registerGuards(app: FastifyInstance, options: GuardOptions): voi
   });
 }
 
-function hostRefusal(request: FastifyRequest, hosts: Set<string>): ApiResponse | undefined {
+function hostRefusal(request: GuardedRequest, hosts: Set<string>): ApiResponse | undefined {
   const name = hostName(request.headers.host);
   if (name !== undefined && (hosts.has(name) || name.endsWith('.localhost'))) return undefined;
   return errorResponse(
@@ -52,7 +67,7 @@ function hostRefusal(request: FastifyRequest, hosts: Set<string>): ApiResponse |
 }
 
 function originRefusal(
-  request: FastifyRequest,
+  request: GuardedRequest,
   hosts: Set<string>,
   origins: Set<string>,
 ): ApiResponse | undefined {
@@ -64,7 +79,7 @@ function originRefusal(
   );
 }
 
-function isOwnOrigin(origin: string, request: FastifyRequest, hosts: Set<string>): boolean {
+function isOwnOrigin(origin: string, request: GuardedRequest, hosts: Set<string>): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -76,7 +91,7 @@ function isOwnOrigin(origin: string, request: FastifyRequest, hosts: Set<string>
   return url.protocol === 'http:' && hosts.has(normalHost(url.hostname)) && samePort;
 }
 
-function controlRefusal(request: FastifyRequest, tokenDigest: Buffer): ApiResponse | undefined {
+function controlRefusal(request: GuardedRequest, tokenDigest: Buffer): ApiResponse | undefined {
   if (!isControlPath(request.url)) return undefined;
   const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
   if (sent === undefined)
@@ -101,7 +116,7 @@ export function isControlPath(url: string): boolean {
   return /^\/+_sim(\/|$)/i.test(decoded) || /^\/+_sim(\/|$)/i.test(path);
 }
 
-function bodyTypeRefusal(request: FastifyRequest): ApiResponse | undefined {
+function bodyTypeRefusal(request: GuardedRequest): ApiResponse | undefined {
   const length = Number(request.headers['content-length'] ?? 0);
   const chunked = request.headers['transfer-encoding'] !== undefined;
   if (length === 0 && !chunked) return undefined;

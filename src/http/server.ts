@@ -8,7 +8,8 @@ import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
 import { limitBody } from './body-limit.js';
-import { registerGuards, type GuardOptions } from './guard.js';
+import { directGetServer, JSON_TYPE } from './direct-get.js';
+import { guardCheck, registerGuards, type GuardOptions } from './guard.js';
 import { registerDocs } from './openapi.js';
 
 /**
@@ -57,20 +58,37 @@ export interface RequestHandler {
 }
 
 export function buildServer(api: RequestHandler, options: ServerOptions = {}): FastifyInstance {
+  const nextRequestId = requestCounter();
+  const guard = options.guard ? guardCheck(options.guard) : undefined;
+  // With the request log on, every request goes through fastify, which writes the log lines.
+  const direct = options.logger
+    ? undefined
+    : directGetServer({
+        handle: (request) => api.handle(request),
+        guard,
+        answerToError: (error, requestId) => answerToError(error, requestId, options),
+        nextRequestId,
+      });
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: options.logger ? loggerOptions(options.logStream, options.virtualNowMs) : false,
     // Request ids from a counter, not randomness (DESIGN: determinism).
-    genReqId: requestCounter(),
+    genReqId: nextRequestId,
     // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
     frameworkErrors: (error, request, reply) => void send(reply, errorAnswer(error, request, options)),
+    ...(direct ? { serverFactory: direct.serverFactory } : {}),
   });
+  if (direct)
+    app.addHook('preClose', (done) => {
+      direct.stop();
+      done();
+    });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.setErrorHandler((error: FastifyError, request, reply) =>
     send(reply, errorAnswer(error, request, options)),
   );
-  if (options.guard) registerGuards(app, options.guard);
+  if (guard) registerGuards(app, guard);
   registerDocs(app, CONTRACTS);
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const answer = dispatch(api, request);
@@ -237,10 +255,20 @@ const INTERNAL_MESSAGE = 'internal error; see the server log';
  * request and nothing internal, its stack reported to the log. Never echoes `error.message`.
  */
 function errorAnswer(error: unknown, request: FastifyRequest, options: ServerOptions): ApiResponse {
+  return answerToError(error, request.id, options, request.log);
+}
+
+/** errorAnswer for a request id; `log` is the request's logger when the request log is on. */
+function answerToError(
+  error: unknown,
+  requestId: string,
+  options: ServerOptions,
+  log?: FastifyRequest['log'],
+): ApiResponse {
   const fault = requestFault(error);
   if (fault) return fault;
-  reportInternalError(error, request, options);
-  return errorResponse('internal_error', INTERNAL_MESSAGE, { request_id: request.id });
+  reportInternalError(error, requestId, options, log);
+  return errorResponse('internal_error', INTERNAL_MESSAGE, { request_id: requestId });
 }
 
 function requestFault(error: unknown): ApiResponse | undefined {
@@ -263,11 +291,16 @@ const REQUEST_FAULT_MESSAGES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Hands the error to the hook, the request log or stderr; a failing reporter never stops the 500. */
-function reportInternalError(error: unknown, request: FastifyRequest, options: ServerOptions): void {
+function reportInternalError(
+  error: unknown,
+  requestId: string,
+  options: ServerOptions,
+  log: FastifyRequest['log'] | undefined,
+): void {
   try {
-    if (options.onInternalError) options.onInternalError(request.id, error);
-    else if (options.logger) request.log.error({ err: error, request_id: request.id }, 'internal error');
-    else writeInternalErrorLine(request.id, error);
+    if (options.onInternalError) options.onInternalError(requestId, error);
+    else if (options.logger && log) log.error({ err: error, request_id: requestId }, 'internal error');
+    else writeInternalErrorLine(requestId, error);
   } catch {
     // Nothing left to report to; the client still gets its 500.
   }
@@ -287,5 +320,3 @@ export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   if (response.headers) reply.headers(response.headers);
   return reply.send(response.text ?? JSON.stringify(response.body));
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
