@@ -47,8 +47,9 @@ interface RawAnswer {
 
 /** Sends the request line and headers exactly as given (no client re-encodes the target) and reads the answer. */
 function rawGet(port: number, target: string, headers: Record<string, string>): Promise<RawAnswer> {
-  const lines = [`GET ${target} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  const all: Record<string, string> = { host: `127.0.0.1:${port}`, connection: 'close', ...headers };
+  const lines = [`GET ${target} HTTP/1.1`];
+  for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -158,6 +159,33 @@ describe('GETs answered without fastify', () => {
       message: expect.any(String),
       request_id: reported[0],
     });
+  });
+});
+
+describe("serve's guard on the direct path", () => {
+  it('refuses a foreign Host or Origin on a GET under /api over a socket, as on every other request', async () => {
+    const world = fixture();
+    const app = await listen(world.world.api, { guard: { controlToken: 'control-token-control-token' } });
+    const port = portOf(app);
+    const key = headersFor(PROTO, 'alice');
+    const refused: Array<[Record<string, string>, string]> = [
+      [{ host: 'attacker.example' }, 'host_not_allowed'],
+      [{ host: `attacker.example:${port}` }, 'host_not_allowed'],
+      [{ origin: 'null' }, 'cross_site_request'],
+      [{ origin: 'https://attacker.example' }, 'cross_site_request'],
+    ];
+    const before = world.world.fingerprint();
+    for (const [headers, code] of refused) {
+      const answer = await rawGet(port, '/api/chess/games/my-turn', { ...key, ...headers });
+      expect([answer.status, JSON.parse(answer.body).error]).toEqual([403, code]);
+    }
+    // A refusal reaches no route: no request was counted against alice's quota.
+    expect(world.world.fingerprint()).toBe(before);
+    const own = await rawGet(port, '/api/chess/games/my-turn', {
+      ...key,
+      origin: `http://127.0.0.1:${port}`,
+    });
+    expect(own.status).toBe(200);
   });
 });
 
