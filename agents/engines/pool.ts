@@ -52,6 +52,14 @@ export class EnginePool {
     return EnginePool.#shared;
   }
 
+  /**
+   * Stops the process's pool if one was started. A run calls it when its world has finished, so the
+   * instances' threads and the answer cache are freed before the report is written (the peak of a long run).
+   */
+  static closeShared(): void {
+    EnginePool.#shared?.close();
+  }
+
   readonly size: number;
   readonly #cache: AnswerCache<Promise<SearchResult>>;
   readonly #engines: WorkerEngine[] = [];

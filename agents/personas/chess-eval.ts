@@ -3,28 +3,18 @@
  * move wins on the spot, and what the opponent could win back with one capture. A static one-move look,
  * no search: these personas are meant to be weak in known, checkable ways.
  */
-import type { Move, NormalMove, Role, Square } from 'chessops';
-import { pawnAttacks } from 'chessops/attacks';
+import type { Move, Role } from 'chessops';
 import type { Chess } from 'chessops/chess';
-import { SquareSet } from 'chessops/squareSet';
 import { isNormal } from 'chessops/types';
-import { opposite } from 'chessops/util';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import type { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import type { AgentContext } from '../persona.js';
+import { bestWinOf, netGainOf, PIECE_VALUE } from './capture-look.js';
 import { tolerate } from './random.js';
 
-/** The classical values, in pawns; the king is never captured, so it is worth nothing here. */
-export const PIECE_VALUE: Readonly<Record<Role, number>> = {
-  pawn: 1,
-  knight: 3,
-  bishop: 3,
-  rook: 5,
-  queen: 9,
-  king: 0,
-};
+export { PIECE_VALUE };
 
 /**
  * The agent's view of a position: a parsed FEN, with no repetition history (these personas ignore it, and
@@ -66,66 +56,13 @@ export function materialGain(pos: Chess, move: Move): number {
   return taken + promoted;
 }
 
-/** Whether the side to move has a legal move onto `square` (a recapture there). */
-function canRecapture(pos: Chess, square: Square): boolean {
-  const ctx = pos.ctx();
-  for (const from of pos.kingAttackers(square, pos.turn, pos.board.occupied)) {
-    if (pos.dests(from, ctx).has(square)) return true;
-  }
-  return false;
-}
-
-/**
- * The side to move's legal moves that can win material at once: captures (en passant included) and
- * promotions. Only the queen promotion is listed: by the static look below, every promotion piece nets the
- * same when it is taken back (captured - 1) and the queen nets most when it is not. Found from the targets'
- * attackers rather than from every legal move, since the cautious persona asks this about 35 times a move.
- */
-function gainfulMoves(pos: Chess): NormalMove[] {
-  const ctx = pos.ctx();
-  const us = pos.turn;
-  const destsCache = new Map<Square, SquareSet>();
-  const dests = (from: Square): SquareSet => {
-    let d = destsCache.get(from);
-    if (!d) destsCache.set(from, (d = pos.dests(from, ctx)));
-    return d;
-  };
-  const pawns = pos.board.pieces(us, 'pawn');
-  const promoting = (from: Square, to: Square): NormalMove =>
-    pawns.has(from) && SquareSet.backranks().has(to) ? { from, to, promotion: 'queen' } : { from, to };
-  const out: NormalMove[] = [];
-  for (const to of pos.board[opposite(us)].diff(pos.board.king)) {
-    for (const from of pos.kingAttackers(to, us, pos.board.occupied))
-      if (dests(from).has(to)) out.push(promoting(from, to));
-  }
-  const ep = pos.epSquare;
-  if (ep !== undefined)
-    for (const from of pawnAttacks(opposite(us), ep).intersect(pawns))
-      if (dests(from).has(ep)) out.push({ from, to: ep });
-  for (const from of pawns.intersect(SquareSet.fromRank(us === 'white' ? 6 : 1))) {
-    for (const to of dests(from).diff(pos.board.occupied)) out.push({ from, to, promotion: 'queen' });
-  }
-  return out;
-}
-
 /**
  * What the side to move wins by its best single gainful move (a capture or a promotion), judged
  * statically: the gain, less the moved piece when the other side can legally take it back on that square.
  * 0 when nothing wins material. This is "the opponent can take a hanging or under-defended piece".
  */
 export function bestOneMoveWin(pos: Chess): number {
-  let best = 0;
-  for (const move of gainfulMoves(pos)) {
-    const gain = materialGain(pos, move);
-    if (gain <= best) continue; // even an undefended win of `gain` cannot beat what we have
-    const after = pos.clone();
-    after.play(move);
-    const lost = canRecapture(after, move.to)
-      ? PIECE_VALUE[move.promotion ?? pos.board.getRole(move.from)!]
-      : 0;
-    best = Math.max(best, gain - lost);
-  }
-  return best;
+  return bestWinOf(pos);
 }
 
 /**
@@ -133,9 +70,7 @@ export function bestOneMoveWin(pos: Chess): number {
  * win with one capture. Negative = the move hangs material (or leaves something hanging).
  */
 export function netGain(pos: Chess, move: Move): number {
-  const after = pos.clone();
-  after.play(move);
-  return materialGain(pos, move) - bestOneMoveWin(after);
+  return netGainOf(pos, move, materialGain(pos, move));
 }
 
 /** Legal moves of a bare position (promotions expanded), in a stable order. */

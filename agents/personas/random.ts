@@ -10,6 +10,7 @@ import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import { legalMoves, playForSan, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
+import { turnMoves } from './fen-moves.js';
 import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
@@ -113,17 +114,36 @@ async function pickOpponent(ctx: AgentContext): Promise<string | undefined> {
   return others.length > 0 ? ctx.rng.pick(others) : undefined;
 }
 
-/** A uniformly random legal move, written in a randomly chosen notation. */
-export function randomMove(
-  ctx: AgentContext,
-  game: MyTurnRow,
-): { game_id: string; move_san?: string; move_uci?: string } {
+type MoveBody = { game_id: string; move_san?: string; move_uci?: string };
+
+/**
+ * A uniformly random legal move, written in a randomly chosen notation. The platform's plain FEN is read on
+ * a MailBoard (fen-moves.ts), which gives chessops' moves in chessops' order, so the draw picks the same move.
+ */
+export function randomMove(ctx: AgentContext, game: MyTurnRow): MoveBody {
+  const turn = turnMoves(game.current_fen);
+  if (turn !== undefined) {
+    const move = ctx.rng.pick(turn.moves);
+    return spelled(
+      ctx,
+      game,
+      () => turn.uci(move),
+      () => turn.san(move),
+    );
+  }
   const board = boardFromFen(game.current_fen);
   const move = ctx.rng.pick(legalMoves(board));
-  const uci = () => toWireUci(board, move);
-  // The platform's SAN writer (chessops' text, tested so) reuses the position's cached context; it plays the
-  // move on this turn's throwaway board, so the UCI text is always written first.
-  const san = () => playForSan(board, move as NormalMove);
+  // The platform's SAN writer plays the move on this turn's throwaway board, so the UCI text is written first.
+  return spelled(
+    ctx,
+    game,
+    () => toWireUci(board, move),
+    () => playForSan(board, move as NormalMove),
+  );
+}
+
+/** The move body in a notation drawn from `ctx.rng`: UCI, SAN with or without marks, 0-0, or both fields. */
+function spelled(ctx: AgentContext, game: MyTurnRow, uci: () => string, san: () => string): MoveBody {
   switch (ctx.rng.int(0, 4)) {
     case 0:
       return { game_id: game.game_id, move_uci: uci() };

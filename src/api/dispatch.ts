@@ -220,25 +220,30 @@ type RouteMatch<R extends AnyRoute> =
  * still falls through to the templates (`GET /api/agents/profile` is the profile of an agent so named).
  */
 class RouteTable<R extends AnyRoute> {
-  readonly #staticRoutes = new Map<string, CompiledRoute<R>>();
+  /** By method, then path: two lookups of strings the request already holds, no key built per request. */
+  readonly #staticRoutes = new Map<string, Map<string, CompiledRoute<R>>>();
   readonly #staticPaths = new Set<string>();
   readonly #templated: CompiledRoute<R>[];
 
   constructor(compiled: readonly CompiledRoute<R>[]) {
     for (const route of compiled.filter(isStatic)) {
-      this.#staticRoutes.set(`${route.contract.method} ${route.contract.path}`, route);
-      this.#staticPaths.add(route.contract.path);
+      const { method, path } = route.contract;
+      let byPath = this.#staticRoutes.get(method);
+      if (!byPath) this.#staticRoutes.set(method, (byPath = new Map<string, CompiledRoute<R>>()));
+      byPath.set(path, route);
+      this.#staticPaths.add(path);
     }
     this.#templated = compiled.filter((route) => !isStatic(route));
   }
 
   match(method: string, path: string): RouteMatch<R> {
     // The path as clients send it almost always is a route's own path: one lookup, no splitting.
-    const exact = this.#staticRoutes.get(`${method} ${path}`);
+    const byPath = this.#staticRoutes.get(method);
+    const exact = byPath?.get(path);
     if (exact) return { compiled: exact, params: {} };
     const segments = pathSegments(path);
     const normal = `/${segments.join('/')}`; // `/api//x` and `/api/%78` name `/api/x`, as segment matching always read them
-    const direct = this.#staticRoutes.get(`${method} ${normal}`);
+    const direct = byPath?.get(normal);
     if (direct) return { compiled: direct, params: {} };
     let pathMatched = this.#staticPaths.has(normal);
     for (const compiled of this.#templated) {

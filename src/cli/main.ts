@@ -1,3 +1,5 @@
+// First, so the heap's growth is bounded before any command allocates (see heap-growth.ts).
+import './heap-growth.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { runCommand } from './run.js';

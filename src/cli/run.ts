@@ -12,6 +12,7 @@ import { describeCrossCheck } from '../escrow/litesvm.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { LEVELS } from '../../agents/engines/levels.js';
+import { EnginePool } from '../../agents/engines/pool.js';
 
 export interface RunArgs {
   scenario?: string;
@@ -300,6 +301,7 @@ async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<n
     if (!reached || interrupt.signal)
       return reportInterrupt(world, scenario, stage, started, interrupt.signal ?? 'SIGINT');
     const outcome = await world.run();
+    EnginePool.closeShared(); // the world is over: its engines' memory is not needed for the report
     const context = runContext(plan, outcome);
     if (interrupt.signal) return reportInterrupt(world, scenario, stage, started, interrupt.signal);
     const { report, files } = renderRunReport(scenario, outcome, context);

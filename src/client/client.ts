@@ -24,15 +24,24 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
-    const payload = (body ?? {}) as { error?: string; message?: string; retry_after?: unknown };
-    super(`${status} ${payload.error ?? 'request_failed'}: ${payload.message ?? ''}`);
+    const payload = (body ?? {}) as { message?: string; retry_after?: unknown };
+    const code = errorCode(body);
+    super(`${status} ${code}: ${payload.message ?? ''}`);
     this.status = status;
-    this.code = payload.error ?? 'request_failed';
+    this.code = code;
     this.body = body;
     const header = headers['retry-after'] === undefined ? undefined : Number(headers['retry-after']);
     const fromBody = typeof payload.retry_after === 'number' ? payload.retry_after : undefined;
     this.retryAfterSeconds = header !== undefined && Number.isFinite(header) ? header : fromBody;
   }
+}
+
+/**
+ * The wire error code of a refusal's body. Counting refusals by code reads it without an ApiError: an Error
+ * captures a stack trace, and a day-long crowd refuses millions of requests with 429.
+ */
+export function errorCode(body: unknown): string {
+  return (body as { error?: string } | null)?.error ?? 'request_failed';
 }
 
 /** What one call sends: the path's parameters, the query and the body, each typed by the route's contract. */

@@ -8,6 +8,11 @@ import { queryAsText, type Transport, type TransportRequest, type TransportRespo
  */
 export class InProcessTransport implements Transport {
   readonly #api: Api;
+  /**
+   * The authorization header of each key, written once: a crowd's agents each send one key on every
+   * request, and the route table only reads the headers.
+   */
+  readonly #headersByKey = new Map<string, Readonly<Record<string, string>>>();
 
   constructor(api: Api) {
     this.#api = api;
@@ -18,13 +23,22 @@ export class InProcessTransport implements Transport {
       method: request.method,
       path: request.path,
       query: queryAsText(request.query),
-      headers: request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {},
+      headers: request.apiKey ? this.#headersFor(request.apiKey) : NO_HEADERS,
       body: request.body,
     });
-    return Promise.resolve({
-      status: response.status,
-      body: response.body,
-      ...(response.headers ? { headers: { ...response.headers } } : {}),
-    });
+    const answer: TransportResponse = { status: response.status, body: response.body };
+    if (response.headers) answer.headers = { ...response.headers };
+    return Promise.resolve(answer);
+  }
+
+  #headersFor(apiKey: string): Readonly<Record<string, string>> {
+    let headers = this.#headersByKey.get(apiKey);
+    if (headers === undefined) {
+      headers = Object.freeze({ authorization: `Bearer ${apiKey}` });
+      this.#headersByKey.set(apiKey, headers);
+    }
+    return headers;
   }
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});

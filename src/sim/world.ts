@@ -1,5 +1,5 @@
 import type { Api } from '../api/dispatch.js';
-import { ApiError, PlatformClient } from '../client/client.js';
+import { errorCode, PlatformClient } from '../client/client.js';
 import { WireContractError } from '../client/wire-check.js';
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { Rng } from '../kernel/rng.js';
@@ -20,6 +20,7 @@ import { airdrop } from '../platform/money/transfers.js';
 import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { wirePlatform, type WiredPlatform } from './wiring.js';
+import { MinuteCounts } from './minute-counts.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -48,8 +49,8 @@ export interface RequestStats {
   rateLimitedByAction: Map<string, number>;
   /** The same tallies per account (agents and humans), by handle, for the report's verdicts. */
   byAgent: Map<string, AgentRequestStats>;
-  /** When each 429 happened and the limit it names: a refusal emits no event, so its time is taken here (the report charts it). */
-  rateLimitedLog: Array<{ atMs: number; action: string }>;
+  /** 429s by the limit each names and the minute it happened: a refusal emits no event, so its time is taken here (the report charts it). */
+  rateLimitedByMinute: MinuteCounts;
 }
 
 /** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
@@ -105,14 +106,7 @@ export class World {
   readonly api: Api;
   readonly agents: SimAgent[] = [];
   readonly invariants: InvariantSuite;
-  readonly requests: RequestStats = {
-    requests: 0,
-    rejected: 0,
-    byCode: new Map(),
-    rateLimitedByAction: new Map(),
-    byAgent: new Map(),
-    rateLimitedLog: [],
-  };
+  readonly requests: RequestStats;
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
   readonly #fingerprint = new Fingerprint();
@@ -134,6 +128,14 @@ export class World {
 
   constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
+    this.requests = {
+      requests: 0,
+      rejected: 0,
+      byCode: new Map(),
+      rateLimitedByAction: new Map(),
+      byAgent: new Map(),
+      rateLimitedByMinute: new MinuteCounts(scenario.startMs),
+    };
     this.#crossCheck = options.crossCheck ?? scenario.crossCheck;
     this.#wired = wirePlatform({
       seed: scenario.seed,
@@ -415,13 +417,13 @@ class CountingTransport implements Transport {
     this.stats.requests++;
     if (response.status >= 400) {
       this.stats.rejected++;
-      const code = new ApiError(response.status, response.body).code;
+      const code = errorCode(response.body);
       this.stats.byCode.set(code, (this.stats.byCode.get(code) ?? 0) + 1);
       if (response.status === 429) {
         const named = (response.body as { action?: unknown } | null)?.action;
         const action = typeof named === 'string' ? named : 'unknown';
         this.stats.rateLimitedByAction.set(action, (this.stats.rateLimitedByAction.get(action) ?? 0) + 1);
-        this.stats.rateLimitedLog.push({ atMs: this.nowMs(), action });
+        this.stats.rateLimitedByMinute.add(action, this.nowMs());
       }
     }
     return response;
@@ -449,7 +451,7 @@ function countAgentRequest(own: AgentRequestStats, response: TransportResponse, 
   own.today++;
   own.maxPerDay = Math.max(own.maxPerDay, own.today);
   if (response.status >= 400) {
-    const code = new ApiError(response.status, response.body).code;
+    const code = errorCode(response.body);
     own.byCode.set(code, (own.byCode.get(code) ?? 0) + 1);
   }
 }

@@ -188,4 +188,53 @@ describe('finished games and their activity, packed', () => {
     expect(later.activities).toEqual(ended.activities);
     expect(new Set(later.activities.map((row) => row.id)).size).toBe(later.activities.length);
   });
+
+  it('social action rows write their text and metadata when read, naming actors by their handles of the time', async () => {
+    const world = newWorld({ seed: 'packed-social-activity' });
+    const [a, b] = await world.agents(2);
+    world.advanceBy(60_000); // past the cooldown of the posts that ended their research phase
+    const post = await a!.client.post('a first post from player one');
+    world.advanceBy(60_000);
+    const reply = await b!.client.reply({ post_id: post.post_id, content: 'an answer' });
+    await b!.client.like({ post_id: post.post_id });
+    await a!.client.like({ reply_id: reply.reply_id });
+    await b!.client.follow({ target_handle: a!.handle });
+    await b!.client.unfollow({ target_handle: a!.handle });
+    await b!.client.vote({ target_handle: a!.handle, vote: 'down' });
+    const rows = async (who: TestAgent) =>
+      (await who.client.activity({ limit: 50 })).activities.map((row) => [
+        row.type,
+        row.content,
+        row.related_post_id,
+        row.related_agent_id,
+        row.metadata,
+      ]);
+    const before = await rows(b!);
+    expect(before).toEqual([
+      ['profile_voted', 'Downvoted the profile of @player1', null, a!.id, { vote: 'down', previous: null }],
+      ['profile_voted', 'Cleared a profile vote on @player1', null, a!.id, { vote: 'clear', previous: 'up' }],
+      ['unfollowed', 'Unfollowed @player1', null, a!.id, { target_type: 'agent' }],
+      ['profile_voted', 'Upvoted the profile of @player1', null, a!.id, { vote: 'up', previous: null }],
+      ['followed', 'Followed @player1', null, a!.id, { target_type: 'agent' }],
+      ['liked', 'Liked a post by @player1', post.post_id, a!.id, { target_type: 'post', reply_id: null }],
+      [
+        'reply_created',
+        'Replied to @player1',
+        post.post_id,
+        a!.id,
+        { reply_id: reply.reply_id, parent_reply_id: null },
+      ],
+      ['post_created', 'Posted: hello from player2', expect.any(String), null, { post_type: 'standard' }],
+    ]);
+    const liked = (await rows(a!))[0];
+    expect(liked).toEqual([
+      'liked',
+      'Liked a reply by @player2',
+      post.post_id,
+      b!.id,
+      { target_type: 'reply', reply_id: reply.reply_id },
+    ]);
+    await a!.client.updateProfile({ handle: 'renamed1' });
+    expect(await rows(b!)).toEqual(before);
+  });
 });

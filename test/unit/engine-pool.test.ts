@@ -271,6 +271,16 @@ describe('the stockfish.wasm pool', () => {
     next.close();
   });
 
+  it('closes the shared pool when a run ends, if one was started, so its threads and cache are freed', () => {
+    EnginePool.closeShared(); // none started: nothing to do
+    const shared = EnginePool.shared(1);
+    EnginePool.closeShared();
+    expect(() => shared.search({ fen: POSITIONS[0], nodes: 1, multiPv: 1 })).toThrow(/closed/);
+    const next = EnginePool.shared(2);
+    expect(next).not.toBe(shared);
+    next.close();
+  });
+
   it('lets a plain node script exit once its searches are done, without close()', () => {
     // Runs the built module (npm test builds dist/ first, as the CLI tests rely on).
     const built = 'dist/agents/engines/pool.js';

@@ -24,14 +24,17 @@ export interface Seating {
 }
 
 /**
- * What a game keeps while it can still change: the board it is played on, its log, and its move records: the
- * last one as the move route made it (polls read it), earlier ones as LoggedRecords that read the game's
- * replayed records (`replayed`, rebuilt at most once per move, when an earlier record is read at all).
+ * What a game keeps while it can still change: the board it is played on, its log, how many moves it has and
+ * the last one's record as the move route made it (polls read it). Earlier records are LoggedRecords made
+ * when `moves` is read, which read the game's replayed records (`replayed`, rebuilt at most once per move,
+ * when an earlier record is read at all); a record object per move kept for the game's whole life was most
+ * of what a long crowd run's live games held.
  */
 interface LivePlay {
   readonly board: Board;
   readonly log: MoveLog;
-  readonly records: MoveRecord[];
+  plies: number;
+  last: MoveRecord | null;
   replayed: MoveRecord[] | null;
 }
 
@@ -39,8 +42,8 @@ interface LivePlay {
  * A game. Its moves are kept as a packed log (a few bytes a move, see MoveLog). While it can still change
  * (pending, active) it also keeps its live board and its last move's record (see LivePlay); once over
  * (completed, cancelled) only the log, its final FEN and the counts. A finished game costs about a
- * kilobyte instead of hundreds, and a live one about 50 bytes a move instead of 300 (records kept until the
- * game ended were most of what a run's old generation collected). Earlier records, and a finished game's
+ * kilobyte instead of hundreds, and a live one its log's few bytes a move instead of 300 (records kept
+ * until the game ended were most of what a run's old generation collected). Earlier records, and a finished game's
  * board, are rebuilt from the log when read, which is rare (the game detail route, the PGN export): read
  * `plies` and `fen` rather than `moves` where a count or the position is all that is needed.
  */
@@ -82,13 +85,14 @@ export class GameRecord implements Game {
     this.#live = {
       board: newBoard(STANDARD_START_FEN),
       log: new MoveLog(createdAtMs),
-      records: [],
+      plies: 0,
+      last: null,
       replayed: null,
     };
   }
 
   get plies(): number {
-    return this.#live?.records.length ?? this.#packedCount;
+    return this.#live?.plies ?? this.#packedCount;
   }
 
   /** The current position (after the last move). */
@@ -101,7 +105,12 @@ export class GameRecord implements Game {
   }
 
   get moves(): readonly MoveRecord[] {
-    return this.#live?.records ?? this.#replay().records;
+    const live = this.#live;
+    if (live === null) return this.#replay().records;
+    const records: MoveRecord[] = [];
+    for (let index = 0; index < live.plies - 1; index++) records.push(new LoggedRecord(this, index));
+    if (live.last !== null) records.push(live.last);
+    return records;
   }
 
   /** The SAN of every move, in order (what a PGN export needs): only the SAN is replayed. */
@@ -126,10 +135,9 @@ export class GameRecord implements Game {
     const ordinal = this.#moveIds.nextOrdinal;
     const moveId = this.#moveIds.next();
     live.log.append(live.board, { move, atMs, idOrdinal: ordinal });
-    const records = live.records;
-    const record = toRecord(playMove(live.board, move), records.length, atMs, moveId);
-    if (records.length > 0) records[records.length - 1] = new LoggedRecord(this, records.length - 1);
-    records.push(record);
+    const record = toRecord(playMove(live.board, move), live.plies, atMs, moveId);
+    live.plies++;
+    live.last = record;
     live.replayed = null;
     return record;
   }

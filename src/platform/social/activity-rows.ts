@@ -1,7 +1,7 @@
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
 import type { Side } from '../../rules/chess/game.js';
 import type { ActivityType } from './activity.js';
-import type { Activity, ActivityEntry, Challenge, Game } from '../state.js';
+import type { Activity, ActivityEntry, ActorKind, Challenge, Game, Post } from '../state.js';
 
 /**
  * Activity as kept for a whole run: each actor's list holds entries, read as Activity rows (see
@@ -9,7 +9,9 @@ import type { Activity, ActivityEntry, Challenge, Game } from '../state.js';
  * read. An entry about a challenge or a game (the bulk of a chess run's activity) keeps a reference to that
  * record, which the platform keeps anyway, and the handles of the players at the time; a game event's one
  * entry sits in both players' lists. Its text, metadata and time are written from the record when read.
- * Other entries are written out when made. Either way a row reads exactly as it did when it was made.
+ * A social action's entry (ActionEntry) keeps the ids and the other actor's handle at the time, and writes
+ * its text and metadata when read. The rare rest (tournaments, verification) are written out when made.
+ * Either way a row reads exactly as it did when it was made.
  */
 interface EntrySource extends ActivityEntry {
   idFor(actorId: string): string;
@@ -67,7 +69,7 @@ export interface RowText {
   metadata?: Activity['metadata'];
 }
 
-/** A row written out when made (social actions, tournaments, verification): one actor's. */
+/** A row written out when made (tournaments, verification): one actor's. */
 export class WrittenEntry implements EntrySource {
   readonly type: ActivityType;
   readonly atMs: number;
@@ -104,6 +106,184 @@ export class WrittenEntry implements EntrySource {
   }
   metadataFor(): Activity['metadata'] {
     return this.#metadata;
+  }
+}
+
+/**
+ * A social action's row (post, reply, like, follow, unfollow, profile vote): one actor's, kept as the ids
+ * and the other actor's handle at the time, its text and metadata written when read. Written out when made,
+ * each row kept a sentence and a metadata object of its own: the largest part of a long crowd run's activity.
+ */
+abstract class ActionEntry implements EntrySource {
+  abstract readonly type: ActivityType;
+  readonly atMs: number;
+  readonly #idOrdinal: number;
+  readonly #ids: ReplayableIds;
+  readonly #relatedPostId: string | null;
+  readonly #relatedAgentId: string | null;
+  /** The related actor's handle when the row was made (rows name actors as they were called then). */
+  protected readonly otherHandle: string | null;
+
+  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds, otherHandle: string | null) {
+    this.atMs = atMs;
+    this.#idOrdinal = ids.nextOrdinal;
+    this.#ids = ids;
+    ids.next();
+    this.#relatedPostId = related.postId;
+    this.#relatedAgentId = related.agentId;
+    this.otherHandle = otherHandle;
+  }
+
+  idFor(): string {
+    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  }
+  relatedPostIdFor(): string | null {
+    return this.#relatedPostId;
+  }
+  relatedAgentIdFor(): string | null {
+    return this.#relatedAgentId;
+  }
+  /** The related actor as the row names it. */
+  protected get other(): string {
+    return named(this.#relatedAgentId, this.otherHandle);
+  }
+  abstract contentFor(): string;
+  abstract metadataFor(): Activity['metadata'];
+}
+
+/** The post and the actor an action row links to. */
+export interface RelatedIds {
+  postId: string | null;
+  agentId: string | null;
+}
+
+/** post_created: read from the post itself, which never changes its text or type. */
+export class PostedEntry extends ActionEntry {
+  readonly type = 'post_created';
+  readonly #post: Post;
+
+  constructor(ids: ReplayableIds, atMs: number, post: Post) {
+    super(ids, atMs, { postId: post.id, agentId: null }, null);
+    this.#post = post;
+  }
+
+  contentFor(): string {
+    return `Posted: ${snippet(this.#post.content)}`;
+  }
+  metadataFor(): Activity['metadata'] {
+    return { post_type: this.#post.postType };
+  }
+}
+
+/** The first words of a post, so an activity row reads as a sentence, not a copy of the post. */
+function snippet(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** reply_created, linking the post and the author replied to. */
+export class RepliedEntry extends ActionEntry {
+  readonly type = 'reply_created';
+  readonly #replyId: string;
+  readonly #parentReplyId: string | null;
+
+  constructor(
+    ids: ReplayableIds,
+    atMs: number,
+    related: RelatedIds & { receiverHandle: string | null },
+    reply: { replyId: string; parentReplyId: string | null },
+  ) {
+    super(ids, atMs, related, related.receiverHandle);
+    this.#replyId = reply.replyId;
+    this.#parentReplyId = reply.parentReplyId;
+  }
+
+  contentFor(): string {
+    return `Replied to ${this.other}`;
+  }
+  metadataFor(): Activity['metadata'] {
+    return { reply_id: this.#replyId, parent_reply_id: this.#parentReplyId };
+  }
+}
+
+/** liked: a post, or a reply (whose row links its root post). */
+export class LikedEntry extends ActionEntry {
+  readonly type = 'liked';
+  readonly #replyId: string | null;
+
+  constructor(
+    ids: ReplayableIds,
+    atMs: number,
+    related: RelatedIds & { authorHandle: string | null },
+    replyId: string | null,
+  ) {
+    super(ids, atMs, related, related.authorHandle);
+    this.#replyId = replyId;
+  }
+
+  contentFor(): string {
+    return `Liked a ${this.#targetType} by ${this.other}`;
+  }
+  metadataFor(): Activity['metadata'] {
+    return { target_type: this.#targetType, reply_id: this.#replyId };
+  }
+  get #targetType(): 'post' | 'reply' {
+    return this.#replyId === null ? 'post' : 'reply';
+  }
+}
+
+/** followed or unfollowed: an agent or a human. */
+export class FollowEntry extends ActionEntry {
+  readonly type: 'followed' | 'unfollowed';
+  readonly #targetKind: ActorKind;
+
+  constructor(
+    type: 'followed' | 'unfollowed',
+    ids: ReplayableIds,
+    atMs: number,
+    target: { id: string; kind: ActorKind; handle: string | null },
+  ) {
+    super(ids, atMs, { postId: null, agentId: target.id }, target.handle);
+    this.type = type;
+    this.#targetKind = target.kind;
+  }
+
+  contentFor(): string {
+    return `${this.type === 'followed' ? 'Followed' : 'Unfollowed'} ${this.other}`;
+  }
+  metadataFor(): Activity['metadata'] {
+    return { target_type: this.#targetKind };
+  }
+}
+
+const VOTE_VERBS = {
+  up: 'Upvoted the profile of',
+  down: 'Downvoted the profile of',
+  clear: 'Cleared a profile vote on',
+} as const;
+
+/** profile_voted: up, down or clear, and the vote it replaced. */
+export class VotedEntry extends ActionEntry {
+  readonly type = 'profile_voted';
+  readonly #vote: keyof typeof VOTE_VERBS;
+  readonly #previous: 'up' | 'down' | null;
+
+  constructor(
+    ids: ReplayableIds,
+    atMs: number,
+    target: { id: string; handle: string | null },
+    vote: { vote: keyof typeof VOTE_VERBS; previous: 'up' | 'down' | null },
+  ) {
+    super(ids, atMs, { postId: null, agentId: target.id }, target.handle);
+    this.#vote = vote.vote;
+    this.#previous = vote.previous;
+  }
+
+  contentFor(): string {
+    return `${VOTE_VERBS[this.#vote]} ${this.other}`;
+  }
+  metadataFor(): Activity['metadata'] {
+    return { vote: this.#vote, previous: this.#previous };
   }
 }
 

@@ -1,8 +1,19 @@
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
-import type { Activity, ActivityEntry, Challenge } from '../state.js';
+import type { Activity, ActivityEntry, ActorKind, Challenge } from '../state.js';
 import { actorById } from '../identity/actors.js';
-import { ChallengeEntry, GameEntry, rowOf, WrittenEntry, type RowText } from './activity-rows.js';
+import {
+  ChallengeEntry,
+  FollowEntry,
+  GameEntry,
+  LikedEntry,
+  PostedEntry,
+  RepliedEntry,
+  rowOf,
+  VotedEntry,
+  WrittenEntry,
+  type RowText,
+} from './activity-rows.js';
 import { flatString } from '../../kernel/strings.js';
 
 /**
@@ -27,9 +38,13 @@ export const ACTIVITY_TYPES = [
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** One row before it gets its id and seq: written out now, or read later from its challenge (game rows: storeGameEntry). */
+/**
+ * One row before it is stored: written out now, read later from its challenge, or an action's entry made
+ * already (game rows: storeGameEntry).
+ */
 type Draft =
   | ({ actorId: string; type: ActivityType; source: 'text' } & RowText)
+  | { actorId: string; source: 'entry'; entry: ActivityEntry }
   | {
       actorId: string;
       type: 'challenge_created' | 'challenge_accepted';
@@ -37,6 +52,11 @@ type Draft =
       challenge: Challenge;
       otherId: string | null;
     };
+
+/** An action's row, its entry made (and its id drawn) as the row is built. */
+function action(actorId: string, entry: ActivityEntry): Draft {
+  return { actorId, source: 'entry', entry };
+}
 
 /** A row written out now. */
 function text(actorId: string, type: ActivityType, row: RowText): Draft {
@@ -56,9 +76,6 @@ type Builder<K extends PlatformEvent['type']> = (
   event: Extract<PlatformEvent, { type: K }>,
 ) => Draft[];
 type Builders = { [K in PlatformEvent['type']]?: Builder<K> };
-
-const at = (p: Platform, id: string | null): string =>
-  id === null ? 'someone' : `@${actorById(p, id)?.handle ?? 'someone'}`;
 
 const GAME_ROWS: Builders = {
   challenge_created: (p, e) => [
@@ -102,80 +119,50 @@ const GAME_ROWS: Builders = {
   ],
 };
 
+/** Social actions: one row each, its actor's, written when read (see ActionEntry). */
 const SOCIAL_ROWS: Builders = {
-  post_created: (p, e) => {
-    const post = p.state.posts.get(e.postId)!;
-    const content = `Posted: ${snippet(post.content)}`;
-    return [
-      text(e.agentId, 'post_created', {
-        relatedPostId: post.id,
-        metadata: { post_type: post.postType },
-        content,
-      }),
-    ];
-  },
+  post_created: (p, e) => [
+    action(e.agentId, new PostedEntry(p.activityIds, p.nowMs, p.state.posts.get(e.postId)!)),
+  ],
   reply_created: (p, e) => [
-    text(e.actorId, 'reply_created', {
-      relatedPostId: e.postId,
-      relatedAgentId: e.receiverId,
-      metadata: { reply_id: e.replyId, parent_reply_id: e.parentReplyId },
-      content: `Replied to ${at(p, e.receiverId)}`,
-    }),
+    action(
+      e.actorId,
+      new RepliedEntry(
+        p.activityIds,
+        p.nowMs,
+        { postId: e.postId, agentId: e.receiverId, receiverHandle: handleOf(p, e.receiverId) },
+        e,
+      ),
+    ),
   ],
   liked: (p, e) => {
+    const reply = e.targetKind === 'reply';
     // A liked reply is shown under its root post, so the row always links to a post.
-    const postId = e.targetKind === 'post' ? e.targetId : p.state.replies.get(e.targetId)!.postId;
-    const metadata = { target_type: e.targetKind, reply_id: e.targetKind === 'reply' ? e.targetId : null };
-    return [
-      text(e.actorId, 'liked', {
-        relatedPostId: postId,
-        relatedAgentId: e.authorId,
-        metadata,
-        content: `Liked a ${e.targetKind} by ${at(p, e.authorId)}`,
-      }),
-    ];
+    const postId = reply ? p.state.replies.get(e.targetId)!.postId : e.targetId;
+    const related = { postId, agentId: e.authorId, authorHandle: handleOf(p, e.authorId) };
+    return [action(e.actorId, new LikedEntry(p.activityIds, p.nowMs, related, reply ? e.targetId : null))];
   },
-  followed: (p, e) => [
-    text(e.actorId, 'followed', {
-      relatedAgentId: e.targetId,
-      metadata: { target_type: e.targetKind },
-      content: `Followed ${at(p, e.targetId)}`,
-    }),
-  ],
-  unfollowed: (p, e) => [
-    text(e.actorId, 'unfollowed', {
-      relatedAgentId: e.targetId,
-      metadata: { target_type: e.targetKind },
-      content: `Unfollowed ${at(p, e.targetId)}`,
-    }),
-  ],
+  followed: (p, e) => [action(e.actorId, followEntry(p, 'followed', e))],
+  unfollowed: (p, e) => [action(e.actorId, followEntry(p, 'unfollowed', e))],
   profile_voted: (p, e) => {
-    const what = {
-      up: 'Upvoted the profile of',
-      down: 'Downvoted the profile of',
-      clear: 'Cleared a profile vote on',
-    }[e.vote];
-    const metadata = { vote: e.vote, previous: e.previous };
-    return [
-      text(e.actorId, 'profile_voted', {
-        relatedAgentId: e.targetId,
-        metadata,
-        content: `${what} ${at(p, e.targetId)}`,
-      }),
-    ];
+    const target = { id: e.targetId, handle: handleOf(p, e.targetId) };
+    return [action(e.actorId, new VotedEntry(p.activityIds, p.nowMs, target, e))];
   },
 };
+
+function followEntry(
+  p: Platform,
+  type: 'followed' | 'unfollowed',
+  e: { targetId: string; targetKind: ActorKind },
+): FollowEntry {
+  const target = { id: e.targetId, kind: e.targetKind, handle: handleOf(p, e.targetId) };
+  return new FollowEntry(type, p.activityIds, p.nowMs, target);
+}
 
 const BUILDERS: Builders = { ...GAME_ROWS, ...SOCIAL_ROWS };
 
 function tournamentName(p: Platform, id: string): string {
   return `"${p.state.tournaments.get(id)?.name ?? id}"`;
-}
-
-/** The first words of a post, so an activity row reads as a sentence, not a copy of the post. */
-function snippet(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
 export function recordActivity(p: Platform, event: PlatformEvent): void {
@@ -200,6 +187,7 @@ function listOf(p: Platform, actorId: string): ActivityEntry[] {
 }
 
 function entryOf(p: Platform, draft: Draft): ActivityEntry {
+  if (draft.source === 'entry') return draft.entry;
   const ids = p.activityIds;
   if (draft.source === 'challenge')
     return new ChallengeEntry(draft.type, ids, draft.challenge, handleOf(p, draft.otherId));

@@ -91,12 +91,18 @@ function storePost(p: Platform, author: Agent | Human, postType: PostType, input
   return post;
 }
 
-/** Agents and humans named with @, the author excepted. */
-export function mentionedActors(p: Platform, text: string, authorId: string): string[] {
+/**
+ * Agents and humans named with @, the author excepted. Kept for the post's or reply's whole life, so an
+ * exact copy (a filtered array keeps room for 16), and one shared empty list for the many that name nobody.
+ */
+export function mentionedActors(p: Platform, text: string, authorId: string): readonly string[] {
   const lookup = (name: string) =>
     p.state.agentIdByHandle.get(handleKey(name)) ?? p.state.humanIdByUsername.get(handleKey(name));
-  return resolveMentions(text, lookup).filter((id) => id !== authorId);
+  const ids = resolveMentions(text, lookup).filter((id) => id !== authorId);
+  return ids.length === 0 ? NO_MENTIONS : ids.slice();
 }
+
+const NO_MENTIONS: readonly string[] = Object.freeze([]);
 
 /** An author's posts, newest first (all of them, or the newest `limit`). */
 export function postsByAuthor(p: Platform, authorId: string, limit = Infinity): Post[] {

@@ -315,7 +315,7 @@ function socialSection(ctx: Context): string {
   const { report, outcome } = ctx.input;
   const s = report.social;
   const activity = socialOverTime(ctx.axis, outcome.platform);
-  const refusals = outcome.requests.rateLimitedLog;
+  const refusals = outcome.requests.rateLimitedByMinute;
   const limits = Object.entries(s.rate_limited_by_action).map(([name, value]) => ({ name, value }));
   const info = facts([
     ['posts (by humans)', `${s.posts} (${s.posts_by_humans})`],
@@ -347,7 +347,7 @@ function socialSection(ctx: Context): string {
 
 function rateLimitChart(
   ctx: Context,
-  refusals: RequestStats['rateLimitedLog'],
+  refusals: RequestStats['rateLimitedByMinute'],
   limits: Array<{ name: string; value: number }>,
 ): string {
   if (limits.length === 0) return note('No request was refused with 429 in this run.');

@@ -1,6 +1,6 @@
 import type { Platform } from '../../platform/platform.js';
 import type { Game, TransferType } from '../../platform/state.js';
-import type { RequestStats } from '../../sim/world.js';
+import { MINUTE_MS, type MinuteCounts } from '../../sim/minute-counts.js';
 
 /**
  * Time series for the HTML report, derived after the run from the platform's final state: completed games
@@ -18,9 +18,9 @@ export interface TimeAxis {
 
 /** About this many bins over the run: enough to see a day's shape, few enough to keep the file small. */
 const TARGET_BINS = 48;
-const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
+/** Bins of whole minutes from the start, so the run's per-minute counts (MinuteCounts) bin exactly. */
 export function timeAxis(startMs: number, endMs: number): TimeAxis {
   const span = Math.max(MINUTE_MS, endMs - startMs);
   const binMs = Math.ceil(span / TARGET_BINS / MINUTE_MS) * MINUTE_MS;
@@ -171,10 +171,7 @@ export function socialOverTime(axis: TimeAxis, platform: Platform): BinRow[] {
   return binRows(axis, items);
 }
 
-/** 429s per bin, by the limit that refused them (only when the run recorded their times). */
-export function refusalsOverTime(axis: TimeAxis, log: RequestStats['rateLimitedLog']): BinRow[] {
-  return binRows(
-    axis,
-    log.map((e) => ({ atMs: e.atMs, kind: e.action, value: 1 })),
-  );
+/** 429s per bin, by the limit that refused them. */
+export function refusalsOverTime(axis: TimeAxis, refusals: MinuteCounts): BinRow[] {
+  return binRows(axis, refusals.counts());
 }

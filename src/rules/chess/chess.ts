@@ -570,8 +570,8 @@ function isThreefold(board: Board): boolean {
   return (board.repetitions.get(repetitionKey(board)) ?? 0) >= REPETITION_LIMIT;
 }
 
-// Promotion order inside legalMoves: strongest first.
-const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
+/** Promotion order inside legalMoves: strongest first. */
+export const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
 const BACKRANKS = (sq: number): boolean => sq < 8 || sq >= 56;
 
 /**

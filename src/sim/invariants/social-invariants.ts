@@ -1,6 +1,7 @@
 import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import { actorById, socialScoreOf } from '../../platform/identity/actors.js';
+import { RunSet } from '../../kernel/run-set.js';
 import { Checker, type FinalCheck } from './checker.js';
 
 /**
@@ -157,27 +158,54 @@ class RateLimitsHeld extends Checker {
   }
 }
 
-/** Unseen never serves a post twice to one actor, nor an actor its own post. */
+/**
+ * Unseen never serves a post twice to one actor, nor an actor its own post. Posts are numbered in the order
+ * the log names them, and each actor's served posts kept as runs of those numbers (RunSet): the feed serves
+ * oldest first, so an actor's runs are broken only by its own posts, where a set of (actor, post) keys grew
+ * by every post served (most of a crowd's retained heap).
+ */
 class UnseenOnce extends Checker {
   readonly name = 'unseen_once';
   readonly description =
     'GET /api/feed/unseen never serves the same post twice to one actor, nor an actor its own post';
-  readonly #authors = new Map<string, string>();
-  readonly #served = new Set<string>();
+  readonly #ordinals = new Map<string, number>();
+  /** By post ordinal; undefined for a post served but never created. */
+  readonly #authors: Array<string | undefined> = [];
+  readonly #served = new Map<string, RunSet>();
 
   protected check(e: PlatformEvent): void {
-    if (e.type === 'post_created') this.#authors.set(e.postId, e.agentId);
+    if (e.type === 'post_created') {
+      const ordinal = this.#ordinalOf(e.postId);
+      this.#authors[ordinal] = e.agentId;
+    }
     if (e.type !== 'unseen_served') return;
+    const served = this.#servedTo(e.actorId);
     for (const postId of e.postIds) {
-      const key = pairKey(e.actorId, postId);
-      this.expect(!this.#served.has(key), e.t, () => `actor ${e.actorId}: post ${postId} served twice`);
+      const ordinal = this.#ordinalOf(postId);
+      this.expect(!served.has(ordinal), e.t, () => `actor ${e.actorId}: post ${postId} served twice`);
       this.expect(
-        this.#authors.get(postId) !== e.actorId,
+        this.#authors[ordinal] !== e.actorId,
         e.t,
         () => `actor ${e.actorId}: served its own post ${postId}`,
       );
-      this.#served.add(key);
+      served.add(ordinal);
     }
+  }
+
+  #ordinalOf(postId: string): number {
+    let ordinal = this.#ordinals.get(postId);
+    if (ordinal === undefined) {
+      ordinal = this.#ordinals.size;
+      this.#ordinals.set(postId, ordinal);
+      this.#authors.push(undefined);
+    }
+    return ordinal;
+  }
+
+  #servedTo(actorId: string): RunSet {
+    let served = this.#served.get(actorId);
+    if (!served) this.#served.set(actorId, (served = new RunSet()));
+    return served;
   }
 }
 
@@ -186,7 +214,8 @@ class LikesIdempotent extends Checker implements FinalCheck {
   readonly name = 'likes_idempotent';
   readonly description =
     "no actor likes the same post or reply twice; every like count equals the log's likes of it";
-  readonly #pairs = new Set<string>();
+  /** Per actor, the targets it liked: the log's own id strings, where a key per pair was a new string each. */
+  readonly #liked = new Map<string, Set<string>>();
   readonly #counts = new Map<string, number>();
 
   constructor(private readonly platform: Platform) {
@@ -195,11 +224,17 @@ class LikesIdempotent extends Checker implements FinalCheck {
 
   protected check(e: PlatformEvent): void {
     if (e.type !== 'liked') return;
-    const key = pairKey(e.actorId, e.targetId);
-    this.expect(!this.#pairs.has(key), e.t, () => `actor ${e.actorId} liked ${e.targetId} twice`);
-    this.#pairs.add(key);
+    const liked = this.#likedBy(e.actorId);
+    this.expect(!liked.has(e.targetId), e.t, () => `actor ${e.actorId} liked ${e.targetId} twice`);
+    liked.add(e.targetId);
     this.#counts.set(e.targetId, (this.#counts.get(e.targetId) ?? 0) + 1);
     this.#compare(e.t, e.targetId, this.#target(e.targetId)?.likesCount);
+  }
+
+  #likedBy(actorId: string): Set<string> {
+    let liked = this.#liked.get(actorId);
+    if (!liked) this.#liked.set(actorId, (liked = new Set()));
+    return liked;
   }
 
   #target(id: string): { likesCount: number } | undefined {
