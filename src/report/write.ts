@@ -1,13 +1,16 @@
 import {
   accessSync,
+  closeSync,
   constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../sim/scenario/scenario.js';
@@ -17,7 +20,7 @@ import { gamesToPgn } from './pgn.js';
 import { buildReport, type Report } from './report.js';
 import { junitXml, type RunContext } from './junit.js';
 import { summaryMarkdown } from './summary-md.js';
-import { renderHtmlReport } from './html/index.js';
+import { htmlReportPieces } from './html/index.js';
 
 export type { RunContext } from './junit.js';
 
@@ -40,6 +43,12 @@ export const REPORT_FILES = [
   'report.html',
 ] as const;
 type ReportFile = (typeof REPORT_FILES)[number];
+
+/**
+ * A file's text: whole, or in pieces written one after another (report.html, so that a long run's page is
+ * never one string in memory; see pagePieces). Pieces are made as they are written, once.
+ */
+export type ReportText = string | Iterable<string>;
 
 /** report.json is moved in last: once it is new, every other file of the run is too. */
 const LAST = 'report.json';
@@ -82,8 +91,8 @@ export class OutputStage {
   }
 
   /** Writes the files into the staging folder, then moves them into `dir`, removing report files this run did not write. */
-  commit(files: ReadonlyMap<ReportFile, string>): string[] {
-    for (const [name, text] of files) writeFileSync(join(this.#staging, name), text);
+  commit(files: ReadonlyMap<ReportFile, ReportText>): string[] {
+    for (const [name, text] of files) writeText(join(this.#staging, name), text);
     // Made here rather than by renaming the staging folder, which mkdtemp creates private (0700).
     const target = resolve(this.dir);
     mkdirSync(target, { recursive: true });
@@ -101,6 +110,24 @@ export class OutputStage {
   }
 }
 
+function writeText(path: string, text: ReportText): void {
+  if (typeof text === 'string') {
+    writeFileSync(path, text);
+    return;
+  }
+  const file = openSync(path, 'w');
+  try {
+    for (const piece of text) writeAll(file, Buffer.from(piece));
+  } finally {
+    closeSync(file);
+  }
+}
+
+/** writeSync may write less than it was given; writeFileSync loops the same way. */
+function writeAll(file: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(file, bytes, done);
+}
+
 /**
  * The files of one run: report.json, games.pgn, junit.xml, summary.md, and crosscheck.txt when the run
  * replayed its ledger through litesvm (kept out of report.json, so a run with and without the cross-check
@@ -110,15 +137,16 @@ export function renderRunReport(
   scenario: Scenario,
   outcome: RunOutcome,
   context: RunContext,
-): { report: Report; files: Map<ReportFile, string> } {
+): { report: Report; files: Map<ReportFile, ReportText> } {
   const report = buildReport(scenario, outcome);
-  const files = new Map<ReportFile, string>([
+  const pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`);
+  const files = new Map<ReportFile, ReportText>([
     ['report.json', prettyCanonicalJson(report)],
-    ['games.pgn', gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`)],
+    ['games.pgn', pgn],
     ['junit.xml', junitXml(report, context)],
     ['summary.md', summaryMarkdown(report, context)],
   ]);
-  files.set('report.html', renderHtmlReport({ report, outcome, pgn: files.get('games.pgn')! }));
+  files.set('report.html', htmlReportPieces({ report, outcome, pgn }));
   if (context.crossCheck) files.set('crosscheck.txt', `${context.crossCheck.line}\n`);
   return { report, files };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { World } from '../../src/sim/world.js';
-import { renderRunReport } from '../../src/report/write.js';
+import { renderRunReport, type ReportText } from '../../src/report/write.js';
 import { junitXml, xml } from '../../src/report/junit.js';
 import { summaryMarkdown } from '../../src/report/summary-md.js';
 import { buildReport, type Report } from '../../src/report/report.js';
@@ -56,18 +56,24 @@ function expectWellFormedXml(text: string): void {
   expect(stack).toEqual([]);
 }
 
+/** A file rendered as one string (every file but report.html, which is written in pieces). */
+function wholeText(text: ReportText | undefined): string {
+  if (typeof text !== 'string') throw new Error('expected the whole text of the file');
+  return text;
+}
+
 describe('junit.xml and summary.md', () => {
   it('are byte-identical across two runs of one seed, well-formed, one test case per invariant', async () => {
     const first = await rendered();
     const second = await render();
     for (const name of ['junit.xml', 'summary.md', 'report.json', 'games.pgn'] as const)
       expect(second.files.get(name)).toBe(first.files.get(name));
-    const junit = first.files.get('junit.xml')!;
+    const junit = wholeText(first.files.get('junit.xml'));
     expectWellFormedXml(junit);
     const cases = [...junit.matchAll(/<testcase name="([^"]+)" classname="outputs"/g)].map((m) => m[1]);
     expect(cases).toEqual(first.report.invariants.map((i) => i.name));
     expect(junit).toContain(`<property name="replay" value="${REPLAY}"/>`);
-    const summary = first.files.get('summary.md')!;
+    const summary = wholeText(first.files.get('summary.md'));
     expect(summary).toMatch(
       /^## agent-chess-sim: outputs \(seed 11\)\n\n\*\*Passed\*\*: \d+ of \d+ invariants held\./,
     );

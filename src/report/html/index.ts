@@ -14,7 +14,7 @@ import {
   type GroupRatingRow,
 } from './charts.js';
 import { esc, facts, figure, note, section, table, type Cell } from './html.js';
-import { renderPage } from './page.js';
+import { pagePieces } from './page.js';
 import {
   completedGames,
   edgeHours,
@@ -60,11 +60,16 @@ interface Context {
 }
 
 export function renderHtmlReport(input: HtmlReportInput): string {
+  return [...htmlReportPieces(input)].join('');
+}
+
+/** report.html in pieces, to be written one after another (see pagePieces). */
+export function htmlReportPieces(input: HtmlReportInput): Generator<string> {
   const ctx = context(input);
   const { report } = input;
   const parts = sections(ctx);
   const assets = viewerAssets();
-  return renderPage({
+  return pagePieces({
     title: `${report.scenario.name} (seed ${report.scenario.seed}): agent-chess-sim report`,
     nav: parts.map(([id, label]) => [id, label]),
     body: `${header(report)}\n${parts.map(([, , html]) => html).join('\n')}`,

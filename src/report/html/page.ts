@@ -19,7 +19,30 @@ export interface PageParts {
   pgn: string;
 }
 
-export function renderPage(parts: PageParts): string {
+/**
+ * The page in pieces, in order, for writing one after another: games.pgn's JSON goes out in slices, so a
+ * long run's page (games.pgn of some 60 MB inside it) is never one string in memory, nor is that JSON.
+ */
+export function* pagePieces(parts: PageParts): Generator<string> {
+  const [beforePgn, afterPgn] = pageAround(parts);
+  yield beforePgn;
+  yield* jsonForScript(parts.pgn);
+  yield afterPgn;
+}
+
+/** The page's text before and after games.pgn's JSON. */
+function pageAround(parts: PageParts): [string, string] {
+  const before = `${pageHead(parts)}<script type="application/json" id="pgn-data">`;
+  const after = `</script>
+<script type="module">${parts.script}</script>
+</body>
+</html>
+`;
+  return [before, after];
+}
+
+/** The page from its doctype to the main content's end. */
+function pageHead(parts: PageParts): string {
   const scriptHash = createHash('sha256').update(parts.script).digest('base64');
   const csp = [
     "default-src 'none'",
@@ -47,19 +70,35 @@ export function renderPage(parts: PageParts): string {
 <main>
 ${parts.body}
 </main>
-<script type="application/json" id="pgn-data">${jsonForScript(parts.pgn)}</script>
-<script type="module">${parts.script}</script>
-</body>
-</html>
 `;
 }
 
-/** JSON inside a script element: `<` escaped so no `</script>` (or `<!--`) in the data can end it early. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+/** Characters of games.pgn escaped per slice; a slice never ends inside a surrogate pair. */
+export const JSON_SLICE = 1 << 20;
+
+/**
+ * A string as JSON inside a script element, in slices: `<` escaped so no `</script>` (or `<!--`) in the
+ * data can end it early. JSON escapes each character on its own, so the slices joined are the JSON of the
+ * whole string.
+ */
+export function* jsonForScript(text: string, slice = JSON_SLICE): Generator<string> {
+  yield '"';
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + slice);
+    if (end < text.length && isPair(text.charCodeAt(end - 1), text.charCodeAt(end))) end++;
+    yield JSON.stringify(text.slice(start, end))
+      .slice(1, -1)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029');
+    start = end;
+  }
+  yield '"';
+}
+
+/** A high surrogate then a low one: one character, which JSON writes as it is (a lone half it escapes). */
+function isPair(high: number, low: number): boolean {
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
 
 const PAGE_CSS = `
