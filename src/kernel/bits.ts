@@ -83,11 +83,37 @@ export class BitWriter {
 const RICE_ESCAPE = 8;
 
 /**
- * The Rice parameter for the next value of a series, from the last one: values of a series tend to keep their
- * size (a game's move times, say), so the next is coded around the last one's magnitude.
+ * A series of naturals in Rice code, its parameter following a running mean of the series (the last value
+ * weighing a quarter): values of a series tend to keep their size (a game's move times, say), and a mean
+ * rides out the swings that a parameter taken from the last value alone pays for. Where the two players of a
+ * game move at different paces, the times alternate between short and long; following the last value, each
+ * was coded around the size of the other's, about 24 bits a time where the mean takes about 17. Uniform
+ * times of up to 2 minutes: 18.8 bits against 17.4 (their entropy is 16.9). The writer and the reader keep
+ * one each, fed the same values.
  */
-export function nextRiceParameter(last: number): number {
-  return Math.max(0, bitLength(last) - 1);
+export class RiceSeries {
+  /** Four times the running mean, kept whole: mean' = mean + (value - mean) / 4. */
+  #meanTimesFour = 0;
+
+  write(writer: BitWriter, value: number): void {
+    writer.writeRice(value, this.#parameter());
+    this.#follow(value);
+  }
+
+  read(reader: BitReader): number {
+    const value = reader.readRice(this.#parameter());
+    this.#follow(value);
+    return value;
+  }
+
+  /** k near the mean's bit length less one: a value about the mean takes k bits and a quotient of 1 to 3. */
+  #parameter(): number {
+    return Math.max(0, bitLength(Math.floor(this.#meanTimesFour / 4)) - 1);
+  }
+
+  #follow(value: number): void {
+    this.#meanTimesFour += value - Math.floor(this.#meanTimesFour / 4);
+  }
 }
 
 /**

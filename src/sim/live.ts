@@ -56,7 +56,7 @@ export interface LiveOptions {
   keySecret?: Uint8Array;
 }
 
-const FORMAT = 'agent-chess-sim/live-snapshot@2';
+const FORMAT = 'agent-chess-sim/live-snapshot@3';
 
 export class LiveWorld {
   readonly world: World;

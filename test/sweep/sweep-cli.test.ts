@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { headlineMetrics } from '../../src/sweep/outputs/metrics.js';
@@ -124,7 +125,9 @@ describe.concurrent('sweep, shards and merge', () => {
   });
 
   it('threads whose code cannot load crash every seed at once instead of letting each wait out its timeout', async () => {
-    const pool = new SeedPool({ threads: 2, filename: join(FIXTURES, 'broken-worker.mjs') });
+    // A file URL, as the real entry is given (poolWorkerFile says why).
+    const broken = pathToFileURL(join(FIXTURES, 'broken-worker.mjs')).href;
+    const pool = new SeedPool({ threads: 2, filename: broken });
     const tasks = [1, 2, 3, 4, 5].map((seed) => ({ scenarioText: '', scenarioFile: 'x.yaml', seed }));
     try {
       const results = await runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: 10 * 60_000, pool });

@@ -1,14 +1,14 @@
 import type { NormalMove } from 'chessops';
-import { BitReader, BitWriter, nextRiceParameter } from '../../kernel/bits.js';
+import { BitReader, BitWriter, RiceSeries } from '../../kernel/bits.js';
 import { readMoveBits, writeMoveBits, type Board } from '../../rules/chess/chess.js';
 
 /**
  * A game's moves as a bit stream, a byte or two a move. Per move: the move in the few bits its position
  * needs (see writeMoveBits), the milliseconds since the previous move (since the game's creation for the
  * first), and how many move ids the platform drew between this game's previous move and this one (see
- * ReplayableIds), both in Rice code adapted to the previous value of the same series. A move played at the
- * same instant as the previous one, with the next id, takes about 9 bits; one about a minute after the last,
- * which came about a minute after its own, about 26.
+ * ReplayableIds), both in Rice code following a running mean of the same series (see RiceSeries). A move
+ * played at the same instant as the previous one, with the next id, takes about 9 bits; one about a minute
+ * after the last, in a game whose moves come about a minute apart, about 25.
  */
 export interface LoggedMove {
   readonly move: NormalMove;
@@ -76,30 +76,24 @@ export function replayMoves(
   }
 }
 
-/** The Rice parameters of a log's two number series, each following its last value (the same when read). */
+/** A log's two number series, each in Rice code following its own running mean (the same when read). */
 class SeriesCodes {
-  #timeK = 0;
-  #gapK = 0;
+  readonly #times = new RiceSeries();
+  readonly #gaps = new RiceSeries();
 
   writeTime(writer: BitWriter, ms: number): void {
-    writer.writeRice(ms, this.#timeK);
-    this.#timeK = nextRiceParameter(ms);
+    this.#times.write(writer, ms);
   }
 
   writeIdGap(writer: BitWriter, gap: number): void {
-    writer.writeRice(gap, this.#gapK);
-    this.#gapK = nextRiceParameter(gap);
+    this.#gaps.write(writer, gap);
   }
 
   readTime(reader: BitReader): number {
-    const ms = reader.readRice(this.#timeK);
-    this.#timeK = nextRiceParameter(ms);
-    return ms;
+    return this.#times.read(reader);
   }
 
   readIdGap(reader: BitReader): number {
-    const gap = reader.readRice(this.#gapK);
-    this.#gapK = nextRiceParameter(gap);
-    return gap;
+    return this.#gaps.read(reader);
   }
 }

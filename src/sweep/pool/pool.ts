@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
@@ -16,7 +17,10 @@ export class SeedPool {
   readonly #pool: Piscina<SeedTask, SeedResult>;
   readonly #broken = new AbortController();
 
-  /** `filename`: the threads' entry, by default the compiled pool-worker.js (a test gives one that cannot load). */
+  /**
+   * `filename`: the threads' entry as a file URL (see poolWorkerFile), by default the compiled pool-worker.js
+   * (a test gives one that cannot load).
+   */
   constructor(options: { threads: number; filename?: string }) {
     this.threads = options.threads;
     this.#pool = new Piscina<SeedTask, SeedResult>({
@@ -102,14 +106,19 @@ export async function runSeedsLocally(
 }
 
 /**
- * The compiled worker entry. Threads run plain JavaScript, so under vitest (this module is then the .ts
- * source) the pool still points at the build in dist/, which `npm test` makes first.
+ * The compiled worker entry, as a file URL. Threads run plain JavaScript, so under vitest (this module is
+ * then the .ts source) the pool still points at the build in dist/, which `npm test` makes first.
+ *
+ * A URL, never a path: piscina first tries `require(filename)`, which a URL fails at once, and then
+ * `import()`. Given a path, Node 20.19+ loads the ES module through require; when a thread's first load fails,
+ * a second load in that thread can meet the module half-linked by the first, and Node aborts the whole
+ * process (FATAL ERROR: v8::Module::IsGraphAsync), seen once in the suite beside a CPU-heavy process.
  */
 export function poolWorkerFile(): string {
   if (import.meta.url.endsWith('.js')) return new URL('./pool-worker.js', import.meta.url).href;
   const built = join(packageRoot(), 'dist', 'src', 'sweep', 'pool', 'pool-worker.js');
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
-  return built;
+  return pathToFileURL(built).href;
 }
 
 export function formatSeconds(ms: number): string {
