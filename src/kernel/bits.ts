@@ -88,11 +88,16 @@ const RICE_ESCAPE = 8;
  * rides out the swings that a parameter taken from the last value alone pays for. Where the two players of a
  * game move at different paces, the times alternate between short and long; following the last value, each
  * was coded around the size of the other's, about 24 bits a time where the mean takes about 17. Uniform
- * times of up to 2 minutes: 18.8 bits against 17.4 (their entropy is 16.9). The writer and the reader keep
- * one each, fed the same values.
+ * times of up to 2 minutes: 18.8 bits against 17.4 (their entropy is 16.9).
+ *
+ * The first value is often unlike the rest (a game's first move time counts from its creation, its first id
+ * gap from the stream's start), so it guides the second value's parameter only, and the mean starts at the
+ * second. The writer and the reader keep one each, fed the same values.
  */
 export class RiceSeries {
-  /** Four times the running mean, kept whole: mean' = mean + (value - mean) / 4. */
+  #seen = 0;
+  #first = 0;
+  /** Four times the running mean from the second value on, kept whole: mean' = mean + (value - mean) / 4. */
   #meanTimesFour = 0;
 
   write(writer: BitWriter, value: number): void {
@@ -106,13 +111,17 @@ export class RiceSeries {
     return value;
   }
 
-  /** k near the mean's bit length less one: a value about the mean takes k bits and a quotient of 1 to 3. */
+  /** k near the guide's bit length less one: a value about the guide takes k bits and a quotient of 1 to 3. */
   #parameter(): number {
-    return Math.max(0, bitLength(Math.floor(this.#meanTimesFour / 4)) - 1);
+    const guide = this.#seen === 1 ? this.#first : Math.floor(this.#meanTimesFour / 4);
+    return Math.max(0, bitLength(guide) - 1);
   }
 
   #follow(value: number): void {
-    this.#meanTimesFour += value - Math.floor(this.#meanTimesFour / 4);
+    if (this.#seen === 0) this.#first = value;
+    else if (this.#seen === 1) this.#meanTimesFour = 4 * value;
+    else this.#meanTimesFour += value - Math.floor(this.#meanTimesFour / 4);
+    if (this.#seen < 2) this.#seen++;
   }
 }
 
