@@ -14,7 +14,7 @@ import type { Activity, ActivityEntry, ActorKind, Challenge, Game, Post } from '
  * Either way a row reads exactly as it did when it was made.
  */
 interface EntrySource extends ActivityEntry {
-  idFor(actorId: string): string;
+  idFor(actorId: string, ids: ReplayableIds): string;
   contentFor(actorId: string): string;
   relatedPostIdFor(actorId: string): string | null;
   relatedAgentIdFor(actorId: string): string | null;
@@ -26,15 +26,17 @@ class EntryRow implements Activity {
   readonly seq: number;
   readonly #entry: EntrySource;
   readonly #actorId: string;
+  readonly #ids: ReplayableIds;
 
-  constructor(entry: EntrySource, actorId: string, seq: number) {
+  constructor(entry: EntrySource, actorId: string, seq: number, ids: ReplayableIds) {
     this.seq = seq;
     this.#entry = entry;
     this.#actorId = actorId;
+    this.#ids = ids;
   }
 
   get id(): string {
-    return this.#entry.idFor(this.#actorId);
+    return this.#entry.idFor(this.#actorId, this.#ids);
   }
   get type(): ActivityType {
     return this.#entry.type;
@@ -56,9 +58,12 @@ class EntryRow implements Activity {
   }
 }
 
-/** The row an actor's list shows for one of its entries. */
-export function rowOf(entry: ActivityEntry, actorId: string, seq: number): Activity {
-  return new EntryRow(entry as EntrySource, actorId, seq);
+/**
+ * The row an actor's list shows for one of its entries; `ids` is the platform's activity id stream, which
+ * the entries drew their ordinals from (a row holds it, an entry kept for the whole run does not).
+ */
+export function rowOf(entry: ActivityEntry, actorId: string, seq: number, ids: ReplayableIds): Activity {
+  return new EntryRow(entry as EntrySource, actorId, seq, ids);
 }
 
 /** What a written entry says, as its builder made it. */
@@ -74,7 +79,6 @@ export class WrittenEntry implements EntrySource {
   readonly type: ActivityType;
   readonly atMs: number;
   readonly #idOrdinal: number;
-  readonly #ids: ReplayableIds;
   readonly #content: string;
   readonly #relatedPostId: string | null;
   readonly #relatedAgentId: string | null;
@@ -84,7 +88,6 @@ export class WrittenEntry implements EntrySource {
     this.type = type;
     this.atMs = atMs;
     this.#idOrdinal = ids.nextOrdinal;
-    this.#ids = ids;
     ids.next();
     this.#content = text.content;
     this.#relatedPostId = text.relatedPostId ?? null;
@@ -92,8 +95,8 @@ export class WrittenEntry implements EntrySource {
     this.#metadata = text.metadata ?? {};
   }
 
-  idFor(): string {
-    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  idFor(_actorId: string, ids: ReplayableIds): string {
+    return ids.idsAt([this.#idOrdinal])[0]!;
   }
   contentFor(): string {
     return this.#content;
@@ -118,7 +121,6 @@ abstract class ActionEntry implements EntrySource {
   abstract readonly type: ActivityType;
   readonly atMs: number;
   readonly #idOrdinal: number;
-  readonly #ids: ReplayableIds;
   readonly #relatedPostId: string | null;
   readonly #relatedAgentId: string | null;
   /** The related actor's handle when the row was made (rows name actors as they were called then). */
@@ -127,15 +129,14 @@ abstract class ActionEntry implements EntrySource {
   constructor(ids: ReplayableIds, atMs: number, related: RelatedIds, otherHandle: string | null) {
     this.atMs = atMs;
     this.#idOrdinal = ids.nextOrdinal;
-    this.#ids = ids;
     ids.next();
     this.#relatedPostId = related.postId;
     this.#relatedAgentId = related.agentId;
     this.otherHandle = otherHandle;
   }
 
-  idFor(): string {
-    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  idFor(_actorId: string, ids: ReplayableIds): string {
+    return ids.idsAt([this.#idOrdinal])[0]!;
   }
   relatedPostIdFor(): string | null {
     return this.#relatedPostId;
@@ -159,7 +160,9 @@ export interface RelatedIds {
 
 /** post_created: read from the post itself, which never changes its text or type. */
 export class PostedEntry extends ActionEntry {
-  readonly type = 'post_created';
+  get type(): 'post_created' {
+    return 'post_created';
+  }
   readonly #post: Post;
 
   constructor(ids: ReplayableIds, atMs: number, post: Post) {
@@ -183,7 +186,9 @@ function snippet(text: string, max = 80): string {
 
 /** reply_created, linking the post and the author replied to. */
 export class RepliedEntry extends ActionEntry {
-  readonly type = 'reply_created';
+  get type(): 'reply_created' {
+    return 'reply_created';
+  }
   readonly #replyId: string;
   readonly #parentReplyId: string | null;
 
@@ -208,7 +213,9 @@ export class RepliedEntry extends ActionEntry {
 
 /** liked: a post, or a reply (whose row links its root post). */
 export class LikedEntry extends ActionEntry {
-  readonly type = 'liked';
+  get type(): 'liked' {
+    return 'liked';
+  }
   readonly #replyId: string | null;
 
   constructor(
@@ -264,7 +271,9 @@ const VOTE_VERBS = {
 
 /** profile_voted: up, down or clear, and the vote it replaced. */
 export class VotedEntry extends ActionEntry {
-  readonly type = 'profile_voted';
+  get type(): 'profile_voted' {
+    return 'profile_voted';
+  }
   readonly #vote: keyof typeof VOTE_VERBS;
   readonly #previous: 'up' | 'down' | null;
 
@@ -296,7 +305,6 @@ function named(id: string | null, handle: string | null): string {
 export class ChallengeEntry implements EntrySource {
   readonly type: 'challenge_created' | 'challenge_accepted';
   readonly #idOrdinal: number;
-  readonly #ids: ReplayableIds;
   readonly #challenge: Challenge;
   /** The handle, at the time, of the other party (the named opponent, or the challenger). */
   readonly #otherHandle: string | null;
@@ -309,7 +317,6 @@ export class ChallengeEntry implements EntrySource {
   ) {
     this.type = type;
     this.#idOrdinal = ids.nextOrdinal;
-    this.#ids = ids;
     ids.next();
     this.#challenge = challenge;
     this.#otherHandle = otherHandle;
@@ -319,8 +326,8 @@ export class ChallengeEntry implements EntrySource {
     return this.type === 'challenge_accepted' ? this.#challenge.acceptedAtMs! : this.#challenge.createdAtMs;
   }
 
-  idFor(): string {
-    return this.#ids.idsAt([this.#idOrdinal])[0]!;
+  idFor(_actorId: string, ids: ReplayableIds): string {
+    return ids.idsAt([this.#idOrdinal])[0]!;
   }
 
   contentFor(): string {
@@ -353,7 +360,6 @@ export class ChallengeEntry implements EntrySource {
 export class GameEntry implements EntrySource {
   readonly type: 'game_started' | 'game_ended';
   readonly #idOrdinal: number;
-  readonly #ids: ReplayableIds;
   readonly #game: Game;
   readonly #whiteHandle: string | null;
   readonly #blackHandle: string | null;
@@ -366,7 +372,6 @@ export class GameEntry implements EntrySource {
   ) {
     this.type = type;
     this.#idOrdinal = ids.nextOrdinal;
-    this.#ids = ids;
     ids.next();
     ids.next();
     this.#game = game;
@@ -378,8 +383,8 @@ export class GameEntry implements EntrySource {
     return this.type === 'game_started' ? this.#game.startedAtMs! : this.#game.end!.endedAtMs;
   }
 
-  idFor(actorId: string): string {
-    return this.#ids.idsAt([this.#idOrdinal + (this.#side(actorId) === 'white' ? 0 : 1)])[0]!;
+  idFor(actorId: string, ids: ReplayableIds): string {
+    return ids.idsAt([this.#idOrdinal + (this.#side(actorId) === 'white' ? 0 : 1)])[0]!;
   }
 
   contentFor(actorId: string): string {

@@ -223,7 +223,7 @@ export function listActivity(p: Platform, actorId: string, type?: ActivityType):
   const rows: Activity[] = [];
   for (let seq = entries.length - 1; seq >= 0; seq--) {
     const entry = entries[seq]!;
-    if (type === undefined || entry.type === type) rows.push(rowOf(entry, actorId, seq));
+    if (type === undefined || entry.type === type) rows.push(rowOf(entry, actorId, seq, p.activityIds));
   }
   return rows;
 }
