@@ -179,7 +179,11 @@ if (isMain) {
   );
   if (sections.has('games')) await runBench({ rounds, games, log });
   if (sections.has('memory'))
-    await runMemoryBench({ games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 600), log });
+    await runMemoryBench({
+      games: Number(process.env['BENCH_MEMORY_GAMES'] ?? 400),
+      rounds: Number(process.env['BENCH_MEMORY_ROUNDS'] ?? 3),
+      log,
+    });
   if (sections.has('smoke'))
     await runSmokeBench({ scenario: process.env['BENCH_SMOKE_SCENARIO'] ?? 'scenarios/smoke.yaml', log });
   if (sections.has('crowd'))
