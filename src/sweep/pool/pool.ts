@@ -110,9 +110,10 @@ export async function runSeedsLocally(
  * then the .ts source) the pool still points at the build in dist/, which `npm test` makes first.
  *
  * A URL, never a path: piscina first tries `require(filename)`, which a URL fails at once, and then
- * `import()`. Given a path, Node 20.19+ loads the ES module through require; when a thread's first load fails,
- * a second load in that thread can meet the module half-linked by the first, and Node aborts the whole
- * process (FATAL ERROR: v8::Module::IsGraphAsync), seen once in the suite beside a CPU-heavy process.
+ * `import()`. Given a path, Node 20.19+ loads the ES module through require, and a require of a module that an
+ * import() in the same thread has not finished linking is unsafe: once, in the suite beside a CPU-heavy
+ * process, Node aborted the whole process inside that require (FATAL ERROR: v8::Module::IsGraphAsync).
+ * Nothing here needs require: the entry is an ES module.
  */
 export function poolWorkerFile(): string {
   if (import.meta.url.endsWith('.js')) return new URL('./pool-worker.js', import.meta.url).href;
