@@ -56,7 +56,7 @@ export async function retainedPerGame(options: {
   const loop = await PlatformLoop.start(options.seed);
   // Warm-up games first, so that compiled code and first-use tables are in the "before" heap, not charged to games.
   for (let i = 0; i < WARMUP_GAMES; i++) await loop.playGame(options.maxPaceMs);
-  const heapUsed = (): number => {
+  const dataHeapAfterGc = (): number => {
     gc();
     gc();
     return dataHeapUsed();
@@ -64,9 +64,9 @@ export async function retainedPerGame(options: {
   const rounds: number[] = [];
   let plies = 0;
   for (let round = 0; round < options.rounds; round++) {
-    const before = heapUsed();
+    const before = dataHeapAfterGc();
     for (let i = 0; i < options.games; i++) plies += await loop.playGame(options.maxPaceMs);
-    rounds.push((heapUsed() - before) / options.games);
+    rounds.push((dataHeapAfterGc() - before) / options.games);
   }
   if (loop.platform.state.games.size < options.games * options.rounds)
     throw new Error('bench: the platform lost games');

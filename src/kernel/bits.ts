@@ -95,10 +95,10 @@ const RICE_ESCAPE = 8;
  * second. The writer and the reader keep one each, fed the same values.
  */
 export class RiceSeries {
+  /** Values seen, counted up to 2: the first two each set the guide outright. */
   #seen = 0;
-  #first = 0;
-  /** Four times the running mean from the second value on, kept whole: mean' = mean + (value - mean) / 4. */
-  #meanTimesFour = 0;
+  /** Four times the guide, kept whole: the last value for the first two, then mean' = mean + (value - mean) / 4. */
+  #guideTimesFour = 0;
 
   write(writer: BitWriter, value: number): void {
     writer.writeRice(value, this.#parameter());
@@ -113,15 +113,14 @@ export class RiceSeries {
 
   /** k near the guide's bit length less one: a value about the guide takes k bits and a quotient of 1 to 3. */
   #parameter(): number {
-    const guide = this.#seen === 1 ? this.#first : Math.floor(this.#meanTimesFour / 4);
-    return Math.max(0, bitLength(guide) - 1);
+    return Math.max(0, bitLength(Math.floor(this.#guideTimesFour / 4)) - 1);
   }
 
   #follow(value: number): void {
-    if (this.#seen === 0) this.#first = value;
-    else if (this.#seen === 1) this.#meanTimesFour = 4 * value;
-    else this.#meanTimesFour += value - Math.floor(this.#meanTimesFour / 4);
-    if (this.#seen < 2) this.#seen++;
+    if (this.#seen < 2) {
+      this.#guideTimesFour = 4 * value;
+      this.#seen++;
+    } else this.#guideTimesFour += value - Math.floor(this.#guideTimesFour / 4);
   }
 }
 
