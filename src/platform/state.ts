@@ -98,14 +98,17 @@ export interface Challenge {
 /** `pending` waits for escrow deposits; `cancelled` is a bounty game whose funding failed (never rated). */
 export type GameStatus = 'pending' | 'active' | 'completed' | 'cancelled';
 
-export type EndReason =
-  | 'checkmate'
-  | 'stalemate'
-  | 'insufficient_material'
-  | 'threefold_repetition'
-  | 'fifty_move_rule'
-  | 'timeout'
-  | 'move_limit';
+/** Every way a game can end, in a fixed order (reports count them in it; finished games keep the index). */
+export const END_REASONS = [
+  'checkmate',
+  'stalemate',
+  'insufficient_material',
+  'threefold_repetition',
+  'fifty_move_rule',
+  'timeout',
+  'move_limit',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
 
 export interface MoveRecord {
   readonly moveNumber: number;

@@ -3,7 +3,7 @@ import { gamesPlayed } from '../platform/chess/games.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { socialScoreOf } from '../platform/identity/actors.js';
 import type { EndReason, Game, TransferType } from '../platform/state.js';
-import { TRANSFER_TYPES } from '../platform/state.js';
+import { END_REASONS, TRANSFER_TYPES } from '../platform/state.js';
 import { lamportsToSol } from '../kernel/money.js';
 import type { GameResult } from '../rules/chess/game.js';
 import type { RunOutcome } from '../sim/world.js';
@@ -14,16 +14,6 @@ import { buildVerdicts } from './verdicts.js';
  * The report model of one run. Everything in it derives from the scenario and the virtual timeline, never
  * from the wall clock, so the same scenario and seed give the same bytes.
  */
-const END_REASONS: readonly EndReason[] = [
-  'checkmate',
-  'stalemate',
-  'insufficient_material',
-  'threefold_repetition',
-  'fifty_move_rule',
-  'timeout',
-  'move_limit',
-];
-
 export interface EloRow {
   rank: number;
   handle: string;

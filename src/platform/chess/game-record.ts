@@ -1,6 +1,5 @@
 import type { NormalMove } from 'chessops';
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
-import { flatString } from '../../kernel/strings.js';
 import {
   currentFen,
   newBoard,
@@ -12,6 +11,7 @@ import {
 } from '../../rules/chess/chess.js';
 import { MoveLog, replayMoves, type LoggedMove, type PackedMoves } from './move-log.js';
 import type { Game, GameEnd, GameStatus, MoveRecord } from '../state.js';
+import { finishedEnd, finishedFen, finishedMoves, packFinished } from './finished-game.js';
 
 /** Who plays, and on what terms (the challenge it came from). */
 export interface Seating {
@@ -23,29 +23,41 @@ export interface Seating {
   tournamentId?: string;
 }
 
+/** A stake, a tournament or a cancellation: most games have none, so they share one field that is null. */
+interface Terms {
+  readonly bountyLamports: number | null;
+  readonly escrowAddress: string | null;
+  readonly tournamentId: string | null;
+  cancelReason: string | null;
+}
+
 /**
- * What a game keeps while it can still change: the board it is played on, its log, how many moves it has and
- * the last one's record as the move route made it (polls read it). Earlier records are LoggedRecords made
- * when `moves` is read, which read the game's replayed records (`replayed`, rebuilt at most once per move,
- * when an earlier record is read at all); a record object per move kept for the game's whole life was most
- * of what a long crowd run's live games held.
+ * What a game keeps while it can still change: the board it is played on, its log, its turn, the last move's
+ * record as the move route made it (polls read it) and, between the end being decided and the game retired,
+ * its end. Earlier records are LoggedRecords made when `moves` is read, which read the game's replayed
+ * records (`replayed`, rebuilt at most once per move, when an earlier record is read at all); a record object
+ * per move kept for the game's whole life was most of what a long crowd run's live games held.
  */
 interface LivePlay {
   readonly board: Board;
   readonly log: MoveLog;
-  plies: number;
   last: MoveRecord | null;
   replayed: MoveRecord[] | null;
+  turnStartedMs: number | null;
+  deadlineMs: number | null;
+  deadlineTimer: number | null;
+  end: GameEnd | null;
 }
 
 /**
  * A game. Its moves are kept as a packed log (a few bytes a move, see MoveLog). While it can still change
- * (pending, active) it also keeps its live board and its last move's record (see LivePlay); once over
- * (completed, cancelled) only the log, its final FEN and the counts. A finished game costs about a
- * kilobyte instead of hundreds, and a live one its log's few bytes a move instead of 300 (records kept
- * until the game ended were most of what a run's old generation collected). Earlier records, and a finished game's
- * board, are rebuilt from the log when read, which is rare (the game detail route, the PGN export): read
- * `plies` and `fen` rather than `moves` where a count or the position is all that is needed.
+ * (pending, active) it also keeps its live board, turn and last move's record (see LivePlay); once over
+ * (completed, cancelled) one string with its final FEN, its end and its packed moves (see finished-game.ts),
+ * beside its ids and counts. A finished game costs its moves and a few hundred bytes; fields no finished game
+ * needs live in LivePlay, fields most games leave null in Terms, and times after the creation are kept as
+ * offsets from it (small integers, which V8 keeps unboxed). Earlier records, and a finished game's board, are
+ * rebuilt from the log when read, which is rare (the game detail route, the PGN export): read `plies` and
+ * `fen` rather than `moves` where a count or the position is all that is needed.
  */
 export class GameRecord implements Game {
   readonly id: string;
@@ -53,62 +65,120 @@ export class GameRecord implements Game {
   readonly whiteId: string;
   readonly blackId: string;
   status: GameStatus = 'pending';
-  readonly initialFen: string;
   readonly createdAtMs: number;
-  startedAtMs: number | null = null;
-  turnStartedMs: number | null = null;
-  deadlineMs: number | null = null;
-  deadlineTimer: number | null = null;
-  end: GameEnd | null = null;
-  cancelReason: string | null = null;
-  readonly bountyLamports: number | null;
-  readonly escrowAddress: string | null;
-  readonly tournamentId: string | null;
+  #startedAfterMs: number | null = null;
+  #plies = 0;
   readonly #moveIds: ReplayableIds;
-  #live: LivePlay | null;
-  /** Once the game is over: its packed moves (see MoveLog), and the position after the last (every game summary shows it). */
-  #packedText = '';
-  #packedCount = 0;
-  #finalFen: string | null = null;
+  #terms: Terms | null;
+  /** LivePlay while the game can change; once over, the finished-game text (see packFinished). */
+  #kept: LivePlay | string;
 
   constructor(seat: Seating, seq: number, createdAtMs: number, moveIds: ReplayableIds) {
     this.id = seat.id;
     this.seq = seq;
     this.whiteId = seat.whiteId;
     this.blackId = seat.blackId;
-    this.initialFen = STANDARD_START_FEN;
     this.createdAtMs = createdAtMs;
-    this.bountyLamports = seat.bountyLamports ?? null;
-    this.escrowAddress = seat.escrowAddress ?? null;
-    this.tournamentId = seat.tournamentId ?? null;
     this.#moveIds = moveIds;
-    this.#live = {
+    const hasTerms =
+      seat.bountyLamports !== undefined ||
+      seat.escrowAddress !== undefined ||
+      seat.tournamentId !== undefined;
+    this.#terms = hasTerms
+      ? {
+          bountyLamports: seat.bountyLamports ?? null,
+          escrowAddress: seat.escrowAddress ?? null,
+          tournamentId: seat.tournamentId ?? null,
+          cancelReason: null,
+        }
+      : null;
+    this.#kept = {
       board: newBoard(STANDARD_START_FEN),
       log: new MoveLog(createdAtMs),
-      plies: 0,
       last: null,
       replayed: null,
+      turnStartedMs: null,
+      deadlineMs: null,
+      deadlineTimer: null,
+      end: null,
     };
   }
 
+  get initialFen(): string {
+    return STANDARD_START_FEN;
+  }
+
   get plies(): number {
-    return this.#live?.plies ?? this.#packedCount;
+    return this.#plies;
   }
 
   /** The current position (after the last move). */
   get fen(): string {
-    return this.#live === null ? this.#finalFen! : currentFen(this.#live.board);
+    const kept = this.#kept;
+    return typeof kept === 'string' ? finishedFen(kept) : currentFen(kept.board);
   }
 
   get board(): Board {
-    return this.#live?.board ?? this.#replay().board;
+    const kept = this.#kept;
+    return typeof kept === 'string' ? this.#replay().board : kept.board;
+  }
+
+  get startedAtMs(): number | null {
+    return this.#startedAfterMs === null ? null : this.createdAtMs + this.#startedAfterMs;
+  }
+  set startedAtMs(ms: number | null) {
+    this.#startedAfterMs = ms === null ? null : ms - this.createdAtMs;
+  }
+
+  get end(): GameEnd | null {
+    const kept = this.#kept;
+    return typeof kept === 'string' ? finishedEnd(kept) : kept.end;
+  }
+  set end(end: GameEnd | null) {
+    this.#liveOrFail().end = end;
+  }
+
+  get turnStartedMs(): number | null {
+    return this.#livePlay()?.turnStartedMs ?? null;
+  }
+  set turnStartedMs(ms: number | null) {
+    this.#liveOrFail().turnStartedMs = ms;
+  }
+  get deadlineMs(): number | null {
+    return this.#livePlay()?.deadlineMs ?? null;
+  }
+  set deadlineMs(ms: number | null) {
+    this.#liveOrFail().deadlineMs = ms;
+  }
+  get deadlineTimer(): number | null {
+    return this.#livePlay()?.deadlineTimer ?? null;
+  }
+  set deadlineTimer(timer: number | null) {
+    this.#liveOrFail().deadlineTimer = timer;
+  }
+
+  get bountyLamports(): number | null {
+    return this.#terms?.bountyLamports ?? null;
+  }
+  get escrowAddress(): string | null {
+    return this.#terms?.escrowAddress ?? null;
+  }
+  get tournamentId(): string | null {
+    return this.#terms?.tournamentId ?? null;
+  }
+  get cancelReason(): string | null {
+    return this.#terms?.cancelReason ?? null;
+  }
+  set cancelReason(reason: string | null) {
+    this.#terms ??= { bountyLamports: null, escrowAddress: null, tournamentId: null, cancelReason: null };
+    this.#terms.cancelReason = reason;
   }
 
   get moves(): readonly MoveRecord[] {
-    const live = this.#live;
+    const live = this.#livePlay();
     if (live === null) return this.#replay().records;
     const records: MoveRecord[] = [];
-    for (let index = 0; index < live.plies - 1; index++) records.push(new LoggedRecord(this, index));
+    for (let index = 0; index < this.#plies - 1; index++) records.push(new LoggedRecord(this, index));
     if (live.last !== null) records.push(live.last);
     return records;
   }
@@ -123,7 +193,7 @@ export class GameRecord implements Game {
 
   /** Record number `index` as the log rebuilds it (what a LoggedRecord reads; a live game keeps the rebuild until its next move). */
   replayedRecord(index: number): MoveRecord {
-    const live = this.#live;
+    const live = this.#livePlay();
     if (live === null) return this.#replay().records[index]!;
     live.replayed ??= this.#replay().records;
     return live.replayed[index]!;
@@ -135,26 +205,21 @@ export class GameRecord implements Game {
     const ordinal = this.#moveIds.nextOrdinal;
     const moveId = this.#moveIds.next();
     live.log.append(live.board, { move, atMs, idOrdinal: ordinal });
-    const record = toRecord(playMove(live.board, move), live.plies, atMs, moveId);
-    live.plies++;
+    const record = toRecord(playMove(live.board, move), this.#plies, atMs, moveId);
+    this.#plies++;
     live.last = record;
     live.replayed = null;
     return record;
   }
 
   /**
-   * The game is over (completed or cancelled): from now on only the packed log and the final FEN are kept,
-   * and it has no turn (its last deadline and turn start are dropped with its board).
+   * The game is over (completed or cancelled): from now on only the finished-game text is kept (its final
+   * FEN, its end, its packed moves), and it has no turn (its last deadline and turn start go with its board).
    */
   retire(): void {
-    if (this.#live === null) return;
-    this.turnStartedMs = null;
-    this.deadlineMs = null;
-    const packed = this.#live.log.packed();
-    this.#finalFen = flatString(currentFen(this.#live.board));
-    this.#packedText = packed.text;
-    this.#packedCount = packed.count;
-    this.#live = null;
+    const live = this.#livePlay();
+    if (live === null) return;
+    this.#kept = packFinished({ fen: currentFen(live.board), end: live.end, moves: live.log.packed().text });
   }
 
   /** The packed move log as text, for state snapshots (src/platform/snapshot.ts). */
@@ -162,15 +227,21 @@ export class GameRecord implements Game {
     return this.#packed().text;
   }
 
-  /** The moves as MoveLog packed them (a finished game keeps them as two fields, not an object: one fewer per game). */
   #packed(): PackedMoves {
-    return this.#live?.log.packed() ?? { text: this.#packedText, count: this.#packedCount };
+    const kept = this.#kept;
+    return typeof kept === 'string' ? { text: finishedMoves(kept), count: this.#plies } : kept.log.packed();
+  }
+
+  #livePlay(): LivePlay | null {
+    const kept = this.#kept;
+    return typeof kept === 'string' ? null : kept;
   }
 
   #liveOrFail(): LivePlay {
-    if (this.#live === null)
-      throw new Error(`game ${this.id}: no move can be recorded once it is ${this.status}`);
-    return this.#live;
+    const kept = this.#kept;
+    if (typeof kept === 'string')
+      throw new Error(`game ${this.id}: it is ${this.status}, nothing about it can change`);
+    return kept;
   }
 
   /** The board and records the log rebuilds (the move ids drawn again only when one is read). */
