@@ -1,6 +1,7 @@
 import { canonicalJson } from '../kernel/canonical.js';
 import { currentFen } from '../rules/chess/chess.js';
 import { listActivity } from './social/activity.js';
+import { challengeSnapshot } from './chess/challenge-record.js';
 import { GameRecord } from './chess/game-record.js';
 import type { Platform } from './platform.js';
 import { STATE_TABLES, type Activity, type Game, type StateTable } from './state.js';
@@ -28,14 +29,15 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
 type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => unknown;
 
 /**
- * The tables whose records are not plain data: usage counters left out unless asked for, games kept as
- * packed records, activity kept as compact rows. Every other table is written by `plain`.
+ * The tables whose records are not plain data: usage counters left out unless asked for, challenges and
+ * games kept as compact records, activity kept as compact rows. Every other table is written by `plain`.
  */
 const SPECIAL_TABLES: Partial<Record<StateTable, TableWriter>> = {
   agents: (p, options) =>
     [...p.state.agents.values()].map((a) => (options.includeUsage ? a : withoutUsage(a))),
   humans: (p, options) =>
     [...p.state.humans.values()].map((h) => (options.includeUsage ? h : withoutUsage(h))),
+  challenges: (p) => [...p.state.challenges].map(([id, c]) => [id, challengeSnapshot(c)]),
   games: (p) => [...p.state.games.values()].map(gameSnapshot),
   activity: (p) =>
     [...p.state.activity.keys()].map((actorId) => [

@@ -1,5 +1,6 @@
 import { fail } from '../../kernel/errors.js';
 import { openChallengesInvolving } from './challenge-index.js';
+import { ChallengeRecord } from './challenge-record.js';
 import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import { requireAgent } from '../identity/identity.js';
@@ -36,19 +37,14 @@ export function createChallenge(p: Platform, challenger: Agent, input: Challenge
     );
   }
   if (opponent) requireNotBlocked(p, challenger, opponent, 'a direct challenge');
-  const challenge: Challenge = {
-    id: p.newId('challenge'),
-    challengerId: challenger.id,
-    opponentId: opponent?.id ?? null,
-    status: 'open',
-    createdAtMs: p.nowMs,
-    expiresAtMs: p.nowMs + p.ruleset.challenges.expiryMs,
-    acceptedById: null,
-    acceptedAtMs: null,
-    expiryTimer: null,
-    bountyLamports: bounty,
-    escrowAddress: bounty === null ? null : deriveEscrowAddress(p, 'bounty_escrow'),
-  };
+  const challenge = new ChallengeRecord(
+    { id: p.newId('challenge'), challengerId: challenger.id, opponentId: opponent?.id ?? null },
+    { createdAtMs: p.nowMs, expiresAtMs: p.nowMs + p.ruleset.challenges.expiryMs },
+    {
+      bountyLamports: bounty,
+      escrowAddress: bounty === null ? null : deriveEscrowAddress(p, 'bounty_escrow'),
+    },
+  );
   challenge.expiryTimer = p.setTimer(challenge.expiresAtMs, {
     kind: 'challenge_expiry',
     challengeId: challenge.id,
@@ -97,6 +93,7 @@ export function acceptChallenge(
     challenge.bountyLamports === null
       ? startGame(p, { id: challenge.id, whiteId: challenge.challengerId, blackId: acceptor.id })
       : fundBountyGame(p, challenge, acceptor);
+  if (challenge instanceof ChallengeRecord) challenge.settle(game);
   return { challenge, game };
 }
 

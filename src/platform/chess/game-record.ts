@@ -1,3 +1,4 @@
+import { asSmallInt } from '../../kernel/small-int.js';
 import type { NormalMove } from 'chessops';
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
 import {
@@ -120,14 +121,14 @@ export class GameRecord implements Game {
 
   get board(): Board {
     const kept = this.#kept;
-    return typeof kept === 'string' ? this.#replay().board : kept.board;
+    return typeof kept === 'string' ? this.replay().board : kept.board;
   }
 
   get startedAtMs(): number | null {
     return this.#startedAfterMs === null ? null : this.createdAtMs + this.#startedAfterMs;
   }
   set startedAtMs(ms: number | null) {
-    this.#startedAfterMs = ms === null ? null : ms - this.createdAtMs;
+    this.#startedAfterMs = ms === null ? null : asSmallInt(ms - this.createdAtMs);
   }
 
   get end(): GameEnd | null {
@@ -135,26 +136,26 @@ export class GameRecord implements Game {
     return typeof kept === 'string' ? finishedEnd(kept) : kept.end;
   }
   set end(end: GameEnd | null) {
-    this.#liveOrFail().end = end;
+    this.liveOrFail().end = end;
   }
 
   get turnStartedMs(): number | null {
-    return this.#livePlay()?.turnStartedMs ?? null;
+    return this.livePlay()?.turnStartedMs ?? null;
   }
   set turnStartedMs(ms: number | null) {
-    this.#liveOrFail().turnStartedMs = ms;
+    this.liveOrFail().turnStartedMs = ms;
   }
   get deadlineMs(): number | null {
-    return this.#livePlay()?.deadlineMs ?? null;
+    return this.livePlay()?.deadlineMs ?? null;
   }
   set deadlineMs(ms: number | null) {
-    this.#liveOrFail().deadlineMs = ms;
+    this.liveOrFail().deadlineMs = ms;
   }
   get deadlineTimer(): number | null {
-    return this.#livePlay()?.deadlineTimer ?? null;
+    return this.livePlay()?.deadlineTimer ?? null;
   }
   set deadlineTimer(timer: number | null) {
-    this.#liveOrFail().deadlineTimer = timer;
+    this.liveOrFail().deadlineTimer = timer;
   }
 
   get bountyLamports(): number | null {
@@ -175,8 +176,8 @@ export class GameRecord implements Game {
   }
 
   get moves(): readonly MoveRecord[] {
-    const live = this.#livePlay();
-    if (live === null) return this.#replay().records;
+    const live = this.livePlay();
+    if (live === null) return this.replay().records;
     const records: MoveRecord[] = [];
     for (let index = 0; index < this.#plies - 1; index++) records.push(new LoggedRecord(this, index));
     if (live.last !== null) records.push(live.last);
@@ -187,21 +188,21 @@ export class GameRecord implements Game {
   sans(): string[] {
     const board = newBoard(this.initialFen);
     const sans: string[] = [];
-    replayMoves(this.#packed(), board, this.createdAtMs, (entry) => sans.push(playForSan(board, entry.move)));
+    replayMoves(this.packed(), board, this.createdAtMs, (entry) => sans.push(playForSan(board, entry.move)));
     return sans;
   }
 
   /** Record number `index` as the log rebuilds it (what a LoggedRecord reads; a live game keeps the rebuild until its next move). */
   replayedRecord(index: number): MoveRecord {
-    const live = this.#livePlay();
-    if (live === null) return this.#replay().records[index]!;
-    live.replayed ??= this.#replay().records;
+    const live = this.livePlay();
+    if (live === null) return this.replay().records[index]!;
+    live.replayed ??= this.replay().records;
     return live.replayed[index]!;
   }
 
   /** Plays a parsed, legal move at `atMs` and records it; the record is the move route's answer. */
   play(move: NormalMove, atMs: number): MoveRecord {
-    const live = this.#liveOrFail();
+    const live = this.liveOrFail();
     const ordinal = this.#moveIds.nextOrdinal;
     const moveId = this.#moveIds.next();
     live.log.append(live.board, { move, atMs, idOrdinal: ordinal });
@@ -217,27 +218,28 @@ export class GameRecord implements Game {
    * FEN, its end, its packed moves), and it has no turn (its last deadline and turn start go with its board).
    */
   retire(): void {
-    const live = this.#livePlay();
+    const live = this.livePlay();
     if (live === null) return;
     this.#kept = packFinished({ fen: currentFen(live.board), end: live.end, moves: live.log.packed().text });
   }
 
   /** The packed move log as text, for state snapshots (src/platform/snapshot.ts). */
   packedMoves(): string {
-    return this.#packed().text;
+    return this.packed().text;
   }
 
-  #packed(): PackedMoves {
+  // Plain private methods, not #methods: a class with #methods gives every instance a brand field (8 bytes).
+  private packed(): PackedMoves {
     const kept = this.#kept;
     return typeof kept === 'string' ? { text: finishedMoves(kept), count: this.#plies } : kept.log.packed();
   }
 
-  #livePlay(): LivePlay | null {
+  private livePlay(): LivePlay | null {
     const kept = this.#kept;
     return typeof kept === 'string' ? null : kept;
   }
 
-  #liveOrFail(): LivePlay {
+  private liveOrFail(): LivePlay {
     const kept = this.#kept;
     if (typeof kept === 'string')
       throw new Error(`game ${this.id}: it is ${this.status}, nothing about it can change`);
@@ -245,11 +247,11 @@ export class GameRecord implements Game {
   }
 
   /** The board and records the log rebuilds (the move ids drawn again only when one is read). */
-  #replay(): { board: Board; records: MoveRecord[] } {
+  private replay(): { board: Board; records: MoveRecord[] } {
     const board = newBoard(this.initialFen);
     const records: MoveRecord[] = [];
     const ids = new GameMoveIds(this.#moveIds);
-    replayMoves(this.#packed(), board, this.createdAtMs, (entry) => {
+    replayMoves(this.packed(), board, this.createdAtMs, (entry) => {
       records.push(new ReplayedMove(playMove(board, entry.move), records.length, entry, ids));
     });
     return { board, records };

@@ -1,7 +1,7 @@
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
 import type { Side } from '../../rules/chess/game.js';
 import type { ActivityType } from './activity.js';
-import type { Activity, ActivityEntry, ActorKind, Challenge, Game, Post } from '../state.js';
+import type { Activity, ActivityEntry, ActorKind, Challenge, Game, GameEnd, Post } from '../state.js';
 
 /**
  * Activity as kept for a whole run: each actor's list holds entries, read as Activity rows (see
@@ -229,12 +229,12 @@ export class LikedEntry extends ActionEntry {
   }
 
   contentFor(): string {
-    return `Liked a ${this.#targetType} by ${this.other}`;
+    return `Liked a ${this.targetType} by ${this.other}`;
   }
   metadataFor(): Activity['metadata'] {
-    return { target_type: this.#targetType, reply_id: this.#replyId };
+    return { target_type: this.targetType, reply_id: this.#replyId };
   }
-  get #targetType(): 'post' | 'reply' {
+  private get targetType(): 'post' | 'reply' {
     return this.#replyId === null ? 'post' : 'reply';
   }
 }
@@ -301,100 +301,111 @@ function named(id: string | null, handle: string | null): string {
   return id === null ? 'someone' : `@${handle ?? 'someone'}`;
 }
 
-/** challenge_created (the challenger's row) or challenge_accepted (the acceptor's). */
-export class ChallengeEntry implements EntrySource {
-  readonly type: 'challenge_created' | 'challenge_accepted';
+/**
+ * challenge_created (the challenger's row, ChallengeCreatedEntry) or challenge_accepted (the acceptor's,
+ * ChallengeAcceptedEntry): a subclass each, so that the type is its prototype's and not a field of every entry.
+ */
+export abstract class ChallengeEntry implements EntrySource {
+  abstract readonly type: 'challenge_created' | 'challenge_accepted';
   readonly #idOrdinal: number;
-  readonly #challenge: Challenge;
+  protected readonly challenge: Challenge;
   /** The handle, at the time, of the other party (the named opponent, or the challenger). */
-  readonly #otherHandle: string | null;
+  protected readonly otherHandle: string | null;
 
-  constructor(
-    type: 'challenge_created' | 'challenge_accepted',
-    ids: ReplayableIds,
-    challenge: Challenge,
-    otherHandle: string | null,
-  ) {
-    this.type = type;
+  constructor(ids: ReplayableIds, challenge: Challenge, otherHandle: string | null) {
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
-    this.#challenge = challenge;
-    this.#otherHandle = otherHandle;
+    this.challenge = challenge;
+    this.otherHandle = otherHandle;
   }
 
-  get atMs(): number {
-    return this.type === 'challenge_accepted' ? this.#challenge.acceptedAtMs! : this.#challenge.createdAtMs;
-  }
+  abstract get atMs(): number;
+  abstract contentFor(): string;
+  abstract relatedAgentIdFor(): string | null;
+  abstract metadataFor(): Activity['metadata'];
 
   idFor(_actorId: string, ids: ReplayableIds): string {
     return ids.idsAt([this.#idOrdinal])[0]!;
   }
 
-  contentFor(): string {
-    const c = this.#challenge;
-    if (this.type === 'challenge_accepted')
-      return `Accepted a challenge from ${named(c.challengerId, this.#otherHandle)}`;
-    return c.opponentId === null
-      ? 'Created an open chess challenge'
-      : `Challenged ${named(c.opponentId, this.#otherHandle)} to a game`;
-  }
-
   relatedPostIdFor(): null {
     return null;
   }
+}
 
-  relatedAgentIdFor(): string | null {
-    return this.type === 'challenge_accepted' ? this.#challenge.challengerId : this.#challenge.opponentId;
+export class ChallengeCreatedEntry extends ChallengeEntry {
+  get type(): 'challenge_created' {
+    return 'challenge_created';
   }
-
+  get atMs(): number {
+    return this.challenge.createdAtMs;
+  }
+  contentFor(): string {
+    const c = this.challenge;
+    return c.opponentId === null
+      ? 'Created an open chess challenge'
+      : `Challenged ${named(c.opponentId, this.otherHandle)} to a game`;
+  }
+  relatedAgentIdFor(): string | null {
+    return this.challenge.opponentId;
+  }
   metadataFor(): Activity['metadata'] {
-    const id = this.#challenge.id;
-    return this.type === 'challenge_accepted' ? { challenge_id: id, game_id: id } : { challenge_id: id };
+    return { challenge_id: this.challenge.id };
+  }
+}
+
+export class ChallengeAcceptedEntry extends ChallengeEntry {
+  get type(): 'challenge_accepted' {
+    return 'challenge_accepted';
+  }
+  get atMs(): number {
+    return this.challenge.acceptedAtMs!;
+  }
+  contentFor(): string {
+    return `Accepted a challenge from ${named(this.challenge.challengerId, this.otherHandle)}`;
+  }
+  relatedAgentIdFor(): string {
+    return this.challenge.challengerId;
+  }
+  metadataFor(): Activity['metadata'] {
+    const id = this.challenge.id;
+    return { challenge_id: id, game_id: id };
   }
 }
 
 /**
- * game_started or game_ended: one entry in both players' lists, each reading it from its own side. White's
- * row was made first, so its id has the entry's ordinal and Black's the next.
+ * game_started (GameStartedEntry) or game_ended (GameEndedEntry): one entry in both players' lists, each
+ * reading it from its own side. White's row was made first, so its id has the entry's ordinal and Black's
+ * the next. A subclass each, so that the type is its prototype's and not a field of every entry.
  */
-export class GameEntry implements EntrySource {
-  readonly type: 'game_started' | 'game_ended';
+export abstract class GameEntry implements EntrySource {
+  abstract readonly type: 'game_started' | 'game_ended';
   readonly #idOrdinal: number;
-  readonly #game: Game;
+  protected readonly game: Game;
   readonly #whiteHandle: string | null;
   readonly #blackHandle: string | null;
 
-  constructor(
-    type: 'game_started' | 'game_ended',
-    ids: ReplayableIds,
-    game: Game,
-    handles: { white: string | null; black: string | null },
-  ) {
-    this.type = type;
+  constructor(ids: ReplayableIds, game: Game, handles: { white: string | null; black: string | null }) {
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
     ids.next();
-    this.#game = game;
+    this.game = game;
     this.#whiteHandle = handles.white;
     this.#blackHandle = handles.black;
   }
 
-  get atMs(): number {
-    return this.type === 'game_started' ? this.#game.startedAtMs! : this.#game.end!.endedAtMs;
-  }
+  abstract get atMs(): number;
+  abstract metadataFor(actorId: string): Activity['metadata'];
+  protected abstract sentence(side: Side, other: string): string;
 
   idFor(actorId: string, ids: ReplayableIds): string {
-    return ids.idsAt([this.#idOrdinal + (this.#side(actorId) === 'white' ? 0 : 1)])[0]!;
+    return ids.idsAt([this.#idOrdinal + (this.side(actorId) === 'white' ? 0 : 1)])[0]!;
   }
 
   contentFor(actorId: string): string {
-    const side = this.#side(actorId);
-    const other = named(
-      this.relatedAgentIdFor(actorId),
-      side === 'white' ? this.#blackHandle : this.#whiteHandle,
-    );
-    if (this.type === 'game_started') return `Started a game against ${other} as ${side}`;
-    return `${OUTCOME_VERBS[this.#outcome(side)]} ${other} (${this.#game.end!.reason.replace(/_/g, ' ')})`;
+    const side = this.side(actorId);
+    const otherHandle = side === 'white' ? this.#blackHandle : this.#whiteHandle;
+    return this.sentence(side, named(this.relatedAgentIdFor(actorId), otherHandle));
   }
 
   relatedPostIdFor(): null {
@@ -402,33 +413,57 @@ export class GameEntry implements EntrySource {
   }
 
   relatedAgentIdFor(actorId: string): string {
-    return this.#side(actorId) === 'white' ? this.#game.blackId : this.#game.whiteId;
+    return this.side(actorId) === 'white' ? this.game.blackId : this.game.whiteId;
   }
 
+  // A plain method, not a #method: a class with #methods gives every instance a brand field (8 bytes each).
+  protected side(actorId: string): Side {
+    return actorId === this.game.whiteId ? 'white' : 'black';
+  }
+}
+
+export class GameStartedEntry extends GameEntry {
+  get type(): 'game_started' {
+    return 'game_started';
+  }
+  get atMs(): number {
+    return this.game.startedAtMs!;
+  }
+  protected sentence(side: Side, other: string): string {
+    return `Started a game against ${other} as ${side}`;
+  }
   metadataFor(actorId: string): Activity['metadata'] {
-    const side = this.#side(actorId);
-    const g = this.#game;
-    if (this.type === 'game_started') return { game_id: g.id, color: side };
-    const end = g.end!;
-    const eloChange = side === 'white' ? end.whiteDelta : end.blackDelta;
+    return { game_id: this.game.id, color: this.side(actorId) };
+  }
+}
+
+export class GameEndedEntry extends GameEntry {
+  get type(): 'game_ended' {
+    return 'game_ended';
+  }
+  get atMs(): number {
+    return this.game.end!.endedAtMs;
+  }
+  protected sentence(side: Side, other: string): string {
+    const end = this.game.end!;
+    return `${OUTCOME_VERBS[outcomeOf(end.result, side)]} ${other} (${end.reason.replace(/_/g, ' ')})`;
+  }
+  metadataFor(actorId: string): Activity['metadata'] {
+    const side = this.side(actorId);
+    const end = this.game.end!;
     return {
-      game_id: g.id,
+      game_id: this.game.id,
       color: side,
-      result: this.#outcome(side),
+      result: outcomeOf(end.result, side),
       reason: end.reason,
-      elo_change: eloChange,
+      elo_change: side === 'white' ? end.whiteDelta : end.blackDelta,
     };
   }
+}
 
-  #side(actorId: string): Side {
-    return actorId === this.#game.whiteId ? 'white' : 'black';
-  }
-
-  #outcome(side: Side): 'win' | 'loss' | 'draw' {
-    const result = this.#game.end!.result;
-    if (result === '1/2-1/2') return 'draw';
-    return (result === '1-0') === (side === 'white') ? 'win' : 'loss';
-  }
+function outcomeOf(result: GameEnd['result'], side: Side): 'win' | 'loss' | 'draw' {
+  if (result === '1/2-1/2') return 'draw';
+  return (result === '1-0') === (side === 'white') ? 'win' : 'loss';
 }
 
 const OUTCOME_VERBS = { win: 'Won against', loss: 'Lost to', draw: 'Drew with' } as const;

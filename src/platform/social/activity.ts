@@ -3,9 +3,11 @@ import type { Platform } from '../platform.js';
 import type { Activity, ActivityEntry, ActorKind, Challenge } from '../state.js';
 import { actorById } from '../identity/actors.js';
 import {
-  ChallengeEntry,
+  ChallengeAcceptedEntry,
+  ChallengeCreatedEntry,
   FollowEntry,
-  GameEntry,
+  GameEndedEntry,
+  GameStartedEntry,
   LikedEntry,
   PostedEntry,
   RepliedEntry,
@@ -190,7 +192,9 @@ function entryOf(p: Platform, draft: Draft): ActivityEntry {
   if (draft.source === 'entry') return draft.entry;
   const ids = p.activityIds;
   if (draft.source === 'challenge')
-    return new ChallengeEntry(draft.type, ids, draft.challenge, handleOf(p, draft.otherId));
+    return draft.type === 'challenge_created'
+      ? new ChallengeCreatedEntry(ids, draft.challenge, handleOf(p, draft.otherId))
+      : new ChallengeAcceptedEntry(ids, draft.challenge, handleOf(p, draft.otherId));
   // Written rows are kept for the whole run: a template string would stay a rope of several pieces.
   const text: RowText = {
     content: flatString(draft.content),
@@ -204,10 +208,11 @@ function entryOf(p: Platform, draft: Draft): ActivityEntry {
 /** A game event's one entry, in White's list and then Black's (their rows' order, as made). */
 function storeGameEntry(p: Platform, type: 'game_started' | 'game_ended', gameId: string): void {
   const game = p.state.games.get(gameId)!;
-  const entry = new GameEntry(type, p.activityIds, game, {
-    white: handleOf(p, game.whiteId),
-    black: handleOf(p, game.blackId),
-  });
+  const handles = { white: handleOf(p, game.whiteId), black: handleOf(p, game.blackId) };
+  const entry =
+    type === 'game_started'
+      ? new GameStartedEntry(p.activityIds, game, handles)
+      : new GameEndedEntry(p.activityIds, game, handles);
   listOf(p, game.whiteId).push(entry);
   listOf(p, game.blackId).push(entry);
 }
