@@ -7,7 +7,8 @@ import { ReplayableIds } from '../../src/kernel/replayable-ids.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
 import { moveSans } from '../../src/platform/chess/games.js';
-import { newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
+import { ChallengeRecord, challengeSnapshot } from '../../src/platform/chess/challenge-record.js';
+import { expectApiError, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
  * Finished games and activity rows are kept packed (src/platform/chess/game-record.ts, move-log.ts,
@@ -199,6 +200,50 @@ describe('finished games and their activity, packed', () => {
       expect(detail.current_fen).toBe(answers.at(-1)!.fen_after);
       expect(moveSans(world.platform.state.games.get(gameId)!)).toEqual(answers.map((m) => m.move_san));
     }
+  });
+
+  it('an accepted challenge reads as it did when accepted, once its game answers for it, and cannot change', async () => {
+    const world = newWorld({ seed: 'packed-challenges' });
+    const [a, b] = await world.agents(2, { sol: 5 });
+    const plain = await a!.client.createChallenge({ opponent_handle: b!.handle });
+    const staked = await b!.client.createChallenge({ bounty_sol: 0.5 });
+    world.advanceBy(30_000);
+    const asAccepted = (id: string) => challengeSnapshot(world.platform.state.challenges.get(id)!);
+    const before = [plain, staked].map((c) => ({
+      ...asAccepted(c.challenge.challenge_id),
+      status: 'accepted',
+      expiryTimer: null,
+    }));
+    await b!.client.acceptChallenge(plain.challenge.challenge_id);
+    await a!.client.acceptChallenge(staked.challenge.challenge_id);
+    const acceptedAtMs = world.platform.nowMs;
+    expect(asAccepted(plain.challenge.challenge_id)).toEqual({
+      ...before[0],
+      acceptedById: b!.id,
+      acceptedAtMs,
+    });
+    expect(asAccepted(staked.challenge.challenge_id)).toEqual({
+      ...before[1],
+      acceptedById: a!.id,
+      acceptedAtMs,
+    });
+    expect(before[1]!['bountyLamports']).toBe(500_000_000);
+    expect(before[1]!['escrowAddress']).toEqual(expect.any(String));
+    // Both settled into their games (the bounty game pending its deposits too): an accepted one cannot change.
+    for (const c of [plain, staked]) {
+      const record = world.platform.state.challenges.get(c.challenge.challenge_id)!;
+      expect(record).toBeInstanceOf(ChallengeRecord);
+      expect(() => {
+        record.status = 'expired';
+      }).toThrow(/accepted, nothing about it can change/);
+    }
+    await expectApiError(a!.client.acceptChallenge(plain.challenge.challenge_id), 'challenge_not_open');
+    world.advanceBy(3_600_000);
+    expect(asAccepted(plain.challenge.challenge_id)).toEqual({
+      ...before[0],
+      acceptedById: b!.id,
+      acceptedAtMs,
+    });
   });
 
   it('game activity rows keep their text, metadata, time and id after the game, and the handles of the time', async () => {
