@@ -3,6 +3,7 @@ import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import { apiKey, uuidV4 } from '../kernel/ids.js';
 import { ReplayableIds } from '../kernel/replayable-ids.js';
+import { HandleHistory } from './identity/handle-history.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
 import { MockLedger } from '../escrow/ledger.js';
@@ -74,6 +75,8 @@ export class Platform {
   readonly moveIds: ReplayableIds;
   /** Activity row ids, drawn again from their ordinals when a row is read (see activity-rows.ts). */
   readonly activityIds: ReplayableIds;
+  /** Handles given up, by activity ordinal: the names rows show (see activity-rows.ts). */
+  readonly handleHistory = new HandleHistory();
 
   constructor(options: PlatformOptions) {
     this.ruleset = options.ruleset ?? DEFAULT_RULESET;

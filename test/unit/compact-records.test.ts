@@ -209,7 +209,7 @@ describe('finished games and their activity, packed', () => {
     const staked = await b!.client.createChallenge({ bounty_sol: 0.5 });
     world.advanceBy(30_000);
     const asAccepted = (id: string) => challengeSnapshot(world.platform.state.challenges.get(id)!);
-    const before = [plain, staked].map((c) => ({
+    const before = [plain, staked].map((c): Record<string, unknown> => ({
       ...asAccepted(c.challenge.challenge_id),
       status: 'accepted',
       expiryTimer: null,
@@ -312,5 +312,34 @@ describe('finished games and their activity, packed', () => {
     ]);
     await a!.client.updateProfile({ handle: 'renamed1' });
     expect(await rows(b!)).toEqual(before);
+  });
+
+  it('rows name actors by the handle they had when each row was made, across renames', async () => {
+    const world = newWorld({ seed: 'packed-renames' });
+    const [a, b] = await world.agents(2);
+    world.advanceBy(60_000);
+    const challenge = await a!.client.createChallenge({ opponent_handle: b!.handle });
+    await b!.client.updateProfile({ handle: 'second2' });
+    await b!.client.acceptChallenge(challenge.challenge.challenge_id);
+    await a!.client.follow({ target_handle: 'second2' });
+    await b!.client.updateProfile({ handle: 'third2' });
+    await a!.client.unfollow({ target_handle: 'third2' });
+    await a!.client.updateProfile({ handle: 'first1' });
+    const contents = async (who: TestAgent) =>
+      (await who.client.activity({ limit: 50 })).activities.map((row) => row.content);
+    expect(await contents(a!)).toEqual([
+      'Cleared a profile vote on @third2',
+      'Unfollowed @third2',
+      'Upvoted the profile of @second2',
+      'Followed @second2',
+      'Started a game against @second2 as white',
+      'Challenged @player2 to a game',
+      'Posted: hello from player1',
+    ]);
+    expect(await contents(b!)).toEqual([
+      'Started a game against @player1 as black',
+      'Accepted a challenge from @player1',
+      'Posted: hello from player2',
+    ]);
   });
 });

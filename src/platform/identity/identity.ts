@@ -164,6 +164,7 @@ function applyProfilePatch(p: Platform, agent: Agent, patch: ProfilePatch, renam
   const changed: string[] = [];
   if (renaming) {
     p.state.agentIdByHandle.delete(handleKey(agent.handle));
+    p.handleHistory.renamed(agent.id, agent.handle, p.activityIds.nextOrdinal);
     agent.handle = patch.handle!;
     agent.handleChangesLeft--;
     p.state.agentIdByHandle.set(handleKey(agent.handle), agent.id);

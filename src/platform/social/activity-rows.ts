@@ -1,4 +1,5 @@
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
+import type { HandleHistory } from '../identity/handle-history.js';
 import type { Side } from '../../rules/chess/game.js';
 import type { ActivityType } from './activity.js';
 import type { Activity, ActivityEntry, ActorKind, Challenge, Game, GameEnd, Post } from '../state.js';
@@ -7,18 +8,42 @@ import type { Activity, ActivityEntry, ActorKind, Challenge, Game, GameEnd, Post
  * Activity as kept for a whole run: each actor's list holds entries, read as Activity rows (see
  * `rowOf`). Every entry keeps its ids as ordinals of the platform's activity id stream, drawn again when
  * read. An entry about a challenge or a game (the bulk of a chess run's activity) keeps a reference to that
- * record, which the platform keeps anyway, and the handles of the players at the time; a game event's one
- * entry sits in both players' lists. Its text, metadata and time are written from the record when read.
- * A social action's entry (ActionEntry) keeps the ids and the other actor's handle at the time, and writes
- * its text and metadata when read. The rare rest (tournaments, verification) are written out when made.
- * Either way a row reads exactly as it did when it was made.
+ * record, which the platform keeps anyway; a game event's one entry sits in both players' lists. Its text,
+ * metadata and time are written from the record when read. A social action's entry (ActionEntry) keeps the
+ * ids, and writes its text and metadata when read. Rows name actors by the handles they had when the row was
+ * made, which the platform's HandleHistory gives by the row's ordinal, so no entry keeps a handle. The rare
+ * rest (tournaments, verification) are written out when made. Either way a row reads exactly as it did
+ * when it was made.
  */
 interface EntrySource extends ActivityEntry {
   idFor(actorId: string, ids: ReplayableIds): string;
-  contentFor(actorId: string): string;
+  contentFor(actorId: string, names: RowNames): string;
   relatedPostIdFor(actorId: string): string | null;
   relatedAgentIdFor(actorId: string): string | null;
   metadataFor(actorId: string): Activity['metadata'];
+}
+
+/**
+ * What reading rows needs from the platform: the activity id stream the entries drew their ordinals from,
+ * and the handles actors had when a row was made (a row holds these, an entry kept for the whole run does not).
+ */
+export interface RowContext {
+  readonly ids: ReplayableIds;
+  readonly names: RowNames;
+}
+
+/** Actors' handles as rows name them. */
+export interface RowNames {
+  readonly history: HandleHistory;
+  /** An actor's handle now, or null when there is no such actor. */
+  current(actorId: string): string | null;
+}
+
+/** `@handle` of `actorId` when the row of ordinal `ordinal` was made; "someone" when there is no actor. */
+function namedAt(names: RowNames, actorId: string | null, ordinal: number): string {
+  if (actorId === null) return 'someone';
+  const current = names.current(actorId);
+  return `@${current === null ? 'someone' : names.history.at(actorId, current, ordinal)}`;
 }
 
 /** An entry read as one actor's row, at position `seq` of that actor's list. */
@@ -26,23 +51,23 @@ class EntryRow implements Activity {
   readonly seq: number;
   readonly #entry: EntrySource;
   readonly #actorId: string;
-  readonly #ids: ReplayableIds;
+  readonly #context: RowContext;
 
-  constructor(entry: EntrySource, actorId: string, seq: number, ids: ReplayableIds) {
+  constructor(entry: EntrySource, actorId: string, seq: number, context: RowContext) {
     this.seq = seq;
     this.#entry = entry;
     this.#actorId = actorId;
-    this.#ids = ids;
+    this.#context = context;
   }
 
   get id(): string {
-    return this.#entry.idFor(this.#actorId, this.#ids);
+    return this.#entry.idFor(this.#actorId, this.#context.ids);
   }
   get type(): ActivityType {
     return this.#entry.type;
   }
   get content(): string {
-    return this.#entry.contentFor(this.#actorId);
+    return this.#entry.contentFor(this.#actorId, this.#context.names);
   }
   get relatedPostId(): string | null {
     return this.#entry.relatedPostIdFor(this.#actorId);
@@ -58,12 +83,9 @@ class EntryRow implements Activity {
   }
 }
 
-/**
- * The row an actor's list shows for one of its entries; `ids` is the platform's activity id stream, which
- * the entries drew their ordinals from (a row holds it, an entry kept for the whole run does not).
- */
-export function rowOf(entry: ActivityEntry, actorId: string, seq: number, ids: ReplayableIds): Activity {
-  return new EntryRow(entry as EntrySource, actorId, seq, ids);
+/** The row an actor's list shows for one of its entries. */
+export function rowOf(entry: ActivityEntry, actorId: string, seq: number, context: RowContext): Activity {
+  return new EntryRow(entry as EntrySource, actorId, seq, context);
 }
 
 /** What a written entry says, as its builder made it. */
@@ -113,8 +135,8 @@ export class WrittenEntry implements EntrySource {
 }
 
 /**
- * A social action's row (post, reply, like, follow, unfollow, profile vote): one actor's, kept as the ids
- * and the other actor's handle at the time, its text and metadata written when read. Written out when made,
+ * A social action's row (post, reply, like, follow, unfollow, profile vote): one actor's, kept as the ids,
+ * its text and metadata written when read. Written out when made,
  * each row kept a sentence and a metadata object of its own: the largest part of a long crowd run's activity.
  */
 abstract class ActionEntry implements EntrySource {
@@ -123,16 +145,12 @@ abstract class ActionEntry implements EntrySource {
   readonly #idOrdinal: number;
   readonly #relatedPostId: string | null;
   readonly #relatedAgentId: string | null;
-  /** The related actor's handle when the row was made (rows name actors as they were called then). */
-  protected readonly otherHandle: string | null;
-
-  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds, otherHandle: string | null) {
+  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds) {
     this.atMs = atMs;
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
     this.#relatedPostId = related.postId;
     this.#relatedAgentId = related.agentId;
-    this.otherHandle = otherHandle;
   }
 
   idFor(_actorId: string, ids: ReplayableIds): string {
@@ -144,11 +162,11 @@ abstract class ActionEntry implements EntrySource {
   relatedAgentIdFor(): string | null {
     return this.#relatedAgentId;
   }
-  /** The related actor as the row names it. */
-  protected get other(): string {
-    return named(this.#relatedAgentId, this.otherHandle);
+  /** The related actor as the row names it (by its handle when the row was made). */
+  protected other(names: RowNames): string {
+    return namedAt(names, this.#relatedAgentId, this.#idOrdinal);
   }
-  abstract contentFor(): string;
+  abstract contentFor(actorId: string, names: RowNames): string;
   abstract metadataFor(): Activity['metadata'];
 }
 
@@ -166,7 +184,7 @@ export class PostedEntry extends ActionEntry {
   readonly #post: Post;
 
   constructor(ids: ReplayableIds, atMs: number, post: Post) {
-    super(ids, atMs, { postId: post.id, agentId: null }, null);
+    super(ids, atMs, { postId: post.id, agentId: null });
     this.#post = post;
   }
 
@@ -195,16 +213,16 @@ export class RepliedEntry extends ActionEntry {
   constructor(
     ids: ReplayableIds,
     atMs: number,
-    related: RelatedIds & { receiverHandle: string | null },
+    related: RelatedIds,
     reply: { replyId: string; parentReplyId: string | null },
   ) {
-    super(ids, atMs, related, related.receiverHandle);
+    super(ids, atMs, related);
     this.#replyId = reply.replyId;
     this.#parentReplyId = reply.parentReplyId;
   }
 
-  contentFor(): string {
-    return `Replied to ${this.other}`;
+  contentFor(_actorId: string, names: RowNames): string {
+    return `Replied to ${this.other(names)}`;
   }
   metadataFor(): Activity['metadata'] {
     return { reply_id: this.#replyId, parent_reply_id: this.#parentReplyId };
@@ -218,18 +236,13 @@ export class LikedEntry extends ActionEntry {
   }
   readonly #replyId: string | null;
 
-  constructor(
-    ids: ReplayableIds,
-    atMs: number,
-    related: RelatedIds & { authorHandle: string | null },
-    replyId: string | null,
-  ) {
-    super(ids, atMs, related, related.authorHandle);
+  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds, replyId: string | null) {
+    super(ids, atMs, related);
     this.#replyId = replyId;
   }
 
-  contentFor(): string {
-    return `Liked a ${this.targetType} by ${this.other}`;
+  contentFor(_actorId: string, names: RowNames): string {
+    return `Liked a ${this.targetType} by ${this.other(names)}`;
   }
   metadataFor(): Activity['metadata'] {
     return { target_type: this.targetType, reply_id: this.#replyId };
@@ -248,15 +261,15 @@ export class FollowEntry extends ActionEntry {
     type: 'followed' | 'unfollowed',
     ids: ReplayableIds,
     atMs: number,
-    target: { id: string; kind: ActorKind; handle: string | null },
+    target: { id: string; kind: ActorKind },
   ) {
-    super(ids, atMs, { postId: null, agentId: target.id }, target.handle);
+    super(ids, atMs, { postId: null, agentId: target.id });
     this.type = type;
     this.#targetKind = target.kind;
   }
 
-  contentFor(): string {
-    return `${this.type === 'followed' ? 'Followed' : 'Unfollowed'} ${this.other}`;
+  contentFor(_actorId: string, names: RowNames): string {
+    return `${this.type === 'followed' ? 'Followed' : 'Unfollowed'} ${this.other(names)}`;
   }
   metadataFor(): Activity['metadata'] {
     return { target_type: this.#targetKind };
@@ -280,25 +293,20 @@ export class VotedEntry extends ActionEntry {
   constructor(
     ids: ReplayableIds,
     atMs: number,
-    target: { id: string; handle: string | null },
+    target: { id: string },
     vote: { vote: keyof typeof VOTE_VERBS; previous: 'up' | 'down' | null },
   ) {
-    super(ids, atMs, { postId: null, agentId: target.id }, target.handle);
+    super(ids, atMs, { postId: null, agentId: target.id });
     this.#vote = vote.vote;
     this.#previous = vote.previous;
   }
 
-  contentFor(): string {
-    return `${VOTE_VERBS[this.#vote]} ${this.other}`;
+  contentFor(_actorId: string, names: RowNames): string {
+    return `${VOTE_VERBS[this.#vote]} ${this.other(names)}`;
   }
   metadataFor(): Activity['metadata'] {
     return { vote: this.#vote, previous: this.#previous };
   }
-}
-
-/** `@handle`, as rows name another actor; "someone" when there is none (an open challenge) or it is unknown. */
-function named(id: string | null, handle: string | null): string {
-  return id === null ? 'someone' : `@${handle ?? 'someone'}`;
 }
 
 /**
@@ -307,25 +315,22 @@ function named(id: string | null, handle: string | null): string {
  */
 export abstract class ChallengeEntry implements EntrySource {
   abstract readonly type: 'challenge_created' | 'challenge_accepted';
-  readonly #idOrdinal: number;
+  protected readonly idOrdinal: number;
   protected readonly challenge: Challenge;
-  /** The handle, at the time, of the other party (the named opponent, or the challenger). */
-  protected readonly otherHandle: string | null;
 
-  constructor(ids: ReplayableIds, challenge: Challenge, otherHandle: string | null) {
-    this.#idOrdinal = ids.nextOrdinal;
+  constructor(ids: ReplayableIds, challenge: Challenge) {
+    this.idOrdinal = ids.nextOrdinal;
     ids.next();
     this.challenge = challenge;
-    this.otherHandle = otherHandle;
   }
 
   abstract get atMs(): number;
-  abstract contentFor(): string;
+  abstract contentFor(actorId: string, names: RowNames): string;
   abstract relatedAgentIdFor(): string | null;
   abstract metadataFor(): Activity['metadata'];
 
   idFor(_actorId: string, ids: ReplayableIds): string {
-    return ids.idsAt([this.#idOrdinal])[0]!;
+    return ids.idsAt([this.idOrdinal])[0]!;
   }
 
   relatedPostIdFor(): null {
@@ -340,11 +345,11 @@ export class ChallengeCreatedEntry extends ChallengeEntry {
   get atMs(): number {
     return this.challenge.createdAtMs;
   }
-  contentFor(): string {
+  contentFor(_actorId: string, names: RowNames): string {
     const c = this.challenge;
     return c.opponentId === null
       ? 'Created an open chess challenge'
-      : `Challenged ${named(c.opponentId, this.otherHandle)} to a game`;
+      : `Challenged ${namedAt(names, c.opponentId, this.idOrdinal)} to a game`;
   }
   relatedAgentIdFor(): string | null {
     return this.challenge.opponentId;
@@ -361,8 +366,8 @@ export class ChallengeAcceptedEntry extends ChallengeEntry {
   get atMs(): number {
     return this.challenge.acceptedAtMs!;
   }
-  contentFor(): string {
-    return `Accepted a challenge from ${named(this.challenge.challengerId, this.otherHandle)}`;
+  contentFor(_actorId: string, names: RowNames): string {
+    return `Accepted a challenge from ${namedAt(names, this.challenge.challengerId, this.idOrdinal)}`;
   }
   relatedAgentIdFor(): string {
     return this.challenge.challengerId;
@@ -382,16 +387,12 @@ export abstract class GameEntry implements EntrySource {
   abstract readonly type: 'game_started' | 'game_ended';
   readonly #idOrdinal: number;
   protected readonly game: Game;
-  readonly #whiteHandle: string | null;
-  readonly #blackHandle: string | null;
 
-  constructor(ids: ReplayableIds, game: Game, handles: { white: string | null; black: string | null }) {
+  constructor(ids: ReplayableIds, game: Game) {
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
     ids.next();
     this.game = game;
-    this.#whiteHandle = handles.white;
-    this.#blackHandle = handles.black;
   }
 
   abstract get atMs(): number;
@@ -402,10 +403,12 @@ export abstract class GameEntry implements EntrySource {
     return ids.idsAt([this.#idOrdinal + (this.side(actorId) === 'white' ? 0 : 1)])[0]!;
   }
 
-  contentFor(actorId: string): string {
-    const side = this.side(actorId);
-    const otherHandle = side === 'white' ? this.#blackHandle : this.#whiteHandle;
-    return this.sentence(side, named(this.relatedAgentIdFor(actorId), otherHandle));
+  contentFor(actorId: string, names: RowNames): string {
+    // Both rows were made at once: White's ordinal dates the handles of both.
+    return this.sentence(
+      this.side(actorId),
+      namedAt(names, this.relatedAgentIdFor(actorId), this.#idOrdinal),
+    );
   }
 
   relatedPostIdFor(): null {

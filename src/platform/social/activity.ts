@@ -14,6 +14,7 @@ import {
   rowOf,
   VotedEntry,
   WrittenEntry,
+  type RowContext,
   type RowText,
 } from './activity-rows.js';
 import { flatString } from '../../kernel/strings.js';
@@ -52,7 +53,6 @@ type Draft =
       type: 'challenge_created' | 'challenge_accepted';
       source: 'challenge';
       challenge: Challenge;
-      otherId: string | null;
     };
 
 /** An action's row, its entry made (and its id drawn) as the row is built. */
@@ -86,21 +86,16 @@ const GAME_ROWS: Builders = {
       type: 'challenge_created',
       source: 'challenge',
       challenge: p.state.challenges.get(e.challengeId)!,
-      otherId: e.opponentId,
     },
   ],
-  challenge_accepted: (p, e) => {
-    const challenge = p.state.challenges.get(e.challengeId)!;
-    return [
-      {
-        actorId: e.agentId,
-        type: 'challenge_accepted',
-        source: 'challenge',
-        challenge,
-        otherId: challenge.challengerId,
-      },
-    ];
-  },
+  challenge_accepted: (p, e) => [
+    {
+      actorId: e.agentId,
+      type: 'challenge_accepted',
+      source: 'challenge',
+      challenge: p.state.challenges.get(e.challengeId)!,
+    },
+  ],
   tournament_created: (p, e) => [
     text(e.creatorId, 'tournament_created', {
       metadata: { tournament_id: e.tournamentId },
@@ -129,26 +124,20 @@ const SOCIAL_ROWS: Builders = {
   reply_created: (p, e) => [
     action(
       e.actorId,
-      new RepliedEntry(
-        p.activityIds,
-        p.nowMs,
-        { postId: e.postId, agentId: e.receiverId, receiverHandle: handleOf(p, e.receiverId) },
-        e,
-      ),
+      new RepliedEntry(p.activityIds, p.nowMs, { postId: e.postId, agentId: e.receiverId }, e),
     ),
   ],
   liked: (p, e) => {
     const reply = e.targetKind === 'reply';
     // A liked reply is shown under its root post, so the row always links to a post.
     const postId = reply ? p.state.replies.get(e.targetId)!.postId : e.targetId;
-    const related = { postId, agentId: e.authorId, authorHandle: handleOf(p, e.authorId) };
+    const related = { postId, agentId: e.authorId };
     return [action(e.actorId, new LikedEntry(p.activityIds, p.nowMs, related, reply ? e.targetId : null))];
   },
   followed: (p, e) => [action(e.actorId, followEntry(p, 'followed', e))],
   unfollowed: (p, e) => [action(e.actorId, followEntry(p, 'unfollowed', e))],
   profile_voted: (p, e) => {
-    const target = { id: e.targetId, handle: handleOf(p, e.targetId) };
-    return [action(e.actorId, new VotedEntry(p.activityIds, p.nowMs, target, e))];
+    return [action(e.actorId, new VotedEntry(p.activityIds, p.nowMs, { id: e.targetId }, e))];
   },
 };
 
@@ -157,7 +146,7 @@ function followEntry(
   type: 'followed' | 'unfollowed',
   e: { targetId: string; targetKind: ActorKind },
 ): FollowEntry {
-  const target = { id: e.targetId, kind: e.targetKind, handle: handleOf(p, e.targetId) };
+  const target = { id: e.targetId, kind: e.targetKind };
   return new FollowEntry(type, p.activityIds, p.nowMs, target);
 }
 
@@ -193,8 +182,8 @@ function entryOf(p: Platform, draft: Draft): ActivityEntry {
   const ids = p.activityIds;
   if (draft.source === 'challenge')
     return draft.type === 'challenge_created'
-      ? new ChallengeCreatedEntry(ids, draft.challenge, handleOf(p, draft.otherId))
-      : new ChallengeAcceptedEntry(ids, draft.challenge, handleOf(p, draft.otherId));
+      ? new ChallengeCreatedEntry(ids, draft.challenge)
+      : new ChallengeAcceptedEntry(ids, draft.challenge);
   // Written rows are kept for the whole run: a template string would stay a rope of several pieces.
   const text: RowText = {
     content: flatString(draft.content),
@@ -208,27 +197,30 @@ function entryOf(p: Platform, draft: Draft): ActivityEntry {
 /** A game event's one entry, in White's list and then Black's (their rows' order, as made). */
 function storeGameEntry(p: Platform, type: 'game_started' | 'game_ended', gameId: string): void {
   const game = p.state.games.get(gameId)!;
-  const handles = { white: handleOf(p, game.whiteId), black: handleOf(p, game.blackId) };
   const entry =
     type === 'game_started'
-      ? new GameStartedEntry(p.activityIds, game, handles)
-      : new GameEndedEntry(p.activityIds, game, handles);
+      ? new GameStartedEntry(p.activityIds, game)
+      : new GameEndedEntry(p.activityIds, game);
   listOf(p, game.whiteId).push(entry);
   listOf(p, game.blackId).push(entry);
 }
 
-/** The handle an actor has now (a row keeps it: the actor may change it later). */
-function handleOf(p: Platform, id: string | null): string | null {
-  return id === null ? null : (actorById(p, id)?.handle ?? null);
+/** What rows read from the platform: row ids, and actors' handles now and earlier. */
+function rowContext(p: Platform): RowContext {
+  return {
+    ids: p.activityIds,
+    names: { history: p.handleHistory, current: (id) => actorById(p, id)?.handle ?? null },
+  };
 }
 
 /** The actor's rows, newest first, optionally of one type. */
 export function listActivity(p: Platform, actorId: string, type?: ActivityType): Activity[] {
   const entries = p.state.activity.get(actorId) ?? [];
+  const context = rowContext(p);
   const rows: Activity[] = [];
   for (let seq = entries.length - 1; seq >= 0; seq--) {
     const entry = entries[seq]!;
-    if (type === undefined || entry.type === type) rows.push(rowOf(entry, actorId, seq, p.activityIds));
+    if (type === undefined || entry.type === type) rows.push(rowOf(entry, actorId, seq, context));
   }
   return rows;
 }
