@@ -1,5 +1,5 @@
 import type { Board } from '../rules/chess/chess.js';
-import type { GameResult, Side } from '../rules/chess/game.js';
+import type { EndReason, GameResult, Side } from '../rules/chess/game.js';
 import type { EligibilityFilters } from '../rules/chess/eligibility.js';
 import type { RateAction } from '../rules/rate-limit.js';
 import type { ActivityType } from './social/activity.js';
@@ -98,17 +98,7 @@ export interface Challenge {
 /** `pending` waits for escrow deposits; `cancelled` is a bounty game whose funding failed (never rated). */
 export type GameStatus = 'pending' | 'active' | 'completed' | 'cancelled';
 
-/** Every way a game can end, in a fixed order (reports count them in it; finished games keep the index). */
-export const END_REASONS = [
-  'checkmate',
-  'stalemate',
-  'insufficient_material',
-  'threefold_repetition',
-  'fifty_move_rule',
-  'timeout',
-  'move_limit',
-] as const;
-export type EndReason = (typeof END_REASONS)[number];
+export { END_REASONS, type EndReason } from '../rules/chess/game.js';
 
 export interface MoveRecord {
   readonly moveNumber: number;

@@ -1,3 +1,4 @@
+import { END_REASONS } from '../../rules/chess/game.js';
 import { defineRoute } from './define.js';
 import {
   Bool,
@@ -23,15 +24,7 @@ import {
 export const SIDES = ['white', 'black'] as const;
 export const GAME_STATUSES = ['pending', 'active', 'completed', 'cancelled'] as const;
 export const GAME_RESULTS = ['1-0', '0-1', '1/2-1/2'] as const;
-export const END_REASONS = [
-  'checkmate',
-  'stalemate',
-  'insufficient_material',
-  'threefold_repetition',
-  'fifty_move_rule',
-  'timeout',
-  'move_limit',
-] as const;
+export { END_REASONS };
 export const ESCROW_STATUSES = [
   'awaiting_deposits',
   'funded',

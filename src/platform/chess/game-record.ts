@@ -1,6 +1,6 @@
-import { asSmallInt } from '../../kernel/small-int.js';
 import type { NormalMove } from 'chessops';
 import type { ReplayableIds } from '../../kernel/replayable-ids.js';
+import { asSmallInt } from '../../kernel/small-int.js';
 import {
   currentFen,
   newBoard,
@@ -30,6 +30,15 @@ interface Terms {
   readonly escrowAddress: string | null;
   readonly tournamentId: string | null;
   cancelReason: string | null;
+}
+
+function termsOf(seat: Partial<Seating>): Terms {
+  return {
+    bountyLamports: seat.bountyLamports ?? null,
+    escrowAddress: seat.escrowAddress ?? null,
+    tournamentId: seat.tournamentId ?? null,
+    cancelReason: null,
+  };
 }
 
 /**
@@ -85,14 +94,7 @@ export class GameRecord implements Game {
       seat.bountyLamports !== undefined ||
       seat.escrowAddress !== undefined ||
       seat.tournamentId !== undefined;
-    this.#terms = hasTerms
-      ? {
-          bountyLamports: seat.bountyLamports ?? null,
-          escrowAddress: seat.escrowAddress ?? null,
-          tournamentId: seat.tournamentId ?? null,
-          cancelReason: null,
-        }
-      : null;
+    this.#terms = hasTerms ? termsOf(seat) : null;
     this.#kept = {
       board: newBoard(STANDARD_START_FEN),
       log: new MoveLog(createdAtMs),
@@ -171,7 +173,7 @@ export class GameRecord implements Game {
     return this.#terms?.cancelReason ?? null;
   }
   set cancelReason(reason: string | null) {
-    this.#terms ??= { bountyLamports: null, escrowAddress: null, tournamentId: null, cancelReason: null };
+    this.#terms ??= termsOf({});
     this.#terms.cancelReason = reason;
   }
 

@@ -39,7 +39,7 @@ export interface RowNames {
   current(actorId: string): string | null;
 }
 
-/** `@handle` of `actorId` when the row of ordinal `ordinal` was made; "someone" when there is no actor. */
+/** `@handle` of `actorId` when the row of ordinal `ordinal` was made: "someone" for no actor, "@someone" for one unknown. */
 function namedAt(names: RowNames, actorId: string | null, ordinal: number): string {
   if (actorId === null) return 'someone';
   const current = names.current(actorId);

@@ -38,6 +38,18 @@ export function reachedMoveLimit(plies: number, ruleset: Ruleset): boolean {
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 
+/** Every way a game can end, in a fixed order (the wire's enum; reports count them in it; finished games keep the index). */
+export const END_REASONS = [
+  'checkmate',
+  'stalemate',
+  'insufficient_material',
+  'threefold_repetition',
+  'fifty_move_rule',
+  'timeout',
+  'move_limit',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
 export function resultFor(winner: Side | null): GameResult {
   if (winner === null) return '1/2-1/2';
   return winner === 'white' ? '1-0' : '0-1';
