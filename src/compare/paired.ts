@@ -1,4 +1,4 @@
-import { Z95 } from '../rules/chess/match-elo.js';
+import { studentTQuantile } from '../rules/stats/student-t.js';
 
 /**
  * Paired differences over seeds: the same seed run under side a and side b gives one difference b - a per
@@ -7,8 +7,8 @@ import { Z95 } from '../rules/chess/match-elo.js';
  * is why the interval is far narrower than comparing two independent sweeps.
  *
  * Decisions (docs/rules.md, Simulation):
- * - t(0.975) comes from the usual printed table: df 1..30, then 40, 60 and 120, each df past 30 using the
- *   nearest tabulated df below it (a slightly wider, never narrower, interval), and 1.96 past 120.
+ * - t(0.975) is computed for the exact df (src/rules/stats/student-t.ts): a printed table's 1.96 past
+ *   120 df would be narrower than the truth.
  * - With one seed there is no spread to estimate: the interval is null. Identical sides give 0 ± 0.
  * - Every figure is rounded to 6 decimals, half away from zero, so that swapping the sides negates each
  *   figure exactly and one set of runs gives one set of bytes.
@@ -26,25 +26,11 @@ export interface PairedStats {
   high: number | null;
 }
 
-/** Two-sided 95% critical values of Student's t, df 1..30. */
-const T_975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-];
-/** Rows of the printed table past 30 degrees of freedom. */
-const T_975_WIDE: ReadonlyArray<[number, number]> = [
-  [120, 1.98],
-  [60, 2.0],
-  [40, 2.021],
-];
-
-/** t(0.975) with `df` degrees of freedom (df >= 1). */
+/** t(0.975) with `df` degrees of freedom (df >= 1), computed (src/rules/stats/student-t.ts), never tabled. */
 export function tCritical(df: number): number {
   if (!Number.isInteger(df) || df < 1)
     throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
-  if (df <= T_975.length) return T_975[df - 1]!;
-  if (df > 120) return Z95;
-  return T_975_WIDE.find(([atLeast]) => df >= atLeast)?.[1] ?? T_975[T_975.length - 1]!;
+  return studentTQuantile(0.975, df);
 }
 
 /** The paired statistics of `a` and `b`, index i of each being the same seed. */

@@ -7,7 +7,7 @@ const runs = { numRuns: 300 };
 describe('paired differences over seeds', () => {
   it('matches a hand-computed example: 4 seeds, differences 2, 3, 1, 3', () => {
     // mean 2.25; squared deviations 0.0625 + 0.5625 + 1.5625 + 0.5625 = 2.75, sd = sqrt(2.75 / 3) = 0.957427;
-    // se = sd / sqrt(4) = 0.478714; t(0.975, 3 df) = 3.182, margin 1.523267.
+    // se = sd / sqrt(4) = 0.478714; t(0.975, 3 df) = 3.182446, margin 1.523480.
     const stats = pairedStats([10, 12, 9, 11], [12, 15, 10, 14]);
     expect(stats).toEqual({
       n: 4,
@@ -15,18 +15,19 @@ describe('paired differences over seeds', () => {
       mean_b: 12.75,
       mean_diff: 2.25,
       sd_diff: 0.957427,
-      low: 0.726733,
-      high: 3.773267,
+      low: 0.72652,
+      high: 3.77348,
     });
     expect(excludesZero(stats)).toBe(true);
   });
 
-  it('reads t(0.975) from the printed table, 1.96 past 120 degrees of freedom', () => {
-    expect([1, 2, 10, 29, 30].map(tCritical)).toEqual([12.706, 4.303, 2.228, 2.045, 2.042]);
-    // past 30, the nearest tabulated df below: never narrower than the true value
-    expect([31, 39, 40, 59, 60, 119, 120, 121, 10_000].map(tCritical)).toEqual([
-      2.042, 2.042, 2.021, 2.021, 2.0, 2.0, 1.98, 1.96, 1.96,
+  it('computes t(0.975) for the exact df, wider than 1.96 past 120 degrees of freedom', () => {
+    const rounded = (df: number) => Number(tCritical(df).toFixed(3));
+    expect([1, 2, 10, 29, 30, 40, 60, 120].map(rounded)).toEqual([
+      12.706, 4.303, 2.228, 2.045, 2.042, 2.021, 2.0, 1.98,
     ]);
+    expect(rounded(121)).toBe(1.98);
+    expect(tCritical(10_000)).toBeGreaterThan(1.96);
     expect(() => tCritical(0)).toThrow(RangeError);
   });
 
