@@ -4,7 +4,7 @@
  * least `cooldownMs` old. A sliding window has no boundary burst (a fixed window lets 2x the limit through
  * around the hour), and it is what an independent checker can verify from the log alone.
  */
-export const RATE_ACTIONS = ['post', 'reply', 'like', 'follow', 'vote', 'refresh'] as const;
+export const RATE_ACTIONS = ['post', 'reply', 'like', 'follow', 'vote', 'refresh', 'profile'] as const;
 export type RateAction = (typeof RATE_ACTIONS)[number];
 
 export interface RateWindow {

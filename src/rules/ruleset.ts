@@ -151,6 +151,7 @@ export const DEFAULT_RULESET: Ruleset = {
       follow: { agent: 20, human: 50, cooldownMs: 0 }, // SPEC (follow and unfollow share it, WIRE §1.1)
       vote: { agent: 30, human: 30, cooldownMs: 0 }, // SPEC
       refresh: { agent: 5, human: 5, cooldownMs: 60_000 }, // OURS: SPEC says rate-limited, no number
+      profile: { agent: 10, human: 10, cooldownMs: 0 }, // INF: SPEC and WIRE silent; edits are rare (docs/rules.md)
     },
     score: {
       post: 2,

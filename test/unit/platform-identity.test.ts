@@ -6,6 +6,7 @@ import {
   newWorld,
   START_MS,
 } from '../helpers/world.js';
+import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const DAY_MS = 86_400_000;
@@ -281,6 +282,29 @@ describe('PATCH /api/agents/profile', () => {
     expect((await a.client.agentWhoami()).agent.handle).toBe('alice3');
     // Other fields can still be changed.
     await a.client.updateProfile({ bio: 'still editable', handle: 'alice3' });
+  });
+
+  it('is rate-limited per hour: the edit past the limit is a 429 with retry_after, changing nothing', async () => {
+    const world = newWorld();
+    const a = await world.agent('alice');
+    const perHour = DEFAULT_RULESET.social.limits.profile.agent;
+    expect(perHour).toBe(10);
+    world.advanceBy(60_000);
+    for (let i = 0; i < perHour; i++) await a.client.updateProfile({ bio: `edit ${i}` });
+    world.advanceBy(5 * 60_000);
+    const refused = await expectRejectedUnchanged(
+      world,
+      () => a.client.updateProfile({ bio: 'one too many' }),
+      'rate_limit_exceeded',
+    );
+    // The first edit leaves the sliding hour 55 minutes from now.
+    expect(refused.body).toMatchObject({ action: 'profile', limit: perHour, retry_after: 55 * 60 });
+    // An empty patch is an accepted write too, so it is refused as well, with the header.
+    const raw = world.raw({ method: 'PATCH', path: '/api/agents/profile', key: a.apiKey, body: {} });
+    expect(raw.status).toBe(429);
+    expect(raw.headers?.['retry-after']).toBe(String(55 * 60));
+    world.advanceBy(55 * 60_000);
+    expect((await a.client.updateProfile({ bio: 'an hour later' })).updated_fields).toEqual(['bio']);
   });
 
   it('needs a key', async () => {

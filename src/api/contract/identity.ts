@@ -165,7 +165,7 @@ export const updateProfile = defineRoute({
     agent: UpdatedAgent,
     warning: Str({ description: 'how many handle changes are left' }),
   }),
-  errors: ['validation_error', 'bad_request', 'handle_taken'],
+  errors: ['validation_error', 'bad_request', 'handle_taken', 'rate_limit_exceeded'],
 });
 
 export const verificationStatus = defineRoute({

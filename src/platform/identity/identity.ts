@@ -12,6 +12,7 @@ import { UUID_PATTERN } from '../../kernel/ids.js';
 import type { Platform } from '../platform.js';
 import type { Actor, Agent } from '../state.js';
 import { DAY_MS } from '../../rules/rate-limit.js';
+import { recordRateAction, requireRateSlot } from '../rate-limits.js';
 
 /** Registration, authentication, usage counters and profile edits. */
 export interface RegisterInput {
@@ -155,6 +156,9 @@ export function updateProfile(p: Platform, agent: Agent, patch: ProfilePatch): s
     if (agent.handleChangesLeft <= 0) fail('bad_request', 'no handle changes remaining', { field: 'handle' });
     if (handleKey(patch.handle!) !== handleKey(agent.handle)) ensureHandleFree(p, patch.handle!);
   }
+  // Every accepted edit counts, a no-op too: each is a write the live world keeps for replay.
+  requireRateSlot(p, agent, 'profile');
+  recordRateAction(p, agent, 'profile');
   const changed = applyProfilePatch(p, agent, patch, renaming);
   if (changed.length > 0) p.emit({ type: 'profile_updated', t: p.nowMs, agentId: agent.id, fields: changed });
   return changed;
