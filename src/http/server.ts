@@ -10,6 +10,7 @@ import { CONTRACTS } from '../api/contract/index.js';
 import { limitBody } from './body-limit.js';
 import { directGetServer, JSON_TYPE } from './direct-get.js';
 import { guardCheck, registerGuards, type GuardOptions } from './guard.js';
+import { redactHeaders, redactUrl, scrubLine } from './log-redaction.js';
 import { registerDocs } from './openapi.js';
 
 /**
@@ -23,8 +24,8 @@ export interface ServerOptions {
   /** Largest request body in bytes; a larger one answers 413 `payload_too_large`. */
   bodyLimit?: number;
   /**
-   * Log requests with pino. Every header that can carry a credential (Authorization, X-API-Key, Cookie, ...)
-   * and every query parameter that can (api_key, token, ...) is redacted, so keys never reach a log.
+   * Log requests with pino. Every header and query parameter that can carry a credential, any path segment or
+   * value shaped like a key, and the control token anywhere in a line are redacted (log-redaction.ts).
    */
   logger?: boolean;
   /** Where log lines go (standard output by default). */
@@ -71,7 +72,7 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
       });
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    logger: options.logger ? loggerOptions(options.logStream, options.virtualNowMs) : false,
+    logger: options.logger ? loggerOptions(options) : false,
     // Request ids from a counter, not randomness (DESIGN: determinism).
     genReqId: nextRequestId,
     // Requests fastify refuses before routing (a path that is not valid percent-encoding) get a registered code too.
@@ -110,61 +111,23 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   return app;
 }
 
-function loggerOptions(stream: ServerOptions['logStream'], virtualNowMs: ServerOptions['virtualNowMs']) {
+function loggerOptions(options: ServerOptions) {
   // The default request serializer leaves headers out; this one logs them, so the redaction is what keeps keys out.
   const serializers = {
-    req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), headers: req.headers }),
+    req: (req: FastifyRequest) => ({
+      method: req.method,
+      url: redactUrl(req.url),
+      headers: redactHeaders(req.headers),
+    }),
   };
-  const redact = { paths: CREDENTIAL_HEADERS.map((name) => `req.headers["${name}"]`), censor: REDACTED };
+  // The last pass, over each whole line: a key or the control token that got in anywhere else (log-redaction.ts).
+  const secrets = options.guard ? [options.guard.controlToken] : [];
+  const hooks = { streamWrite: (line: string) => scrubLine(line, secrets) };
   // Each line also carries the simulated time, which is what a reader lines up with games and deadlines.
+  const virtualNowMs = options.virtualNowMs;
   const mixin = virtualNowMs ? () => ({ virtual_time: new Date(virtualNowMs()).toISOString() }) : undefined;
-  return { redact, serializers, ...(stream ? { stream } : {}), ...(mixin ? { mixin } : {}) };
-}
-
-const REDACTED = '[redacted]';
-/** Headers a client may carry a credential in (names as node gives them: lower case). */
-export const CREDENTIAL_HEADERS = [
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'cookie',
-  'set-cookie',
-  'x-control-token',
-];
-/** Query parameters a client may put a key or token in, compared in lower case. */
-export const CREDENTIAL_PARAMS = new Set([
-  'api_key',
-  'apikey',
-  'key',
-  'token',
-  'access_token',
-  'control_token',
-]);
-
-/** The URL with the value of every credential-carrying query parameter replaced; the path is kept as sent. */
-export function redactUrl(url: string): string {
-  const start = url.indexOf('?');
-  if (start < 0) return url;
-  const pairs = url
-    .slice(start + 1)
-    .split('&')
-    .map(redactPair);
-  return `${url.slice(0, start)}?${pairs.join('&')}`;
-}
-
-function redactPair(pair: string): string {
-  const equals = pair.indexOf('=');
-  const name = equals < 0 ? pair : pair.slice(0, equals);
-  return equals >= 0 && CREDENTIAL_PARAMS.has(decodeQueryName(name)) ? `${name}=${REDACTED}` : pair;
-}
-
-/** A query name as the dispatcher reads it (percent-decoding, `+` as a space), lower-cased; raw if undecodable. */
-function decodeQueryName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
-  } catch {
-    return name.toLowerCase();
-  }
+  const stream = options.logStream;
+  return { serializers, hooks, ...(stream ? { stream } : {}), ...(mixin ? { mixin } : {}) };
 }
 
 function requestCounter(): () => string {
@@ -309,9 +272,8 @@ function reportInternalError(
 /** One JSON line, so a stack (or a message holding request text) cannot forge further log lines. */
 export function writeInternalErrorLine(requestId: string, error: unknown): void {
   const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  process.stderr.write(
-    `${JSON.stringify({ level: 'error', msg: 'internal error', request_id: requestId, stack })}\n`,
-  );
+  const line = JSON.stringify({ level: 'error', msg: 'internal error', request_id: requestId, stack });
+  process.stderr.write(`${scrubLine(line)}\n`); // a message may quote request text, key included
 }
 
 /** Writes a route-table answer: status, headers (Retry-After), JSON body (or the JSON text it already is). */

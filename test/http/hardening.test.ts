@@ -6,13 +6,15 @@ import { ROUTES } from '../../src/api/routes/index.js';
 import { implement, type ApiRequest, type Route } from '../../src/api/types.js';
 import { defineRoute } from '../../src/api/contract/define.js';
 import { Shape } from '../../src/api/contract/schema.js';
+import fc from 'fast-check';
 import {
   buildServer,
   MAX_BODY_DEPTH,
-  redactUrl,
   type RequestHandler,
   type ServerOptions,
 } from '../../src/http/server.js';
+import { redactUrl } from '../../src/http/log-redaction.js';
+import { API_KEY_PREFIX } from '../../src/kernel/ids.js';
 import { newWorld, type TestWorld } from '../helpers/world.js';
 
 /**
@@ -418,5 +420,150 @@ describe('the request log', () => {
     expect(redactUrl('/api/feed?token')).toBe('/api/feed?token');
     expect(redactUrl('/api/feed?keys=1&monkey=2&token=3')).toBe('/api/feed?keys=1&monkey=2&token=[redacted]');
     expect(redactUrl('/x?key=a=b&%ZZ=1')).toBe('/x?key=[redacted]&%ZZ=1');
+    expect(redactUrl('/api/agents/alice_01/profile?x-api-keys=1')).toBe(
+      '/api/agents/alice_01/profile?x-api-keys=1',
+    );
+    expect(redactUrl('/api/games/4f1c2b1e-9d2a-4c3b-8a7d-0e6f5a4b3c2d')).toBe(
+      '/api/games/4f1c2b1e-9d2a-4c3b-8a7d-0e6f5a4b3c2d',
+    );
+  });
+
+  describe('with a real minted key in every place a client may put one', () => {
+    const world = newWorld();
+    const key = (
+      world.raw({ method: 'POST', path: '/api/register', body: { handle: 'minted' } }).body as Json
+    )['api_key'] as string;
+    const secretPart = key.slice(API_KEY_PREFIX.length);
+    const CONTROL_TOKEN = 'ctl_Zq8-Xw3vN2pL7yR4tK9mB6cH1dF5gJ0sA_eU7iO3wQ2';
+    /** A logging server (a fresh one per test: afterEach closes them); `logOf` sends one request and reads its lines. */
+    function loggingServer() {
+      const lines: string[] = [];
+      const app = buildServer(world.api, {
+        logger: true,
+        logStream: { write: (line) => void lines.push(line) },
+        guard: { controlToken: CONTROL_TOKEN },
+      });
+      servers.push(app);
+      const logOf = async (request: {
+        url: string;
+        method?: 'GET' | 'POST' | 'DELETE';
+        headers?: Record<string, string>;
+      }) => {
+        lines.length = 0;
+        await app.inject({ method: 'GET', ...request });
+        return lines.join('');
+      };
+      return logOf;
+    }
+
+    /** The key as a client might spell it: as minted, upper-cased, percent-encoded in whole or in part. */
+    const spelled = fc.oneof(
+      fc.constant(key),
+      fc.constant(key.toUpperCase()),
+      fc.constant(secretPart),
+      fc.constant([...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')),
+      fc
+        .array(fc.boolean(), { minLength: key.length, maxLength: key.length })
+        .map((escape) =>
+          [...key].map((c, i) => (escape[i] ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c)).join(''),
+        ),
+    );
+    const headerName = fc.oneof(
+      fc.constantFrom(
+        'authorization',
+        'Authorization',
+        'X-Auth-Token',
+        'x-api-key',
+        'X-API-KEY',
+        'api-key',
+        'X-Access-Token',
+        'cookie',
+        'x-control-token',
+      ),
+      fc.stringMatching(/^x-[a-z]{1,12}$/),
+    );
+    const headerValue = (spelling: string) =>
+      fc.constantFrom(spelling, `Bearer ${spelling}`, `token=${spelling}`, `Basic ${spelling}:x`);
+    const paramName = fc.oneof(
+      fc.constantFrom(
+        'api-key',
+        'api_key',
+        'API_KEY',
+        'apiKey',
+        'Api-Key',
+        'api%2Dkey',
+        'token',
+        'X-Auth-Token',
+        'key',
+      ),
+      fc.stringMatching(/^[a-z]{1,10}$/),
+    );
+    const pathWith = (spelling: string) =>
+      fc.constantFrom(
+        `/api/agents/${spelling}`,
+        `/api/${spelling}/profile`,
+        `/api/games/${spelling}/moves`,
+        `/api/agents/${spelling}?limit=5`,
+      );
+
+    /** The log, and the log percent-decoded escape by escape, hold no spelling of the key. */
+    function expectNoKey(log: string): void {
+      expect(log).toContain('"url"'); // the request was logged at all
+      const decodedLog = log.replace(/(%[0-9a-f]{2})+/gi, (run) => {
+        try {
+          return decodeURIComponent(run);
+        } catch {
+          return run;
+        }
+      });
+      for (const text of [log, decodedLog]) expect(text.toLowerCase()).not.toContain(secretPart);
+    }
+
+    it('never logs a key sent in any header, under any name or spelling', async () => {
+      const logOf = loggingServer();
+      await fc.assert(
+        fc.asyncProperty(
+          headerName,
+          spelled.chain((spelling) => headerValue(spelling)),
+          async (name, value) => expectNoKey(await logOf({ url: '/api/feed', headers: { [name]: value } })),
+        ),
+        { numRuns: 150 },
+      );
+    });
+
+    it('never logs a key sent as a query value, under any parameter name or spelling', async () => {
+      const logOf = loggingServer();
+      await fc.assert(
+        fc.asyncProperty(paramName, spelled, async (name, spelling) => {
+          const log = await logOf({ url: `/api/feed?limit=5&${name}=${spelling}&sort=new` });
+          expectNoKey(log);
+          expect(log).toContain('limit=5');
+          expect(log).toContain('sort=new');
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('never logs a key sent inside a path, in any spelling, on a direct GET or any other method', async () => {
+      const logOf = loggingServer();
+      await fc.assert(
+        fc.asyncProperty(
+          spelled.chain((spelling) => pathWith(spelling)),
+          fc.constantFrom('GET', 'POST', 'DELETE'),
+          async (url, method) => expectNoKey(await logOf({ url, method })),
+        ),
+        { numRuns: 150 },
+      );
+    });
+
+    it('never logs the control token, wherever a request carries it', async () => {
+      const logOf = loggingServer();
+      const log = await logOf({
+        url: `/_sim/state?control_token=${CONTROL_TOKEN}&note=${CONTROL_TOKEN}`,
+        headers: { authorization: `Bearer ${CONTROL_TOKEN}`, 'x-note': CONTROL_TOKEN },
+      });
+      expect(log).toContain('/_sim/state');
+      expect(log).not.toContain(CONTROL_TOKEN);
+    });
   });
 });
