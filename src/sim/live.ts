@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
-import { canonicalJson } from '../kernel/canonical.js';
 import { toIso } from '../kernel/clock.js';
 import { requireAgent } from '../platform/identity/identity.js';
 import { stateFingerprint } from '../platform/snapshot.js';
@@ -14,12 +13,8 @@ import {
   type RecordedRequest,
   type Usage,
 } from './live-snapshot.js';
-import {
-  parseScenarioWithSource,
-  ScenarioError,
-  type Scenario,
-  type ScenarioWithSource,
-} from './scenario/scenario.js';
+import type { Scenario, ScenarioWithSource } from './scenario/scenario.js';
+import { scenarioForRestore } from './scenario/restorable-scenario.js';
 import { World } from './world.js';
 
 export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
@@ -190,10 +185,10 @@ export class LiveWorld {
   }
 
   /**
-   * Rebuilds the world by replaying a snapshot, checked field by field first. The snapshot's scenario goes
-   * through the scenario checks a file does, and may not name agent modules (code is loaded only from what
-   * the server's owner gave on the command line): a snapshot of the server's own scenario uses the owner's
-   * copy. Refuses a snapshot whose replay does not end where it says.
+   * Rebuilds the world by replaying a snapshot, checked field by field first. The snapshot's scenario must
+   * be data on the closed list of `restorable-scenario.ts` (nothing naming a program, file or module: those
+   * come only from the server's owner) and then passes the checks a file does; a snapshot of the server's
+   * own scenario uses the owner's copy. Refuses a snapshot whose replay does not end where it says.
    */
   static async restore(
     input: unknown,
@@ -291,31 +286,6 @@ function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
   for (const actor of [...state.agents.values(), ...state.humans.values()])
     out[actor.id] = { ...actor.usage };
   return out;
-}
-
-/** The server's own scenario when the snapshot's is the same record; otherwise the snapshot's, checked as a file is and without modules. */
-function scenarioForRestore(source: Record<string, unknown>, own: ScenarioWithSource): ScenarioWithSource {
-  if (canonicalJson(source) === canonicalJson(own.source)) return own;
-  if (namesModule(source)) {
-    throw new SnapshotError(
-      "its scenario names agent or invariant modules, which only the server's owner can load: start serve with that scenario (--scenario) and restore again",
-    );
-  }
-  try {
-    return parseScenarioWithSource(JSON.stringify(source), 'snapshot scenario');
-  } catch (error) {
-    if (error instanceof ScenarioError) throw new SnapshotError(error.problems.join('; '));
-    throw error;
-  }
-}
-
-/** Agent modules in the population, or invariant modules: either would be imported. */
-function namesModule(source: Record<string, unknown>): boolean {
-  const population = source['population'];
-  const agentModule =
-    Array.isArray(population) &&
-    population.some((group) => typeof group === 'object' && group !== null && 'module' in group);
-  return agentModule || source['invariants'] !== undefined;
 }
 
 function stateHash(world: World): string {
