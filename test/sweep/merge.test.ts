@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shardSeeds } from '../../src/sweep/seeds.js';
-import { buildShard, MergeError, mergeShards, type ShardInput } from '../../src/sweep/shard.js';
+import { buildShard, contentHash, MergeError, mergeShards, type ShardInput } from '../../src/sweep/shard.js';
 import { buildSweep, sweepJson, type SweepIdentity } from '../../src/sweep/sweep-result.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 import { fakeIdentity, fakeResult, fakeSweeps } from './synthetic.js';
@@ -93,18 +93,23 @@ describe('merge', () => {
     refused([a!], /^merge: missing shard 2\/2$/);
     refused([a!, a!], /^merge: shard 1\/2 given twice \(shard-1 and shard-1\)$/);
     refused(shardInputs(identity, seeds, results, 4).slice(0, 2), /missing shards 3\/4, 4\/4/);
-    const tampered = {
-      dir: 'shard-2',
-      data: { ...(b!.data as object), results: (b!.data as { results: SeedResult[] }).results.slice(1) },
+    // The hash recomputed, as a careful editor would: the slice check itself refuses.
+    const shortData = {
+      ...(b!.data as object),
+      results: (b!.data as { results: SeedResult[] }).results.slice(1),
     };
-    refused([a!, tampered], /shard-2 does not hold exactly the seeds of shard 2\/2 of 1\.\.5/);
+    const tampered = { dir: 'shard-2', data: { ...shortData, content_sha256: contentHash(shortData) } };
+    refused(
+      [a!, tampered],
+      /^merge: shard-2: results\[0\]\.seed: seed 4 where shard 2\/2 of 1\.\.5 holds 2 /,
+    );
     refused(
       [a!, { dir: 'junk', data: { hello: 1 } }],
       /^merge: junk\/shard\.json is not an agent-chess-sim shard result$/,
     );
     refused(
       [a!, { dir: 'old', data: { ...(b!.data as object), shard_version: 99 } }],
-      /old has shard format 99/,
+      /old has shard format 99, this version reads 2/,
     );
     refused([], /name at least one shard directory/);
   });
