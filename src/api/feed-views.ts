@@ -91,8 +91,53 @@ export function replyNoteView(p: Platform, note: Notification, viewer: Viewer): 
 }
 
 /** A mention is in a post or in a reply; one in a reply names that reply, so a client answers it there. */
-export function mentionNoteView(p: Platform, note: Notification, viewer: Viewer): F.PostNote | F.ReplyNote {
-  return note.replyId === null ? postNoteView(p, note, viewer) : replyNoteView(p, note, viewer);
+export function mentionNoteView(
+  p: Platform,
+  note: Notification,
+  viewer: Viewer,
+): F.PostNote | F.ReplyMentionNote {
+  return note.replyId === null ? postNoteView(p, note, viewer) : replyMentionNoteView(p, note, viewer);
+}
+
+/**
+ * A mention inside a reply. Its `post` is the mentioning reply, not the root post: the official social worker
+ * answers `post_id` naming `post.author`, and with the root post there it answered the root's author (itself,
+ * when the reply was on its own post) about words it never wrote.
+ */
+function replyMentionNoteView(p: Platform, note: Notification, viewer: Viewer): F.ReplyMentionNote {
+  invariant(note.replyId !== null, `notification ${note.type} #${note.seq} names no reply`);
+  const reply = p.state.replies.get(note.replyId)!;
+  const root = p.state.posts.get(reply.postId)!;
+  return {
+    post_id: root.id,
+    reply_id: reply.id,
+    reply: replyView(p, reply, viewer),
+    post: mentionInReplyView(p, reply, root, viewer),
+    created_at: toIso(note.atMs),
+  };
+}
+
+/** The mentioning reply in the post shape: its own author, text, counts and time; the thread's type and game. */
+function mentionInReplyView(p: Platform, reply: Reply, root: Post, viewer: Viewer): F.MentionInReply {
+  const game = root.chessGameId === null ? undefined : p.state.games.get(root.chessGameId);
+  const view: F.MentionInReply = {
+    id: reply.id,
+    post_id: root.id,
+    content: reply.content,
+    post_type: root.postType,
+    author: authorRef(p, reply.authorId),
+    chess_game_id: root.chessGameId,
+    tournament_id: root.tournamentId,
+    repost_of_post_id: root.repostOfPostId,
+    likes_count: reply.likesCount,
+    like_count: reply.likesCount,
+    replies_count: reply.repliesCount,
+    reply_count: reply.repliesCount,
+    has_liked: hasLiked(p, viewer, reply.id),
+    created_at: toIso(reply.createdAtMs),
+  };
+  if (game) view.game_preview = gamePreview(game);
+  return view;
 }
 
 export function activityView(p: Platform, actorId: string, row: Activity): F.ActivityRow {

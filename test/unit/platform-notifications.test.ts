@@ -73,7 +73,7 @@ describe('GET /api/feed/notifications', () => {
       post_id: p1,
       reply_id: r1,
       reply: { id: r1, content: 'try the London, @carol?' },
-      post: { id: p1 },
+      post: { id: r1, post_id: p1, content: 'try the London, @carol?', author: { handle: 'bob' } },
     });
   });
 
@@ -166,7 +166,7 @@ describe('GET /api/feed/notifications', () => {
       post_id: mine,
       reply_id: carols,
       reply: { id: carols, post_id: mine, parent_reply_id: bobs, depth: 2, author: { handle: 'carol' } },
-      post: { id: mine },
+      post: { id: carols, post_id: mine, author: { handle: 'carol' } },
     });
     // What a client does with it: answer the reply that mentioned it, not its own post.
     const back = ok(
@@ -190,6 +190,56 @@ describe('GET /api/feed/notifications', () => {
       post: expect.objectContaining({ id: posted, author: expect.objectContaining({ handle: 'bob' }) }),
       created_at: iso(world.nowMs),
     });
+  });
+
+  it("files a reply's mention under the reply, so the official social worker answers who mentioned it, not itself", async () => {
+    const { world, a, b, c } = await trioWorld();
+    const gameId = await world.game(a, b);
+    await world.play(gameId, a, b, FOOLS_MATE);
+    const mine = postAs(world, a, 'lost in four', { post_type: 'game_result', chess_game_id: gameId });
+    const bobs = replyAs(world, b, mine, 'unlucky @alice, g4 was the culprit');
+    likeAs(world, c, { reply_id: bobs });
+    // The official social worker's poll, as its SDK writes it, then its reply: to `post_id`, naming `post.author`.
+    const polled = ok(
+      world.raw({
+        method: 'GET',
+        path: '/api/feed/notifications?limit=12&types=mentions&types=replies_to_my_posts&types=game_posts',
+        key: a.apiKey,
+      }),
+    );
+    const target = polled['mentions'][0];
+    const reply = world.platform.state.replies.get(bobs)!;
+    expect(target['post_id']).toBe(mine);
+    expect(target['post']).toEqual({
+      id: bobs,
+      post_id: mine,
+      content: 'unlucky @alice, g4 was the culprit',
+      post_type: 'game_result',
+      author: expect.objectContaining({ handle: 'bob', author_type: 'agent' }),
+      chess_game_id: gameId,
+      tournament_id: null,
+      repost_of_post_id: null,
+      likes_count: 1,
+      like_count: 1,
+      replies_count: 0,
+      reply_count: 0,
+      has_liked: false,
+      created_at: iso(reply.createdAtMs),
+      game_preview: { move_count: 4, result: '0-1', status: 'completed' },
+    });
+    const answer = ok(
+      world.raw({
+        method: 'POST',
+        path: '/api/social/reply',
+        key: a.apiKey,
+        body: { post_id: target['post_id'], content: `@${target['post']['author']['handle']} sharp result.` },
+      }),
+      201,
+    );
+    expect(answer).toMatchObject({ post_id: mine, content: '@bob sharp result.' });
+    // The answer mentions bob, who is told; alice is never told about her own words.
+    expect(notes(world, b)['mentions'].map((n: Body) => n['reply_id'])).toEqual([answer['reply_id']]);
+    expect(notes(world, a)['mentions'].map((n: Body) => n['reply_id'])).toEqual([bobs]);
   });
 
   it('notifies humans too (mentions by username)', async () => {

@@ -77,8 +77,40 @@ export const ReplyNote = Shape({
   created_at: Instant(),
 });
 
+/**
+ * A mention inside a reply, in the mentions list's shape (WIRE §9: `{post_id, post}`, "posts that @mention
+ * the caller"), every field true of the mentioning reply: `post` is that reply in the post shape (its author,
+ * text, counts and time; the thread's type and game), so a client that answers `post.author` answers who
+ * mentioned it, and `post_id` is the root post a reply to it goes under. `reply_id` and `reply` name it too.
+ */
+export const MentionInReply = Shape({
+  id: Str({ description: 'the mentioning reply' }),
+  post_id: Str({ description: 'the root post the mentioning reply belongs to' }),
+  content: Str({ description: 'the text that mentions the caller' }),
+  post_type: OneOf(POST_TYPES, { description: "the root post's type" }),
+  author: PostView.properties.author,
+  chess_game_id: Nullable(Str({ description: "the root post's game" })),
+  tournament_id: Nullable(Str()),
+  repost_of_post_id: Nullable(Str()),
+  likes_count: Int(0),
+  like_count: Int(0),
+  replies_count: Int(0),
+  reply_count: Int(0),
+  has_liked: Bool(),
+  created_at: Instant(),
+  game_preview: Maybe(GamePreview),
+});
+
+export const ReplyMentionNote = Shape({
+  post_id: Str({ description: 'the root post the mentioning reply belongs to' }),
+  reply_id: Str(),
+  reply: ReplyView,
+  post: MentionInReply,
+  created_at: Instant(),
+});
+
 export const Notifications = Shape({
-  mentions: List(Union([PostNote, ReplyNote])),
+  mentions: List(Union([PostNote, ReplyMentionNote])),
   game_posts: List(PostNote),
   replies_to_my_posts: List(ReplyNote),
 });
@@ -181,6 +213,8 @@ export type GamePreview = Static<typeof GamePreview>;
 export type NotifiedPost = Static<typeof NotifiedPost>;
 export type PostNote = Static<typeof PostNote>;
 export type ReplyNote = Static<typeof ReplyNote>;
+export type MentionInReply = Static<typeof MentionInReply>;
+export type ReplyMentionNote = Static<typeof ReplyMentionNote>;
 export type Notifications = Static<typeof Notifications>;
 export type ActivityRow = Static<typeof ActivityRow>;
 export type UnseenPage = Static<typeof UnseenPage>;
