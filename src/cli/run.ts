@@ -11,6 +11,7 @@ import { eloLine, scoreLine } from '../report/match-lines.js';
 import { describeCrossCheck } from '../escrow/litesvm.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { PERSONAS } from '../../agents/registry.js';
+import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
 import { LEVELS } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
 
@@ -21,6 +22,7 @@ export interface RunArgs {
   progress: boolean;
   crossCheck?: boolean;
   checkWire?: boolean;
+  requireExercised?: boolean;
   agent?: string;
   agentUci?: string;
   vs?: string;
@@ -57,6 +59,11 @@ export const runCommand = {
         type: 'boolean',
         describe:
           'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt',
+      })
+      .option('require-exercised', {
+        type: 'boolean',
+        describe:
+          "require every invariant to run at least one check (as the scenario's requireExercised does for named ones); one that runs none fails the run",
       })
       .option('agent', {
         type: 'string',
@@ -109,7 +116,7 @@ interface Plan {
   match?: { games: number; player?: string };
 }
 
-/** Exit codes: 0 all invariants held, 1 an invariant broke, 2 bad arguments, scenario or output folder, 130 interrupted (143 on SIGTERM). */
+/** Exit codes: 0 no invariant broke (and every required one was exercised), 1 an invariant broke or a required one ran no check, 2 bad arguments, scenario or output folder, 130 interrupted (143 on SIGTERM). */
 async function run(args: RunArgs): Promise<number> {
   const problem = argumentProblem(args);
   if (problem) return refuse(problem);
@@ -117,6 +124,7 @@ async function run(args: RunArgs): Promise<number> {
   let stage: OutputStage;
   try {
     plan = args.agent !== undefined || args.agentUci !== undefined ? agentPlan(args) : scenarioPlan(args);
+    if (args.requireExercised) plan = requireAllExercised(plan);
     stage = OutputStage.prepare(args.out);
   } catch (error) {
     if (error instanceof ScenarioError) return refuse(error.message, '');
@@ -128,6 +136,15 @@ async function run(args: RunArgs): Promise<number> {
   } finally {
     stage.discard();
   }
+}
+
+/** `--require-exercised`: every invariant the run checks must run at least one check; the replay command keeps the option. */
+function requireAllExercised(plan: Plan): Plan {
+  return {
+    ...plan,
+    scenario: { ...plan.scenario, requireExercised: 'all' },
+    replay: `${plan.replay} --require-exercised`,
+  };
 }
 
 function refuse(message: string, prefix = 'agent-chess-sim run: '): number {
@@ -596,11 +613,22 @@ function printSummary(report: Report, files: string[], seconds: number): void {
     ...moneyLines(report),
     ...socialLines(report),
     ...verdictLines(report.verdicts),
-    `invariants: ${report.invariants.map((i) => `${i.name} ${i.passed ? 'ok' : `FAILED (${i.violationCount})`}`).join(', ')}`,
+    invariantsLine(report),
     `fingerprint: ${report.fingerprint}`,
     `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Each invariant with its checks; one that ran none reads "not exercised", in capitals when the scenario required it. */
+function invariantsLine(report: Report): string {
+  const statuses = report.invariants.map(invariantStatus);
+  const items = report.invariants.map((i, n) => {
+    if (statuses[n] === 'broken') return `${i.name} FAILED (${i.violationCount})`;
+    if (statuses[n] === 'held') return `${i.name} ok (${i.checks} checks)`;
+    return `${i.name} ${i.required ? 'NOT EXERCISED (required)' : 'not exercised'} (0 checks)`;
+  });
+  return `invariants (${statusCounts(statuses)}): ${items.join(', ')}`;
 }
 
 function printReplay(report: Report, replay: string): void {
@@ -610,6 +638,7 @@ function printReplay(report: Report, replay: string): void {
       `invariant ${inv.name} broke ${inv.violationCount} time(s); first: ${inv.violations[0]?.message ?? '?'}\n`,
     );
   }
+  for (const { message } of report.required_not_exercised) process.stderr.write(`${message}\n`);
   process.stderr.write(`seed: ${report.scenario.seed}\nreplay: ${replay}\n`);
 }
 

@@ -1,9 +1,12 @@
 import type { Report } from './report.js';
+import { notExercisedLine } from '../sim/invariants/exercised.js';
 
 /**
  * junit.xml for CI test panels: one test suite (the scenario), one test case per invariant, and one for
  * the litesvm cross-check when the run made it. A broken invariant's `<failure>` carries its message, the
- * seed and the command that replays the run. No timestamps or durations: a seed gives the same bytes.
+ * seed and the command that replays the run. An invariant that ran no check is `<skipped>`: it was never
+ * put to the test, so counting it as passed would overstate the run (a `<failure>` when the scenario
+ * required it). No timestamps or durations: a seed gives the same bytes.
  */
 export interface RunContext {
   /** The command that replays this run (without `--out`, so two runs into two folders give the same bytes). */
@@ -18,13 +21,21 @@ interface Case {
   /** For a failure: a one-line message, and the detail under it. */
   message?: string;
   detail?: string;
+  /** For a passed case that tested nothing: why it is skipped. */
+  skipped?: string;
+  /** The failure's `type`: `invariant` unless said. */
+  type?: string;
 }
+
+/** The reason a not-exercised invariant's `<skipped>` gives. */
+export const NOT_EXERCISED_REASON = 'not exercised: 0 checks ran';
 
 export function junitXml(report: Report, context: RunContext): string {
   const suite = report.scenario.name;
   const cases = testCases(report, context);
   const failures = cases.filter((c) => !c.passed).length;
-  const counts = `tests="${cases.length}" failures="${failures}" errors="0" skipped="0"`;
+  const skipped = cases.filter((c) => c.passed && c.skipped !== undefined).length;
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="agent-chess-sim" ${counts}>`,
@@ -44,6 +55,7 @@ export function junitXml(report: Report, context: RunContext): string {
 function testCases(report: Report, context: RunContext): Case[] {
   const seedAndReplay = `seed: ${report.scenario.seed}\nreplay: ${context.replay}`;
   const cases: Case[] = report.invariants.map((inv) => {
+    if (inv.passed && inv.checks === 0) return notExercisedCase(inv, seedAndReplay);
     if (inv.passed) return { name: inv.name, passed: true };
     const first = inv.violations[0]?.message ?? '(no message kept)';
     const message = `${inv.name} broke ${inv.violationCount} time(s); first: ${first}`;
@@ -68,12 +80,26 @@ function testCases(report: Report, context: RunContext): Case[] {
   return cases;
 }
 
+function notExercisedCase(inv: Report['invariants'][number], seedAndReplay: string): Case {
+  if (!inv.required) return { name: inv.name, passed: true, skipped: NOT_EXERCISED_REASON };
+  const message = notExercisedLine(inv.name);
+  return {
+    name: inv.name,
+    passed: false,
+    type: 'not_exercised',
+    message,
+    detail: `${message}\n${seedAndReplay}`,
+  };
+}
+
 function caseLines(c: Case, classname: string): string[] {
   const open = `    <testcase name="${xml(c.name)}" classname="${xml(classname)}"`;
+  if (c.passed && c.skipped !== undefined)
+    return [`${open}>`, `      <skipped message="${xml(c.skipped)}"/>`, '    </testcase>'];
   if (c.passed) return [`${open}/>`];
   return [
     `${open}>`,
-    `      <failure message="${xml(c.message ?? '')}" type="invariant">${xmlText(c.detail ?? '')}</failure>`,
+    `      <failure message="${xml(c.message ?? '')}" type="${xml(c.type ?? 'invariant')}">${xmlText(c.detail ?? '')}</failure>`,
     '    </testcase>',
   ];
 }

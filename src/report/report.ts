@@ -9,6 +9,7 @@ import type { GameResult } from '../rules/chess/game.js';
 import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { buildVerdicts } from './verdicts.js';
+import { invariantStatus, isRequired, notExercisedLine } from '../sim/invariants/exercised.js';
 
 /**
  * The report model of one run. Everything in it derives from the scenario and the virtual timeline, never
@@ -55,13 +56,26 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     social: socialSummary(outcome),
     elo: eloTable(outcome),
     verdicts: buildVerdicts(scenario, outcome),
-    invariants: outcome.invariants,
+    invariants: invariantRows(scenario, outcome),
+    required_not_exercised: outcome.requiredNotExercised.map((name) => ({
+      name,
+      message: notExercisedLine(name),
+    })),
     passed: !outcome.failed,
     fingerprint: outcome.fingerprint,
   };
 }
 
 export type Report = ReturnType<typeof buildReport>;
+
+/** Each invariant's result with its status (held, broken, or not exercised: 0 checks) and whether the scenario required it to be exercised. */
+function invariantRows(scenario: Scenario, outcome: RunOutcome) {
+  return outcome.invariants.map((result) => ({
+    ...result,
+    status: invariantStatus(result),
+    required: isRequired(result.name, scenario.requireExercised),
+  }));
+}
 
 function counts(outcome: RunOutcome, games: Game[], completed: Game[]) {
   const events = (type: Parameters<RunOutcome['eventCounts']['get']>[0]) =>

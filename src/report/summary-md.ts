@@ -1,6 +1,7 @@
 import type { RunContext } from './junit.js';
 import type { Report } from './report.js';
 import { markdownTable, verdictSections } from './verdict-table.js';
+import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
 
 /**
  * summary.md: the run in a few lines of Markdown for a CI step summary (`cat summary.md >>
@@ -8,12 +9,11 @@ import { markdownTable, verdictSections } from './verdict-table.js';
  * command when something broke. Built from the report alone, so a seed gives the same bytes.
  */
 export function summaryMarkdown(report: Report, context: RunContext): string {
-  const failed = report.invariants.filter((i) => !i.passed);
   const crossCheckFailed = context.crossCheck !== undefined && !context.crossCheck.passed;
   const lines = [
     `## agent-chess-sim: ${inline(report.scenario.name)} (seed ${inline(report.scenario.seed)})`,
     '',
-    `${report.passed ? '**Passed**' : '**FAILED**'}: ${report.invariants.length - failed.length} of ${report.invariants.length} invariants held${crossCheckFailed ? '; the ledger cross-check failed' : ''}.`,
+    `${report.passed ? '**Passed**' : '**FAILED**'}: ${invariantCounts(report)}${crossCheckFailed ? '; the ledger cross-check failed' : ''}.`,
     `${report.counts.agents} agents, ${report.counts.games_completed} of ${report.counts.games_started} games finished, ${report.counts.moves} moves, ${report.requests.total} requests (${report.requests.rejected} refused). Fingerprint \`${report.fingerprint}\`.`,
     '',
     ...verdictBlock(report),
@@ -41,8 +41,15 @@ function verdictBlock(report: Report): string[] {
   ]);
 }
 
+/** "14 invariants: 9 held, 5 not exercised", then why a required one failed the run. */
+function invariantCounts(report: Report): string {
+  const counts = `${report.invariants.length} invariants: ${statusCounts(report.invariants.map(invariantStatus))}`;
+  return [counts, ...report.required_not_exercised.map((r) => r.message)].join('; ');
+}
+
 function invariantRow(inv: Report['invariants'][number]): string[] {
-  if (inv.passed) return [inv.name, 'ok', String(inv.checks)];
+  if (inv.passed && inv.checks > 0) return [inv.name, 'ok', String(inv.checks)];
+  if (inv.passed) return [inv.name, inv.required ? '**not exercised** (required)' : 'not exercised', '0'];
   const first = inv.violations[0]?.message ?? '';
   return [inv.name, `**FAILED** ${inv.violationCount} time(s): ${inline(first)}`, String(inv.checks)];
 }

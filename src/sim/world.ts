@@ -14,6 +14,8 @@ import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js'
 import { levelsFor } from '../../agents/engines/strength.js';
 import { InvariantSuite, type InvariantResult } from './invariants/invariants.js';
 import { InvariantModuleError, loadUserInvariants } from './invariants/user-invariants.js';
+import { requiredNotExercised } from './invariants/exercised.js';
+import { unknownRequired } from './scenario/require-exercised.js';
 import { ScenarioError, type PopulationGroup, type Scenario } from './scenario/scenario.js';
 import { drawPeriodMs, periodRange } from './scenario/population.js';
 import { airdrop } from '../platform/money/transfers.js';
@@ -68,6 +70,8 @@ export interface RunOutcome {
   platform: Platform;
   agents: SimAgent[];
   invariants: InvariantResult[];
+  /** Invariants the scenario requires to be exercised (`requireExercised`) that ran no check: each fails the run. */
+  requiredNotExercised: string[];
   failed: boolean;
   fingerprint: string;
   events: number;
@@ -216,6 +220,9 @@ export class World {
       if (!(error instanceof InvariantModuleError)) throw error;
       throw new ScenarioError(this.scenario.name, [error.message]);
     }
+    // The scenario's check of `requireExercised` let through names it could not know yet: the modules' own.
+    const unknown = unknownRequired(this.scenario.requireExercised, this.invariants.names);
+    if (unknown) throw new ScenarioError(this.scenario.name, [unknown]);
   }
 
   /** Each group's factory: a registered persona, or a module loaded (and its options checked) now. */
@@ -382,11 +389,16 @@ export class World {
     const ledgerCheck = this.#crossCheck
       ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() })
       : null;
+    const unexercised = requiredNotExercised(invariants, this.scenario.requireExercised);
     return {
       platform: this.platform,
       agents: this.agents,
       invariants,
-      failed: invariants.some((r) => !r.passed) || (ledgerCheck !== null && !ledgerCheck.passed),
+      requiredNotExercised: unexercised,
+      failed:
+        invariants.some((r) => !r.passed) ||
+        unexercised.length > 0 ||
+        (ledgerCheck !== null && !ledgerCheck.passed),
       fingerprint: this.#fingerprint.digest(),
       events: this.#fingerprint.lines,
       requests: this.requests,

@@ -75,12 +75,15 @@ describe('junit.xml and summary.md', () => {
     expect(junit).toContain(`<property name="replay" value="${REPLAY}"/>`);
     const summary = wholeText(first.files.get('summary.md'));
     expect(summary).toMatch(
-      /^## agent-chess-sim: outputs \(seed 11\)\n\n\*\*Passed\*\*: \d+ of \d+ invariants held\./,
+      /^## agent-chess-sim: outputs \(seed 11\)\n\n\*\*Passed\*\*: 14 invariants: \d+ held, \d+ not exercised\./,
     );
     expect(summary).toContain('### Verdicts: groups (2)');
     expect(summary).toContain('| population[1] | slow | 2 |');
     expect(summary).toContain(`Replay: \`${REPLAY}\``);
-    for (const inv of first.report.invariants) expect(summary).toContain(`| ${inv.name} | ok |`);
+    for (const inv of first.report.invariants)
+      expect(summary).toContain(
+        `| ${inv.name} | ${inv.checks > 0 ? 'ok' : 'not exercised'} | ${inv.checks} |`,
+      );
   });
 
   it('writes a broken invariant as a failure with its message, the seed and the replay command', async () => {

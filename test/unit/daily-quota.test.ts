@@ -86,22 +86,23 @@ describe('the daily quota policy', () => {
     await fc.assert(
       fc.asyncProperty(arbitrary, async ({ quota, limit, kinds }) => {
         const { world, alice } = await worldWith(quota, limit);
-        let counted = 0; // the model of requests_today: it stops at the limit
+        let counted = 0; // the model of requests_today: it stops at the limit under enforce only
         for (const kind of kinds) {
           const past = kind !== 'whoami' && counted >= limit;
           const response = send(world, alice, kind);
           const refusedForQuota = past && quota === 'enforce';
           expect(response.status === 429, `${kind} #${counted} under ${quota}`).toBe(refusedForQuota);
           if (refusedForQuota) expect(response.headers?.['retry-after']).toMatch(/^\d+$/);
-          else if (counted < limit) counted++;
+          else if (counted < limit || quota !== 'enforce') counted++;
           expect(response.headers?.[QUOTA_WARNING_HEADER] !== undefined).toBe(past && quota === 'warn');
           if (kind === 'refused' && !refusedForQuota) expect(response.status).toBe(404); // the platform's own refusal still comes through
         }
-        const seen = usage(world, alice);
+        const seen = usage(world, alice); // itself a whoami, counted like the others
         expect(seen).toMatchObject({
           quota_policy: quota,
           requests_limit: limit,
-          limit_reached: Math.min(counted + 1, limit) >= limit,
+          requests_today: quota === 'enforce' ? Math.min(counted + 1, limit) : counted + 1,
+          limit_reached: counted + 1 >= limit,
         });
       }),
       { numRuns: 150 },
@@ -121,13 +122,38 @@ describe('the daily quota policy', () => {
     ]);
     expect(answers[3]!.headers?.[QUOTA_WARNING_HEADER]).toMatch(/^daily request quota of 3 passed; .*429/);
     expect(usage(world, alice)).toMatchObject({
-      requests_today: 3,
+      requests_today: 6, // five reads and this whoami: past the figure, still counting
       limit_reached: true,
       quota_policy: 'warn',
     });
     world.advanceTo(Math.ceil(world.platform.nowMs / DAY_MS) * DAY_MS);
     expect(send(world, alice, 'read').headers?.[QUOTA_WARNING_HEADER]).toBeUndefined();
     expect(usage(world, alice)).toMatchObject({ requests_today: 2, limit_reached: false });
+  });
+});
+
+describe('whoami past the documented 5,000', () => {
+  /** The official SDK's whoAmI(): GET /api/whoami with the bearer key; its api_key block. */
+  const whoAmI = (world: TestWorld, who: TestAgent) =>
+    (
+      world.raw({ method: 'GET', path: '/api/whoami', key: who.apiKey }).body as {
+        api_key: Record<string, unknown>;
+      }
+    ).api_key;
+
+  it('keeps counting under warn, so an agent sees how far past the figure it runs; enforce still stops at 5,000', async () => {
+    for (const quota of ['warn', 'enforce'] as const) {
+      const { world, alice } = await worldWith(quota, 5000);
+      const refused = Array.from({ length: 5100 }, () => send(world, alice, 'read')).filter(
+        (answer) => answer.status === 429,
+      ).length;
+      expect(refused).toBe(quota === 'enforce' ? 100 : 0);
+      expect(whoAmI(world, alice)).toMatchObject(
+        quota === 'warn'
+          ? { requests_today: 5101, requests_limit: 5000, total_requests: 5101, limit_reached: true }
+          : { requests_today: 5000, requests_limit: 5000, total_requests: 5001, limit_reached: true },
+      );
+    }
   });
 });
 

@@ -112,9 +112,11 @@ export function agentForKey(p: Platform, key: string): Agent | undefined {
 
 /**
  * Counts one authenticated request against the key's daily usage (the counters whoami shows).
- * OURS: `requests_today` stops at `requests_limit`. Only a quota-exempt request (whoami) can get here with the
- * day's count at the limit, since the quota refuses every other one before counting; it is served but not
- * counted for the day, so whoami never shows 5001 of 5000. `total_requests` and `last_used` still record it.
+ * OURS: under `enforce`, `requests_today` stops at `requests_limit`. Only a quota-exempt request (whoami) can
+ * get here with the day's count at the limit, since the quota refuses every other one before counting; it is
+ * served but not counted for the day, so whoami never shows 5001 of 5000. Under `warn` and `off` every request
+ * past the limit is served, so every one is counted: whoami shows how far past the figure an agent runs.
+ * `total_requests` and `last_used` record every request either way.
  */
 export function countRequest(p: Platform, agent: Actor): void {
   const day = Math.floor(p.nowMs / DAY_MS);
@@ -122,7 +124,8 @@ export function countRequest(p: Platform, agent: Actor): void {
     agent.usage.dayIndex = day;
     agent.usage.requestsToday = 0;
   }
-  if (agent.usage.requestsToday < p.ruleset.api.requestsPerDay) agent.usage.requestsToday++;
+  const { requestsPerDay, quota } = p.ruleset.api;
+  if (quota !== 'enforce' || agent.usage.requestsToday < requestsPerDay) agent.usage.requestsToday++;
   agent.usage.totalRequests++;
   agent.usage.lastUsedMs = p.nowMs;
 }

@@ -30,6 +30,7 @@ import {
 } from './series.js';
 import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
+import { invariantStatus, statusCounts } from '../../sim/invariants/exercised.js';
 
 /**
  * report.html: the run at a glance, in one self-contained file. Built from report.json's model, the final
@@ -131,9 +132,15 @@ function groupName(persona: string, label: string | undefined): string {
 function header(report: Report): string {
   const s = report.scenario;
   const badge = report.passed
-    ? '<span class="badge pass">all invariants held</span>'
-    : '<span class="badge fail">an invariant broke</span>';
+    ? `<span class="badge pass">invariants: ${statusCounts(report.invariants.map(invariantStatus))}</span>`
+    : `<span class="badge fail">${failedBadge(report)}</span>`;
   return `<h1>${esc(s.name)} <span class="muted">seed ${esc(s.seed)}</span></h1>\n<p>${badge} virtual time ${esc(s.start)} to ${esc(s.end)} · fingerprint <code>${esc(report.fingerprint)}</code></p>`;
+}
+
+function failedBadge(report: Report): string {
+  if (report.invariants.some((i) => !i.passed)) return 'an invariant broke';
+  if (report.required_not_exercised.length > 0) return 'a required invariant was not exercised';
+  return 'the run failed';
 }
 
 function summarySection(ctx: Context): string {
@@ -370,7 +377,7 @@ function invariantsSection(ctx: Context): string {
   const invariants = ctx.input.report.invariants;
   const rows = invariants.map((inv): Cell[] => [
     inv.name,
-    { html: inv.passed ? 'held' : '<strong>broke</strong>' },
+    { html: invariantResult(inv) },
     inv.checks,
     inv.violationCount,
     inv.violations.length
@@ -382,7 +389,12 @@ function invariantsSection(ctx: Context): string {
       : '',
     inv.description,
   ]);
-  const classes = invariants.map((inv) => (inv.passed ? '' : 'failed'));
+  // A not-exercised row is greyed: it held only because nothing it watches happened.
+  const classes = invariants.map((inv) => {
+    const status = invariantStatus(inv);
+    if (status === 'broken' || (status === 'not_exercised' && inv.required)) return 'failed';
+    return status === 'not_exercised' ? 'muted' : '';
+  });
   return section(
     'invariants',
     'Invariants',
@@ -393,6 +405,13 @@ function invariantsSection(ctx: Context): string {
       classes,
     ),
   );
+}
+
+function invariantResult(inv: Report['invariants'][number]): string {
+  const status = invariantStatus(inv);
+  if (status === 'broken') return '<strong>broke</strong>';
+  if (status === 'held') return 'held';
+  return inv.required ? '<strong>not exercised</strong> (required)' : 'not exercised';
 }
 
 function gamesSection(ctx: Context): string {

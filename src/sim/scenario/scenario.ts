@@ -6,6 +6,8 @@ import { checkNetwork, DEFAULT_NETWORK, type NetworkConditions } from '../../esc
 import { checkPopulation, type PopulationGroup } from './scenario-population.js';
 import { checkDuration, checkKnownFields, isRecord } from './scenario-fields.js';
 import { checkInvariantList, type InvariantModuleSpec } from '../invariants/user-invariants.js';
+import { checkRequireExercised } from './require-exercised.js';
+import type { RequiredInvariants } from '../invariants/exercised.js';
 
 export type { PopulationGroup } from './scenario-population.js';
 
@@ -26,6 +28,11 @@ export interface Scenario {
   population: PopulationGroup[];
   /** The user's own invariant modules (`invariants: [{ module }]`), present only when the scenario names some. */
   invariants?: InvariantModuleSpec[];
+  /**
+   * Invariants that must run at least one check (`requireExercised: [names]` or `all`, or `run
+   * --require-exercised`); one that runs none fails the run. Present only when something is required.
+   */
+  requireExercised?: RequiredInvariants;
 }
 
 export class ScenarioError extends Error {
@@ -47,6 +54,7 @@ const TOP_LEVEL = [
   'escrow',
   'population',
   'invariants',
+  'requireExercised',
   'description',
 ];
 const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
@@ -140,8 +148,10 @@ function checkScenario(
   const { network, crossCheck } = checkEscrow(raw['escrow'], problems);
   const population = checkPopulation(raw['population'], problems, baseDir);
   const invariants = checkInvariantList(raw['invariants'], problems, baseDir);
+  const requireExercised = checkRequireExercised(raw['requireExercised'], invariants !== undefined, problems);
   const scenario: Scenario = { name, seed, startMs, durationMs, ruleset, network, crossCheck, population };
   if (invariants) scenario.invariants = invariants;
+  if (requireExercised) scenario.requireExercised = requireExercised;
   return scenario;
 }
 
