@@ -162,7 +162,7 @@ export const RESTORABLE_TOP_LEVEL: readonly string[] = Object.keys(TOP_LEVEL).fi
 function checkTopLevel(source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) {
     const check = TOP_LEVEL[key];
-    if (!check) refuse(key, notOnTheList(Object.keys(TOP_LEVEL)));
+    if (!check) refuse(key, notOnTheList(RESTORABLE_TOP_LEVEL));
     check(value, key);
   }
 }
