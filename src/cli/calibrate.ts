@@ -99,7 +99,7 @@ function progressLine(report: GameReport, elapsedMs: number): string {
 function summary(ladder: Ladder): string[] {
   const matches = ladder.pairings.map((p) => {
     const m = matchElo(p);
-    return `  ${p.first} vs ${p.second}: +${p.wins} =${p.draws} -${p.losses}  score ${(m.score * 100).toFixed(1)}%  Elo ${signed(m.elo)} [${signed(m.low)}, ${signed(m.high)}]`;
+    return `  ${p.first} vs ${p.second}: +${p.wins} =${p.draws} -${p.losses}  score ${(m.score * 100).toFixed(1)}%  Elo ${signed(m.estimate)} [${signed(m.low)}, ${signed(m.high)}]`;
   });
   const levels = ladder.levels.map(
     (l) =>

@@ -3,7 +3,7 @@ import { losPercent, scoreLine } from '../report/match-lines.js';
 import { sprtLimits } from '../rules/chess/sprt.js';
 import { formatSeedSpec } from '../sweep/seeds.js';
 import type { MatchSetup, MatchTally, PairRecord } from './agent-match.js';
-import { llrLine, pairElo, pairEloLine } from './match-stats.js';
+import { llrLine, pairDrawRatioPercent, pairElo, pairEloLine, pairLosPercent } from './match-stats.js';
 import { round6 } from './paired.js';
 import { COMPARE_FORMAT_VERSION } from './ruleset-compare.js';
 import type { PlayerSpec } from './players.js';
@@ -18,7 +18,8 @@ export type AgentCompare = ReturnType<typeof buildAgentCompare>;
 export function buildAgentCompare(version: string, setup: MatchSetup, tally: MatchTally) {
   const { lower, upper } = sprtLimits(setup.bounds);
   const total = tally.games.wins + tally.games.draws + tally.games.losses;
-  const estimate = total > 0 ? pairElo(tally.pairs, tally.games) : null;
+  const counted = tally.counted > 0;
+  const estimate = counted ? pairElo(tally.pairs) : null;
   const los = losPercent(tally.games);
   return {
     tool: 'agent-chess-sim' as const,
@@ -39,9 +40,19 @@ export function buildAgentCompare(version: string, setup: MatchSetup, tally: Mat
     },
     games: { ...tally.games, total },
     pentanomial: { ...tally.pairs },
-    elo: estimate && { elo: finite(estimate.elo), low: finite(estimate.low), high: finite(estimate.high) },
-    los_percent: los === null ? null : round6(los),
-    draw_ratio: total === 0 ? null : round6(tally.games.draws / total),
+    // Over pairs, as fastchess's pentanomial figures; not corrected for an early SPRT stop.
+    elo: estimate && {
+      elo: finite(estimate.elo),
+      low: finite(estimate.low),
+      high: finite(estimate.high),
+      corrected_for_early_stop: false,
+    },
+    los_percent: counted ? round6(pairLosPercent(tally.pairs)) : null,
+    draw_ratio: counted ? round6(pairDrawRatioPercent(tally.pairs) / 100) : null,
+    per_game_as_cutechess: {
+      los_percent: los === null ? null : round6(los),
+      draw_ratio: total === 0 ? null : round6(tally.games.draws / total),
+    },
     results: tally.records,
   };
 }
@@ -64,11 +75,11 @@ export function matchLines(setup: MatchSetup, tally: MatchTally): string[] {
   const total = tally.games.wins + tally.games.draws + tally.games.losses;
   const against = setup.vs.length > 0 ? ` (through ${setup.vs.map((o) => o.name).join(', ')})` : '';
   const score = scoreLine(a.name, `${b.name}${against}`, { ...tally.games, games: total });
-  if (total === 0) return [score];
+  if (total === 0 || tally.counted === 0) return [score];
   const { lower, upper } = tally.state;
   return [
     score,
-    pairEloLine(pairElo(tally.pairs, tally.games), tally.games),
+    pairEloLine(tally.pairs, tally.state.decision !== 'continue'),
     llrLine(tally.state.llr, lower, upper, setup.bounds.elo0, setup.bounds.elo1),
   ];
 }
@@ -98,7 +109,7 @@ export function agentMarkdown(c: AgentCompare, setup: MatchSetup, tally: MatchTa
   return [
     `## agent-chess-sim compare: ${c.agents.a.name} vs ${c.agents.b.name}`,
     '',
-    `SPRT elo0=${b.elo0}, elo1=${b.elo1}, alpha=${b.alpha}, beta=${b.beta} over colour-swapped game pairs${through}: ${decision} (seeds ${c.seeds_played || 'none'}), agent-chess-sim ${c.version}.`,
+    `SPRT elo0=${b.elo0}, elo1=${b.elo1}, alpha=${b.alpha}, beta=${b.beta}, model=${b.model ?? 'normalized'} over colour-swapped game pairs${through}: ${decision} (seeds ${c.seeds_played || 'none'}), agent-chess-sim ${c.version}.`,
     '',
     '```',
     ...lines,

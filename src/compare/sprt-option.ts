@@ -1,14 +1,27 @@
-import { sprtProblem, type SprtBounds } from '../rules/chess/sprt.js';
+import { SPRT_MODELS, sprtProblem, type SprtBounds, type SprtModel } from '../rules/chess/sprt.js';
 
-/** The test `compare --agent` runs unless told otherwise: fastchess's usual form, with a 10 Elo gain to find. */
-export const DEFAULT_SPRT = 'elo0=0,elo1=10,alpha=0.05,beta=0.05';
-const DEFAULTS: SprtBounds = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
+/**
+ * The test `compare --agent` runs unless told otherwise: a 10 Elo gain to find, in normalized Elo (Elo per
+ * unit of the score's spread), fastchess's default model; `model=logistic` takes the bounds as plain Elo.
+ */
+export const DEFAULT_SPRT = 'elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized';
+const DEFAULTS: Required<Omit<SprtBounds, 'model'>> = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
+const MODEL_PROBLEM = `model= takes ${SPRT_MODELS.join(' or ')}`;
 
-/** `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05` (a key left out keeps its default), or a one-line problem. */
+/**
+ * `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized` (a key left out keeps its default), or a
+ * one-line problem.
+ */
 export function parseSprtOption(text: string): SprtBounds | string {
   const bounds: Record<string, number> = { ...DEFAULTS };
+  let model: SprtModel = 'normalized';
   for (const part of text.split(',')) {
     const [key, value, extra] = part.split('=').map((s) => s.trim());
+    if (key === 'model' && extra === undefined) {
+      if (!SPRT_MODELS.includes(value as SprtModel)) return `--sprt ${text}: ${MODEL_PROBLEM}`;
+      model = value as SprtModel;
+      continue;
+    }
     const known = key !== undefined && key in DEFAULTS;
     if (
       !known ||
@@ -17,11 +30,11 @@ export function parseSprtOption(text: string): SprtBounds | string {
       extra !== undefined ||
       !Number.isFinite(Number(value))
     ) {
-      return `--sprt: "${part}" is not one of elo0=, elo1=, alpha=, beta= with a number (e.g. --sprt ${DEFAULT_SPRT})`;
+      return `--sprt: "${part}" is not one of elo0=, elo1=, alpha=, beta= with a number, or model= (e.g. --sprt ${DEFAULT_SPRT})`;
     }
     bounds[key] = Number(value);
   }
-  const result = bounds as unknown as SprtBounds;
+  const result = { ...(bounds as unknown as SprtBounds), model };
   const problem = sprtProblem(result);
   return problem ? `--sprt ${text}: ${problem}` : result;
 }

@@ -7,13 +7,15 @@ import type { Tally } from './verdicts.js';
  * Score lines in the form engine testers know from cutechess-cli, for `run --agent`:
  *
  *   Score of my_agent vs sf-3: 3 - 5 - 2 [0.400] 10
- *   Elo difference: -70.4 +/- 150.3, LOS: 18.2 %, DrawRatio: 20.0 %
+ *   Elo difference: -59.7 [-231.5, +105.6] (95%), LOS (per game, as cutechess): 24.0 %, DrawRatio: 20.0 %
  *
- * The score line is wins - losses - draws, the score (W + D/2)/N and the games. The Elo line uses
- * src/rules/chess/match-elo.ts: its 95% interval is asymmetric, so "+/-" is half its width, as cutechess prints;
- * when a bound is open (a perfect or zero score) the interval is written out instead.
- * LOS (likelihood of superiority) is cutechess's: 0.5·(1 + erf((W - L) / sqrt(2(W + L)))); with no decisive
- * game it is undefined (n/a).
+ * The score line is wins - losses - draws, the score (W + D/2)/N and the games. The Elo line is the one
+ * score interval of the project (src/rules/chess/match-elo.ts: two virtual draws, Wilson's interval), the
+ * same figures as the verdict tables; the interval is written out, never as "+/-" half its width: it is
+ * asymmetric, and a half-width read as symmetric can seem to include 0 when the interval does not.
+ * LOS (likelihood of superiority) is cutechess's per-game one: 0.5·(1 + erf((W - L) / sqrt(2(W + L))));
+ * with no decisive game it is undefined (n/a). These games are not colour-swapped pairs, so there is no
+ * pair-based figure here (`compare --agent` prints that).
  */
 export function scoreLine(player: string, opponent: string, t: Tally): string {
   const score = t.games === 0 ? 0 : (t.wins + t.draws / 2) / t.games;
@@ -24,15 +26,18 @@ export function eloLine(t: Tally): string {
   if (t.games === 0) return 'Elo difference: n/a (no games)';
   const m = matchElo(t);
   const los = losPercent(t);
-  const tail = `LOS: ${los === null ? 'n/a' : `${los.toFixed(1)} %`}, DrawRatio: ${((100 * t.draws) / t.games).toFixed(1)} %`;
-  if (Number.isFinite(m.low) && Number.isFinite(m.high)) {
-    return `Elo difference: ${m.elo.toFixed(1)} +/- ${((m.high - m.low) / 2).toFixed(1)}, ${tail}`;
-  }
-  return `Elo difference: ${elo(m.elo)} (95%: ${elo(m.low)} to ${elo(m.high)}), ${tail}`;
+  const tail = `LOS (per game, as cutechess): ${los === null ? 'n/a' : `${los.toFixed(1)} %`}, DrawRatio: ${((100 * t.draws) / t.games).toFixed(1)} %`;
+  return `Elo difference: ${eloIntervalText(m.estimate, m.low, m.high)}, ${tail}`;
 }
 
-function elo(x: number): string {
-  return Number.isFinite(x) ? x.toFixed(1) : x > 0 ? '+inf' : '-inf';
+/** `-59.7 [-231.5, +105.6] (95%)`: the estimate and its interval, to a tenth. */
+export function eloIntervalText(estimate: number, low: number, high: number): string {
+  return `${signedTenth(estimate)} [${signedTenth(low)}, ${signedTenth(high)}] (95%)`;
+}
+
+function signedTenth(x: number): string {
+  const text = x.toFixed(1);
+  return x > 0 && text !== '0.0' ? `+${text}` : text === '-0.0' ? '0.0' : text;
 }
 
 /** The chance, in percent, that the player is the stronger, from its decisive games; null without any. */

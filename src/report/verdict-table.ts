@@ -1,14 +1,19 @@
-import type { AgentVerdict, GroupVerdict, Performance, Verdicts } from './verdicts.js';
+import type { AgentVerdict, GroupVerdict, Performance, PoolRating, Verdicts } from './verdicts.js';
 
 /**
  * The verdicts as a compact table, for the console summary and summary.md: one row per group and per agent
- * (name, games, W/D/L, score, Elo against the field with its 95% interval, games lost on time). A run with
- * many agents shows every group but only the best and worst few agents, ranked by score.
+ * (name, games, W/D/L, score, Elo against the field with its 95% interval, games lost on time; for agents,
+ * the pool rating with its interval). Agents are ranked by pool rating, and only those with at least
+ * MIN_RANKED_GAMES games: fewer leave the rating mostly prior, so they are listed after the ranked ones,
+ * marked unranked, never in a "top 3". A run with many agents shows every group but only the best and
+ * worst few ranked agents. A group's Elo is against the other groups only (games within it excluded).
  */
 
 /** Up to this many agents, every one gets a row; beyond it, only the top and bottom few. */
 export const ALL_AGENTS_UP_TO = 12;
 export const TOP_AND_BOTTOM = 3;
+/** An agent with fewer games than this is listed but not ranked. */
+export const MIN_RANKED_GAMES = 10;
 
 export interface TableSection {
   title: string;
@@ -31,23 +36,36 @@ export function verdictSections(verdicts: Verdicts): TableSection[] {
     });
   }
   const { title, agents } = agentSelection(verdicts.agents);
-  sections.push({ title, header: ['agent', 'vs', ...HEADER], rows: agents.map(agentRow) });
+  sections.push({
+    title,
+    header: ['#', 'agent', 'vs', ...HEADER, 'pool Elo [95%]'],
+    rows: agents.map(({ rank, agent }) => agentRow(rank, agent)),
+  });
   return sections;
 }
 
-function agentSelection(agents: readonly AgentVerdict[]): { title: string; agents: AgentVerdict[] } {
-  if (agents.length <= ALL_AGENTS_UP_TO) return { title: `agents (${agents.length})`, agents: [...agents] };
-  const ranked = agents.filter((a) => a.games > 0).sort(byScoreDescending);
-  const top = ranked.slice(0, TOP_AND_BOTTOM);
-  const bottom = ranked.slice(Math.max(top.length, ranked.length - TOP_AND_BOTTOM));
-  const idle = agents.length - ranked.length;
-  const title = `agents: top ${top.length} and bottom ${bottom.length} of ${agents.length} by score${idle > 0 ? ` (${idle} played no game)` : ''}`;
+type Listed = { rank: number | null; agent: AgentVerdict };
+
+function agentSelection(agents: readonly AgentVerdict[]): { title: string; agents: Listed[] } {
+  const ranked = agents.filter((a) => a.games >= MIN_RANKED_GAMES).sort(byRatingDescending);
+  const listed = ranked.map((agent, i): Listed => ({ rank: i + 1, agent }));
+  const unranked = agents.filter((a) => a.games < MIN_RANKED_GAMES);
+  const rule = `ranked by pool Elo, at least ${MIN_RANKED_GAMES} games to be ranked`;
+  if (agents.length <= ALL_AGENTS_UP_TO) {
+    const rest = [...unranked].sort(byRatingDescending).map((agent): Listed => ({ rank: null, agent }));
+    return { title: `agents (${agents.length}; ${rule})`, agents: [...listed, ...rest] };
+  }
+  const top = listed.slice(0, TOP_AND_BOTTOM);
+  const bottom = listed.slice(Math.max(top.length, listed.length - TOP_AND_BOTTOM));
+  const few = unranked.length > 0 ? `; ${unranked.length} with fewer games not ranked` : '';
+  const title = `agents: top ${top.length} and bottom ${bottom.length} of ${agents.length} (${rule}${few})`;
   return { title, agents: [...top, ...bottom] };
 }
 
-/** Best score first; more games first among equals (the surer result); then handle, so ties list the same way every run. */
-function byScoreDescending(a: AgentVerdict, b: AgentVerdict): number {
-  return (b.score ?? 0) - (a.score ?? 0) || b.games - a.games || (a.handle < b.handle ? -1 : 1);
+/** Best pool rating first; then more games (the surer result); then handle, so ties list the same way every run. */
+function byRatingDescending(a: AgentVerdict, b: AgentVerdict): number {
+  const rating = (v: AgentVerdict) => v.pool?.elo ?? -Infinity;
+  return rating(b) - rating(a) || b.games - a.games || (a.handle < b.handle ? -1 : 1);
 }
 
 /** Groups carry no timeout count of their own in report.json: the agents' counts, summed here for the table. */
@@ -70,9 +88,10 @@ function groupRow(g: GroupVerdict, timeouts: number): string[] {
   ];
 }
 
-function agentRow(a: AgentVerdict): string[] {
+function agentRow(rank: number | null, a: AgentVerdict): string[] {
   const opponents = a.vs.map((v) => v.opponent).join(',');
   return [
+    rank === null ? '-' : String(rank),
     a.handle,
     opponents || '-',
     String(a.games),
@@ -80,7 +99,13 @@ function agentRow(a: AgentVerdict): string[] {
     percent(a.score),
     eloInterval(a.performance),
     String(a.timeouts),
+    poolInterval(a.pool),
   ];
+}
+
+/** `+120 [+40, +200]`, or `-` for an agent that played no game. */
+export function poolInterval(p: PoolRating | null): string {
+  return p === null ? '-' : `${signedElo(p.elo)} [${signedElo(p.low)}, ${signedElo(p.high)}]`;
 }
 
 function wdl(t: { wins: number; draws: number; losses: number }): string {
@@ -91,7 +116,7 @@ export function percent(score: number | null): string {
   return score === null ? '-' : `${(score * 100).toFixed(1)}%`;
 }
 
-/** `+88 [+12, +170]`; a perfect score has no finite difference: `+inf [+312, +inf]`. */
+/** `+88 [+12, +170]`; `-` without games. (Every interval is finite now; `inf` stays for old reports read back.) */
 export function eloInterval(p: Performance): string {
   if (p.elo_diff === null && p.low === null && p.high === null) return '-';
   const diff = p.elo_diff ?? (p.low !== null ? Infinity : -Infinity);

@@ -1,4 +1,5 @@
 import { matchElo } from '../rules/chess/match-elo.js';
+import { poolRatings, type PoolGame } from '../rules/chess/pool-rating.js';
 import type { GameResult } from '../rules/chess/game.js';
 import type { EndReason, Game } from '../platform/state.js';
 import type { RunOutcome, SimAgent } from '../sim/world.js';
@@ -7,8 +8,11 @@ import { findAgent } from '../platform/identity/identity.js';
 
 /**
  * A verdict for each agent and each population group: how it scored, against whom, its performance against
- * the field as an Elo difference with a 95% interval (src/rules/chess/match-elo.ts, as engine match runners
- * report it), games lost on time, requests refused by code, and its busiest day against the daily quota.
+ * the field as an Elo difference with a 95% interval (src/rules/chess/match-elo.ts, the project's one score
+ * interval), its pool rating (every agent rated jointly from every finished game between agents,
+ * src/rules/chess/pool-rating.ts), games lost on time, requests refused by code, and its busiest day
+ * against the daily quota. A group's performance is against the field only: games between two of its
+ * members say nothing about the group against the others (its totals still count them).
  * Only agent accounts get a verdict (humans play no chess). Games that did not finish count nowhere.
  *
  * `tallyVerdicts` is the arithmetic on plain records (the tests feed it hand-made games); `buildVerdicts`
@@ -30,6 +34,13 @@ export interface Performance {
   high: number | null;
 }
 
+/** A pool rating (Bradley–Terry–Davidson, weak prior) with its 95% interval, in Elo around the pool's centre. */
+export interface PoolRating {
+  elo: number;
+  low: number;
+  high: number;
+}
+
 export interface VsRow extends Tally {
   /** The opponent's persona, or its engine level (`sf-3`). */
   opponent: string;
@@ -44,6 +55,8 @@ export interface AgentVerdict extends Tally {
   elo_start: number;
   elo_final: number;
   performance: Performance;
+  /** null with no game against another agent. */
+  pool: PoolRating | null;
   vs: VsRow[];
   timeouts: number;
   refused: Record<string, number>;
@@ -56,6 +69,9 @@ export interface GroupVerdict extends Tally {
   persona: string;
   agents: number;
   score: number | null;
+  /** Games against agents of other groups only, and their score. */
+  field: Tally & { score: number | null };
+  /** Of `field`: the group against the others. */
   performance: Performance;
   vs: VsRow[];
 }
@@ -133,7 +149,10 @@ export function tallyVerdicts(
 ): Verdicts {
   const byId = new Map(players.map((p) => [p.id, p]));
   const tallies = new Map(
-    players.map((p) => [p.id, { total: emptyTally(), vs: new Map<string, Tally>(), timeouts: 0 }]),
+    players.map((p) => [
+      p.id,
+      { total: emptyTally(), field: emptyTally(), vs: new Map<string, Tally>(), timeouts: 0 },
+    ]),
   );
   for (const game of games) {
     for (const side of ['white', 'black'] as const) {
@@ -144,10 +163,12 @@ export function tallyVerdicts(
       if (!own || !other) continue;
       const outcome = outcomeFor(game.result, side);
       add(own.total, outcome);
+      if (other.group !== byId.get(selfId)!.group) add(own.field, outcome);
       add(getOrAdd(own.vs, other.opponentName), outcome);
       if (outcome === 'loss' && game.reason === 'timeout') own.timeouts++;
     }
   }
+  const pool = poolOf(players, games, byId);
   const agents = players.map((p): AgentVerdict => {
     const t = tallies.get(p.id)!;
     return {
@@ -158,6 +179,7 @@ export function tallyVerdicts(
       elo_start: p.eloStart,
       elo_final: p.eloFinal,
       performance: performanceOf(t.total),
+      pool: t.total.games > 0 ? (pool.get(p.id) ?? null) : null,
       vs: vsRows(t.vs),
       timeouts: t.timeouts,
       refused: sortedRecord(p.refused),
@@ -169,22 +191,51 @@ export function tallyVerdicts(
   return { agents, groups: groupVerdicts(players, tallies) };
 }
 
+/** Every agent rated jointly over the finished games between agents, in the players' order. */
+function poolOf(
+  players: readonly VerdictPlayer[],
+  games: readonly VerdictGame[],
+  byId: ReadonlyMap<string, VerdictPlayer>,
+): Map<string, PoolRating> {
+  const scores = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5 } as const;
+  const rated: PoolGame[] = games
+    .filter((g) => byId.has(g.whiteId) && byId.has(g.blackId))
+    .map((g) => ({ white: g.whiteId, black: g.blackId, score: scores[g.result] }));
+  const fit = poolRatings(
+    players.map((p) => p.id),
+    rated,
+  );
+  const out = new Map<string, PoolRating>();
+  for (const [id, r] of fit.ratings)
+    out.set(id, {
+      elo: round(r.rating, ELO_DECIMALS),
+      low: round(r.low, ELO_DECIMALS),
+      high: round(r.high, ELO_DECIMALS),
+    });
+  return out;
+}
+
 function groupVerdicts(
   players: readonly VerdictPlayer[],
-  tallies: Map<string, { total: Tally; vs: Map<string, Tally> }>,
+  tallies: Map<string, { total: Tally; field: Tally; vs: Map<string, Tally> }>,
 ): GroupVerdict[] {
-  const groups = new Map<string, { persona: string; agents: number; total: Tally; vs: Map<string, Tally> }>();
+  const groups = new Map<
+    string,
+    { persona: string; agents: number; total: Tally; field: Tally; vs: Map<string, Tally> }
+  >();
   for (const p of players) {
     const group = groups.get(p.group) ?? {
       persona: p.persona,
       agents: 0,
       total: emptyTally(),
+      field: emptyTally(),
       vs: new Map<string, Tally>(),
     };
     groups.set(p.group, group);
     const own = tallies.get(p.id)!;
     group.agents++;
     merge(group.total, own.total);
+    merge(group.field, own.field);
     for (const [opponent, tally] of own.vs) merge(getOrAdd(group.vs, opponent), tally);
   }
   return [...groups.entries()]
@@ -194,7 +245,8 @@ function groupVerdicts(
       persona: g.persona,
       agents: g.agents,
       ...withScore(g.total),
-      performance: performanceOf(g.total),
+      field: withScore(g.field),
+      performance: performanceOf(g.field),
       vs: vsRows(g.vs),
     }));
 }
@@ -239,11 +291,14 @@ function withScore(t: Tally): Tally & { score: number | null } {
   return { games: t.games, wins: t.wins, draws: t.draws, losses: t.losses, score: scoreOf(t) };
 }
 
-/** The match-runner Elo of the tally against everyone it met; an infinite value (a perfect score, an open bound) is null. */
+/**
+ * The Elo of the tally against everyone it met, from the project's one score interval
+ * (src/rules/chess/match-elo.ts): always finite with games; null only without any.
+ */
 export function performanceOf(t: Tally): Performance {
   if (t.games === 0) return { elo_diff: null, low: null, high: null };
   const m = matchElo(t);
-  return { elo_diff: finiteOrNull(m.elo), low: finiteOrNull(m.low), high: finiteOrNull(m.high) };
+  return { elo_diff: finiteOrNull(m.estimate), low: finiteOrNull(m.low), high: finiteOrNull(m.high) };
 }
 
 function vsRows(vs: Map<string, Tally>): VsRow[] {

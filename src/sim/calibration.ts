@@ -10,9 +10,9 @@
  *   or on the pool's size, and games run concurrently to keep every engine of the pool busy.
  * - Colours alternate: the first contender is white in even games.
  * - The ladder is a chain: random -> weakest level -> next level -> ...; each level's Elo is the one
- *   below it plus their match's Elo difference (src/rules/chess/match-elo.ts). A perfect score counts as its
- *   median-unbiased estimate (match-elo's `estimate`), with the exact 95% lower bound and no upper one.
- *   Interval half-widths add in quadrature along the chain (independent matches). The matches of upper
+ *   below it plus their match's Elo difference (src/rules/chess/match-elo.ts, the one score interval of the
+ *   project: two virtual draws as a prior, Wilson's 95% interval), so a perfect score has a finite estimate
+ *   and both bounds. Interval half-widths add in quadrature along the chain (independent matches). The matches of upper
  *   levels against random are played and recorded as a sanity check; they rarely carry information
  *   (a perfect score) and do not move the ladder.
  */
@@ -250,9 +250,9 @@ export function buildLadder(
 
 const METHOD =
   'Chain random -> weakest -> ... -> strongest: each level = the level below + Elo of their match ' +
-  '(score s = (W + D/2)/N, Elo = -400 log10(1/s - 1), 95% interval from s ± 1.96 sqrt(var/N)); a perfect score ' +
-  'counts as the Elo at which N of N is as likely as not (p^N = 0.5), with the exact 95% lower bound (p^N = 0.025) ' +
-  'and no upper bound; interval half-widths add in quadrature; random is fixed at 400.';
+  '(score with two virtual draws s = (W + D/2 + 1)/(N + 2), Elo = -400 log10(1/s - 1), 95% Wilson score interval ' +
+  'on s over N + 2 games, finite and of positive width for every record); interval half-widths add in quadrature; ' +
+  'random is fixed at 400.';
 
 interface Link {
   difference: number;
@@ -270,7 +270,7 @@ function linkOf(results: readonly PairingResult[], upper: string, lower: string)
 
 function describePairing(result: PairingResult): LadderPairing {
   const m = matchElo(result);
-  return { ...result, elo: finite(m.elo), low: finite(m.low), high: finite(m.high) };
+  return { ...result, elo: finite(m.estimate), low: finite(m.low), high: finite(m.high) };
 }
 
 /** Whole Elo for the file; an infinite value is written as null (JSON has no Infinity). */

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MatchTally, pairRecord, planMatch, type MatchSetup } from '../../src/compare/agent-match.js';
 import { duelGame } from '../../src/compare/duel.js';
-import { pairElo } from '../../src/compare/match-stats.js';
+import { pairDrawRatioPercent, pairElo, pairEloLine, pairLosPercent } from '../../src/compare/match-stats.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
-import { matchElo } from '../../src/rules/chess/match-elo.js';
+import { erf, scoreInterval } from '../../src/rules/chess/match-elo.js';
 import { pairsLlr } from '../../src/rules/chess/sprt.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 
@@ -168,22 +168,32 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
     );
   });
 
-  it('gives the Elo of the mean pair score with the spread over pairs, and the binomial bound for a perfect score', () => {
-    // 10 pairs: 2 x 1/2, 6 x 3/4, 2 x 1 of the pair: s = 0.75, var = (2·0.0625 + 0 + 2·0.0625) / 10 = 0.025
-    const e = pairElo(
-      { lossLoss: 0, lossDraw: 0, even: 2, winDraw: 6, winWin: 2 },
-      { wins: 10, draws: 8, losses: 2 },
-    );
-    const margin = 1.96 * Math.sqrt(0.025 / 10);
+  it('gives the Elo of the mean pair score from the pairs, a perfect pair score bounded from the pairs too', () => {
+    // 10 pairs: 2 x 1/2, 6 x 3/4, 2 x 1 of the pair; one virtual even pair: s' = (7.5 + 0.5) / 11.
+    const mixed = { lossLoss: 0, lossDraw: 0, even: 2, winDraw: 6, winWin: 2 };
+    const e = pairElo(mixed);
+    const interval = scoreInterval(7.5, 10, 2);
     const elo = (s: number) => 400 * Math.log10(s / (1 - s));
-    expect(e.elo).toBeCloseTo(elo(0.75), 9);
-    expect(e.low).toBeCloseTo(elo(0.75 - margin), 9);
-    expect(e.high).toBeCloseTo(elo(0.75 + margin), 9);
-    const perfect = pairElo(
-      { lossLoss: 0, lossDraw: 0, even: 0, winDraw: 0, winWin: 3 },
-      { wins: 6, draws: 0, losses: 0 },
+    expect(interval.score).toBeCloseTo(8 / 11, 12);
+    expect(e).toEqual({ elo: elo(interval.score), low: elo(interval.low), high: elo(interval.high) });
+    // 10 pairs won of 10: finite, and the lower bound from 10 pairs (about the exact binomial +140 over
+    // 10 pairs), not from 20 games as if independent (+277).
+    const perfect = pairElo({ lossLoss: 0, lossDraw: 0, even: 0, winDraw: 0, winWin: 10 });
+    expect(Number.isFinite(perfect.elo) && Number.isFinite(perfect.high)).toBe(true);
+    expect(perfect.low).toBeGreaterThan(100);
+    expect(perfect.low).toBeLessThan(160);
+    // Pair LOS and draw ratio, as fastchess: Φ((s - 1/2)/sqrt(var/n)); even pairs over all pairs.
+    // s = 0.75, var = (2·0.0625 + 0 + 2·0.0625) / 10 = 0.025: z = 0.25 / 0.05 = 5.
+    expect(pairLosPercent(mixed)).toBeCloseTo(100 * (0.5 * (1 + erf(5 / Math.SQRT2))), 6);
+    expect(pairDrawRatioPercent(mixed)).toBe(20);
+    expect(pairLosPercent({ lossLoss: 0, lossDraw: 0, even: 4, winDraw: 0, winWin: 0 })).toBe(50);
+  });
+
+  it("labels the Elo after an SPRT's early stop as uncorrected", () => {
+    const pairs = { lossLoss: 0, lossDraw: 1, even: 2, winDraw: 6, winWin: 2 };
+    expect(pairEloLine(pairs, true)).toMatch(
+      /^Elo difference: \+137\.0 \[-63\.7, \+\d+\.\d\] \(95%, not corrected for the SPRT stopping early\), LOS: [\d.]+ %, DrawRatio: 18\.2 % \(by pairs\)$/,
     );
-    const m = matchElo({ wins: 6, draws: 0, losses: 0 });
-    expect(perfect).toEqual({ elo: Infinity, low: m.low, high: Infinity });
+    expect(pairEloLine(pairs, false)).toContain('(95%), LOS');
   });
 });

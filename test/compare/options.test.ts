@@ -54,16 +54,34 @@ describe('compare --agent words and --sprt', () => {
       elo1: 10,
       alpha: 0.05,
       beta: 0.05,
+      model: 'normalized',
     });
-    expect(parseSprtOption('elo1=5, alpha=0.1')).toEqual({ elo0: 0, elo1: 5, alpha: 0.1, beta: 0.05 });
-    expect(parseSprtOption('elo0=-5,elo1=0')).toEqual({ elo0: -5, elo1: 0, alpha: 0.05, beta: 0.05 });
+    const n = 'normalized';
+    expect(parseSprtOption('elo1=5, alpha=0.1')).toEqual({
+      elo0: 0,
+      elo1: 5,
+      alpha: 0.1,
+      beta: 0.05,
+      model: n,
+    });
+    expect(parseSprtOption('elo0=-5,elo1=0')).toEqual({
+      elo0: -5,
+      elo1: 0,
+      alpha: 0.05,
+      beta: 0.05,
+      model: n,
+    });
+    expect(parseSprtOption('elo1=5,model=logistic')).toMatchObject({ elo1: 5, model: 'logistic' });
+    expect(parseSprtOption('model=bayesian')).toBe(
+      '--sprt model=bayesian: model= takes normalized or logistic',
+    );
     expect(parseSprtOption('elo0=10,elo1=0')).toBe('--sprt elo0=10,elo1=0: elo0 must be less than elo1');
     expect(parseSprtOption('alpha=0.6,beta=0.5')).toBe(
       '--sprt alpha=0.6,beta=0.5: alpha + beta must be less than 1',
     );
     for (const bad of ['elo2=3', 'elo1', 'elo1=', 'elo1=ten', 'elo1=1=2', '']) {
       expect(parseSprtOption(bad), bad).toMatch(
-        /^--sprt: ".*" is not one of elo0=, elo1=, alpha=, beta= with a number/,
+        /^--sprt: ".*" is not one of elo0=, elo1=, alpha=, beta= with a number, or model=/,
       );
     }
   });

@@ -8,6 +8,7 @@ import {
   sprtProblem,
   sprtState,
   type SprtBounds,
+  type SprtModel,
 } from '../../src/rules/chess/sprt.js';
 
 const runs = { numRuns: 300 };
@@ -17,7 +18,13 @@ function near(actual: number, expected: number): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * 0.01);
 }
 
-const bounds = (elo0: number, elo1: number): SprtBounds => ({ elo0, elo1, alpha: 0.05, beta: 0.05 });
+const bounds = (elo0: number, elo1: number, model: SprtModel = 'logistic'): SprtBounds => ({
+  elo0,
+  elo1,
+  alpha: 0.05,
+  beta: 0.05,
+  model,
+});
 
 describe('SPRT arithmetic against fastchess', () => {
   it("matches fastchess's published logistic figures (its test suite), trinomial and pentanomial", () => {
@@ -37,6 +44,35 @@ describe('SPRT arithmetic against fastchess', () => {
       ),
       -4.98,
     );
+  });
+
+  it("the SPRT's LLR under model=normalized matches fastchess's published test cases", () => {
+    // fastchess tests/sprt_test.cpp: "normalized trinomial 1, 2" and "normalized pentanomial 1, 2".
+    near(gamesLlr({ wins: 36433, draws: 68692, losses: 36027 }, bounds(0, 2, 'normalized')), 0.92);
+    near(gamesLlr({ wins: 10871, draws: 20431, losses: 10650 }, bounds(-1.75, 0.25, 'normalized')), 2.3);
+    near(
+      pairsLlr(
+        { winWin: 390, winDraw: 16974, even: 36029 + 200, lossDraw: 16618, lossLoss: 365 },
+        bounds(0, 2, 'normalized'),
+      ),
+      2.25,
+    );
+    near(
+      pairsLlr(
+        { winWin: 104, winDraw: 5150, even: 10311 + 401, lossDraw: 4883, lossLoss: 127 },
+        bounds(-1.75, 0.25, 'normalized'),
+      ),
+      3.01,
+    );
+  });
+
+  it('takes normalized Elo when no model is named, as fastchess does', () => {
+    const counts = { wins: 36433, draws: 68692, losses: 36027 };
+    const { model: _logistic, ...unnamed } = bounds(0, 2);
+    expect(gamesLlr(counts, unnamed)).toBe(gamesLlr(counts, bounds(0, 2, 'normalized')));
+    expect(gamesLlr(counts, unnamed)).not.toBeCloseTo(gamesLlr(counts, bounds(0, 2, 'logistic')), 1);
+    // No spread yet (every game drawn): nothing to scale the bounds by, so no evidence either way.
+    expect(gamesLlr({ wins: 0, draws: 9, losses: 0 }, bounds(0, 10, 'normalized'))).toBe(0);
   });
 
   it('has the bounds fastchess prints for alpha = beta = 0.05: (-2.94, 2.94)', () => {
@@ -63,10 +99,11 @@ describe('SPRT arithmetic against fastchess', () => {
 
   it('is antisymmetric: the other side of the same games, with the hypotheses mirrored, has the opposite LLR', () => {
     fc.assert(
-      fc.property(counts, elos, (c, b) => {
+      fc.property(counts, elos, fc.constantFrom<SprtModel>('logistic', 'normalized'), (c, e, model) => {
+        const b = { ...e, model };
         const mirrored = gamesLlr(
           { wins: c.losses, draws: c.draws, losses: c.wins },
-          bounds(-b.elo1, -b.elo0),
+          bounds(-b.elo1, -b.elo0, model),
         );
         expect(Math.abs(mirrored + gamesLlr(c, b))).toBeLessThan(1e-6 * (1 + Math.abs(mirrored)));
       }),

@@ -75,8 +75,10 @@ describe('verdicts, against hand-computed examples', () => {
       score: 0.5,
       elo_start: 1200,
       elo_final: 1231,
-      // s = 1/2: Elo 0; var = (1/4 + 0 + 1/4)/3, se = sqrt(var/3), bounds at 0.5 -/+ 1.96 se = 0.038 and 0.962.
-      performance: { elo_diff: 0, low: -561.2, high: 561.2 },
+      // s' = (1.5 + 1) / (3 + 2) = 1/2: Elo 0; Wilson on n' = 5: centre 1/2, half-width
+      // (1.96 / (1 + 3.8416/5))·sqrt(0.25/5 + 3.8416/100) = 0.3296 -> [0.1704, 0.8296], ±274.9 Elo.
+      performance: { elo_diff: 0, low: -274.9, high: 274.9 },
+      pool: expect.objectContaining({ elo: expect.any(Number) }) as unknown,
       vs: [
         { opponent: 'p', games: 1, wins: 1, draws: 0, losses: 0, score: 1 },
         { opponent: 'sf-3', games: 2, wins: 0, draws: 1, losses: 1, score: 0.25 },
@@ -93,8 +95,10 @@ describe('verdicts, against hand-computed examples', () => {
       losses: 1,
       score: 0.5,
       timeouts: 0,
-      performance: { elo_diff: 0, low: null, high: null },
+      performance: { elo_diff: 0 },
     });
+    // Every interval finite and of positive width (the one score interval of src/rules/chess/match-elo.ts).
+    for (const a of verdicts.agents) expect(a.performance.high! - a.performance.low!).toBeGreaterThan(0);
     expect(agent('c')).toMatchObject({
       games: 3,
       wins: 1,
@@ -115,7 +119,10 @@ describe('verdicts, against hand-computed examples', () => {
       draws: 1,
       losses: 2,
       score: 0.5,
-      performance: { elo_diff: 0, low: -366.8, high: 366.8 },
+      // Against the other group only (a and b's game with each other left out): c, 1 win 1 draw 1 loss
+      // from g1's side, so the same interval as agent a's.
+      field: { games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 },
+      performance: { elo_diff: 0, low: -274.9, high: 274.9 },
       vs: [
         { opponent: 'p', games: 2, wins: 1, draws: 0, losses: 1, score: 0.5 },
         { opponent: 'sf-3', games: 3, wins: 1, draws: 1, losses: 1, score: 0.5 },
@@ -123,12 +130,13 @@ describe('verdicts, against hand-computed examples', () => {
     });
   });
 
-  it('gives nulls where a number is undefined: no games, a perfect score, an open bound', () => {
+  it('gives nulls only without games: a perfect score has a finite estimate and interval', () => {
     const idle = tallyVerdicts([player('x', 'g', 'p')], [], 5000).agents[0]!;
     expect(idle).toMatchObject({
       games: 0,
       score: null,
       performance: { elo_diff: null, low: null, high: null },
+      pool: null,
       vs: [],
     });
     const perfect = tallyVerdicts(
@@ -136,17 +144,30 @@ describe('verdicts, against hand-computed examples', () => {
       [game('w', 'l', '1-0'), game('l', 'w', '0-1'), game('w', 'l', '1-0')],
       5000,
     );
-    // 3 of 3: no finite Elo; the exact binomial lower bound is the p with p^3 = 0.025, -153.5 Elo.
-    expect(perfect.agents.find((a) => a.handle === 'w_handle')!.performance).toEqual({
-      elo_diff: null,
-      low: -153.5,
-      high: null,
+    // 3 of 3: s' = (3 + 1) / (3 + 2) = 0.8, +240.8 Elo, inside a finite interval; the loser mirrors it.
+    const w = perfect.agents.find((a) => a.handle === 'w_handle')!;
+    const l = perfect.agents.find((a) => a.handle === 'l_handle')!;
+    expect(w.performance.elo_diff).toBe(240.8);
+    expect(w.performance.low).toBeLessThan(0);
+    expect(w.performance.high).toBeGreaterThan(240.8);
+    expect(l.performance).toEqual({
+      elo_diff: -240.8,
+      low: -w.performance.high!,
+      high: -w.performance.low!,
     });
-    expect(perfect.agents.find((a) => a.handle === 'l_handle')!.performance).toEqual({
-      elo_diff: null,
-      low: null,
-      high: 153.5,
-    });
+    expect(w.pool!.elo).toBeGreaterThan(0);
+    expect(w.pool!.elo).toBeCloseTo(-l.pool!.elo, 0);
+  });
+
+  it("a group's Elo against the field leaves out games between its own members", () => {
+    // g1 (a, b) beat g2's c twice; a and b also play each other ten times, all won by a.
+    const ps = [player('a', 'g1', 'p'), player('b', 'g1', 'p'), player('c', 'g2', 'q')];
+    const inside = Array.from({ length: 10 }, () => game('a', 'b', '1-0'));
+    const v = tallyVerdicts(ps, [...inside, game('a', 'c', '1-0'), game('c', 'b', '0-1')], 5000);
+    const g1 = v.groups.find((g) => g.group === 'g1')!;
+    expect(g1).toMatchObject({ games: 22, wins: 12, losses: 10 });
+    expect(g1.field).toEqual({ games: 2, wins: 2, draws: 0, losses: 0, score: 1 });
+    expect(g1.performance.elo_diff).toBe(190.8); // (2 + 1) / (2 + 2) = 0.75
   });
 
   it('ignores games against accounts that get no verdict, and sorts agents by handle, groups by label, vs rows by opponent', () => {
@@ -214,13 +235,23 @@ describe('verdict arithmetic, as a property', () => {
           expect(a.vs.reduce((s, r) => s + r.games, 0)).toBe(a.games);
           expect(a.timeouts).toBeLessThanOrEqual(a.losses);
           const p = a.performance;
-          if (p.low !== null && p.elo_diff !== null) expect(p.low).toBeLessThanOrEqual(p.elo_diff);
-          if (p.high !== null && p.elo_diff !== null) expect(p.high).toBeGreaterThanOrEqual(p.elo_diff);
+          expect(p.elo_diff === null).toBe(a.games === 0);
+          if (a.games > 0) {
+            expect(p.low!).toBeLessThan(p.elo_diff!);
+            expect(p.high!).toBeGreaterThan(p.elo_diff!);
+            expect(a.pool!.low).toBeLessThan(a.pool!.high);
+          }
         }
         expect(sum).toBe(2 * games.length); // every game counts once for each side
         for (const g of v.groups) {
           const members = v.agents.filter((a) => a.group === g.group);
           expect(g.agents).toBe(members.length);
+          const inside = games.filter(
+            (x) =>
+              ps.find((q) => q.id === x.whiteId)!.group === g.group &&
+              ps.find((q) => q.id === x.blackId)!.group === g.group,
+          ).length;
+          expect(g.field.games).toBe(g.games - 2 * inside);
           for (const key of ['games', 'wins', 'draws', 'losses'] as const)
             expect(g[key]).toBe(members.reduce((s, a) => s + a[key], 0));
         }
@@ -235,29 +266,46 @@ describe('score lines and the verdict table', () => {
   it('writes cutechess-style lines: W - L - D, the score, the games; the Elo line with LOS and draw ratio', () => {
     const t = { games: 10, wins: 3, draws: 2, losses: 5 };
     expect(scoreLine('my_agent', 'sf-3', t)).toBe('Score of my_agent vs sf-3: 3 - 5 - 2 [0.400] 10');
-    // s = 0.4: Elo -70.4; LOS 0.5(1 + erf(-2 / sqrt(16))) = 0.5(1 + erf(-0.5)) = 23.98 %.
-    expect(eloLine(t)).toMatch(/^Elo difference: -70\.4 \+\/- \d+\.\d, LOS: 24\.0 %, DrawRatio: 20\.0 %$/);
-    // 4 of 4: the lower bound is the p with p^4 = 0.025 (-72.1 Elo); LOS 0.5(1 + erf(4 / sqrt(8))).
-    expect(eloLine({ games: 4, wins: 4, draws: 0, losses: 0 })).toBe(
-      'Elo difference: +inf (95%: -72.1 to +inf), LOS: 97.7 %, DrawRatio: 0.0 %',
+    // s' = (4 + 1) / (10 + 2): Elo -58.5, in its Wilson interval; LOS 0.5(1 + erf(-2 / sqrt(16))) = 23.98 %.
+    expect(eloLine(t)).toMatch(
+      /^Elo difference: -58\.5 \[-\d+\.\d, \+\d+\.\d\] \(95%\), LOS \(per game, as cutechess\): 24\.0 %, DrawRatio: 20\.0 %$/,
     );
-    expect(eloLine({ games: 2, wins: 0, draws: 2, losses: 0 })).toContain('LOS: n/a');
+    // 4 of 4: finite, (4 + 1) / (4 + 2) -> +279.6, with a finite upper bound; LOS 0.5(1 + erf(4 / sqrt(8))).
+    expect(eloLine({ games: 4, wins: 4, draws: 0, losses: 0 })).toMatch(
+      /^Elo difference: \+279\.6 \[-\d+\.\d, \+\d+\.\d\] \(95%\), LOS \(per game, as cutechess\): 97\.7 %, DrawRatio: 0\.0 %$/,
+    );
+    expect(eloLine({ games: 2, wins: 0, draws: 2, losses: 0 })).toContain('cutechess): n/a');
     expect(losPercent({ wins: 5, losses: 5 })).toBeCloseTo(50, 9);
     expect(erf(0.5)).toBeCloseTo(0.5204999, 6);
     expect(erf(-1.2)).toBeCloseTo(-0.910314, 6);
   });
 
-  it('shows every agent of a small run, and only groups plus the top and bottom three of a large one', () => {
+  it('shows every agent of a small run, and only groups plus the top and bottom three ranked agents of a large one', () => {
     const small = verdictSections(tallyVerdicts(PLAYERS, GAMES, 5000));
-    expect(small.map((s) => s.title)).toEqual(['groups (2)', 'agents (3)']);
+    expect(small.map((s) => s.title)).toEqual([
+      'groups (2)',
+      'agents (3; ranked by pool Elo, at least 10 games to be ranked)',
+    ]);
+    expect(small[1]!.rows.map((r) => r[0])).toEqual(['-', '-', '-']); // nobody has 10 games
+    // 20 agents in a chain: p(i+1) beats p(i) ten times; p00 and p01 also play once more, p00 winning.
     const many = Array.from({ length: 20 }, (_, i) => player(`p${String(i).padStart(2, '0')}`, 'g', 'p'));
-    const games = many.slice(1).map((p, i) => game(p.id, many[i]!.id, '1-0'));
-    const large = verdictSections(tallyVerdicts(many, games, 5000));
+    const games = many
+      .slice(1)
+      .flatMap((p, i) => Array.from({ length: 10 }, () => game(p.id, many[i]!.id, '1-0')));
+    // A newcomer with 2 wins in 2 games: the best score, but too few games to be ranked.
+    const lucky = player('lucky', 'g', 'p');
+    const all = [...many, lucky];
+    const large = verdictSections(
+      tallyVerdicts(all, [...games, game('lucky', 'p00', '1-0'), game('p01', 'lucky', '0-1')], 5000),
+    );
     expect(large[0]!.title).toBe('groups (1)');
-    expect(large[1]!.title).toBe('agents: top 3 and bottom 3 of 20 by score');
+    expect(large[1]!.title).toBe(
+      'agents: top 3 and bottom 3 of 21 (ranked by pool Elo, at least 10 games to be ranked; 1 with fewer games not ranked)',
+    );
     expect(large[1]!.rows).toHaveLength(6);
-    expect(large[1]!.rows[0]![0]).toBe('p19_handle'); // won its only game, and nobody played it back
+    expect(large[1]!.rows.map((r) => r[0])).toEqual(['1', '2', '3', '18', '19', '20']);
+    expect(large[1]!.rows[0]![1]).toBe('p19_handle'); // top of the chain
+    expect(large[1]!.rows.map((r) => r[1])).not.toContain('lucky_handle');
     expect(eloInterval({ elo_diff: 88.04, low: 12.2, high: 170.5 })).toBe('+88 [+12, +171]');
-    expect(eloInterval({ elo_diff: null, low: -153.5, high: null })).toBe('+inf [-153, +inf]');
   });
 });

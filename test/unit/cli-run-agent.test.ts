@@ -42,7 +42,7 @@ describe('run --agent: your module against chosen opponents', () => {
       .filter((l) => /^Score of material_agent vs (random|sf-3): \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+$/.test(l));
     expect(scoreLines.length).toBeGreaterThanOrEqual(6 + 2); // one per game as it ends, then each opponent's final line
     expect(stdout).toMatch(
-      /^Score of material_agent vs all: \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+\nElo difference: .+, LOS: .+, DrawRatio: \d+\.\d %$/m,
+      /^Score of material_agent vs all: \d+ - \d+ - \d+ \[\d\.\d{3}\] \d+\nElo difference: [-+]?\d+\.\d \[[-+]?\d+\.\d, [-+]?\d+\.\d\] \(95%\), LOS \(per game, as cutechess\): .+, DrawRatio: \d+\.\d %$/m,
     );
 
     const report = readReport(out);

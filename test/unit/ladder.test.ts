@@ -35,40 +35,41 @@ describe('the calibration ladder', () => {
     expect(ladder.levels[0]).toEqual({
       ...settings,
       name: 'sf-a',
-      elo: Math.round(400 + a.elo),
+      elo: Math.round(400 + a.estimate),
       low: Math.round(400 + a.low),
       high: Math.round(400 + a.high),
       games: 10,
     });
-    const top = 400 + a.elo + b.elo;
+    const top = 400 + a.estimate + b.estimate;
     expect(ladder.levels[1]).toEqual({
       ...settings,
       name: 'sf-b',
       elo: Math.round(top),
-      low: Math.round(top - Math.hypot(a.elo - a.low, b.elo - b.low)),
-      high: Math.round(top + Math.hypot(a.high - a.elo, b.high - b.elo)),
+      low: Math.round(top - Math.hypot(a.estimate - a.low, b.estimate - b.low)),
+      high: Math.round(top + Math.hypot(a.high - a.estimate, b.high - b.estimate)),
       games: 30,
     });
   });
 
-  it('counts a perfect score as its median-unbiased estimate and leaves the ladder above it unbounded upward', () => {
+  it('counts a perfect score as a finite estimate with both bounds (two virtual draws, Wilson interval)', () => {
     const results = [
       { first: 'sf-a', second: 'random', wins: 10, draws: 0, losses: 0 },
       { first: 'sf-b', second: 'sf-a', wins: 3, draws: 0, losses: 1 },
       { first: 'sf-b', second: 'random', wins: 10, draws: 0, losses: 0 },
     ];
     const ladder = buildLadder(levels('sf-a', 'sf-b'), results, meta);
-    const { estimate, low } = matchElo(results[0]!); // 0.5 ** (1/10) ≈ 0.933 -> +457.6; 0.025 ** (1/10) -> +140.2
-    expect(estimate).toBeCloseTo(457.6, 1);
+    const { estimate, low, high } = matchElo(results[0]!); // (10 + 1) / (10 + 2) -> +416.6
+    expect(estimate).toBeCloseTo(416.6, 1);
     expect(ladder.levels[0]).toMatchObject({
       elo: Math.round(400 + estimate),
       low: Math.round(400 + low),
-      high: null,
+      high: Math.round(400 + high),
     });
-    expect(ladder.levels[1]!.elo).toBe(Math.round(400 + estimate + 190.849));
-    expect(ladder.levels[1]!.high).toBeNull();
-    // The sanity check against random is recorded, not chained.
-    expect(ladder.pairings[2]).toMatchObject({ first: 'sf-b', second: 'random', elo: null, high: null });
+    const b = matchElo(results[1]!); // (3 + 1) / (4 + 2) -> +120.4
+    expect(ladder.levels[1]!.elo).toBe(Math.round(400 + estimate + b.estimate));
+    expect(ladder.levels[1]!.high).not.toBeNull();
+    // The sanity check against random is recorded, not chained, with a finite Elo and interval.
+    expect(ladder.pairings[2]).toMatchObject({ first: 'sf-b', second: 'random', elo: Math.round(estimate) });
   });
 
   it('pairs every level with the one below it and, as a check, with random', () => {

@@ -1,4 +1,4 @@
-import type { AgentVerdict, Performance, Verdicts, VsRow } from '../verdicts.js';
+import type { AgentVerdict, Performance, PoolRating, Verdicts, VsRow } from '../verdicts.js';
 import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
 
 /**
@@ -9,6 +9,11 @@ function perf(p: Performance | undefined, row: { games: number; score: number | 
   if (!p || row.games === 0) return '—';
   const sign = (row.score ?? 0.5) >= 0.5 ? 1 : -1;
   return `${eloDiff(p.elo_diff ?? sign * Infinity)} [${eloDiff(p.low ?? -Infinity)}, ${eloDiff(p.high ?? Infinity)}]`;
+}
+
+/** The pool rating and its 95 % interval; — for an agent with no game. */
+function pool(p: PoolRating | null | undefined): string {
+  return p ? `${eloDiff(p.elo)} [${eloDiff(p.low)}, ${eloDiff(p.high)}]` : '—';
 }
 
 /** A score as a share of the points: 0.585 -> 58.5 %. */
@@ -36,10 +41,10 @@ export function groupVerdictsSection(v: Verdicts): string {
     g.games,
     wdl(g),
     score(g.score),
-    perf(g.performance, g),
+    g.field ? perf(g.performance, g.field) : perf(g.performance, g),
   ]);
   const summary = table(
-    ['group', 'persona', 'agents', 'games', 'W / D / L', 'score', 'performance (Elo, 95 %)'],
+    ['group', 'persona', 'agents', 'games', 'W / D / L', 'score', 'vs other groups (Elo, 95 %)'],
     rows,
   );
   const vs = v.groups
@@ -61,6 +66,7 @@ export function agentVerdictsSection(v: Verdicts): string {
     score(a.score),
     `${a.elo_start} → ${a.elo_final}`,
     perf(a.performance, a),
+    pool(a.pool),
     a.timeouts,
     refusedTotal(a),
   ]);
@@ -73,6 +79,7 @@ export function agentVerdictsSection(v: Verdicts): string {
       'score',
       'Elo',
       'performance (Elo, 95 %)',
+      'pool rating (Elo, 95 %)',
       'timeouts',
       'refused',
     ],
@@ -95,6 +102,7 @@ function agentPage(a: AgentVerdict): string {
     ['score', score(a.score)],
     ['Elo', `${a.elo_start} → ${a.elo_final}`],
     ['performance (Elo, 95 %)', perf(a.performance, a)],
+    ['pool rating (Elo, 95 %)', pool(a.pool)],
     ['timeouts', a.timeouts],
     [
       'refused requests',

@@ -1,16 +1,21 @@
 /**
- * The Elo difference a match result implies, with its 95% interval, the way engine match runners
- * (cutechess-cli, fastchess) report it (ISSUE 6): the score s = (W + D/2) / N, Elo = -400·log10(1/s - 1),
- * and the interval from the per-game score variance: se = sqrt(var / N), bounds s ± 1.96·se converted to
- * Elo. Used by the engine calibration (src/sim/calibration.ts); never by the platform's ratings.
+ * The Elo difference a match result implies, with its 95% interval (ISSUE 6, ISSUE 26): one method for
+ * every score interval the project prints (console, verdict tables, report.json and report.html,
+ * calibrate, `run --agent`, `compare --agent` over pairs). Never on the platform's ratings.
  *
- * Decisions (docs/rules.md):
- * - A perfect score (s = 0 or 1) implies an infinite difference; its variance is zero, so the normal
- *   interval says nothing. The finite bound is then the exact binomial one: scoring N of N has
- *   probability p^N, so the 95% two-sided bound is the p with p^N = 0.025 (s = 0 mirrors it).
- * - Where a finite number is needed (a ladder), `estimate` is the Elo itself, or for a perfect score the
- *   median-unbiased one from the same binomial: the p with p^N = 0.5, at which N of N is as likely as not.
- * - A bound of the normal interval at or past 0 or 1 is infinite in that direction.
+ * The method (docs/rules.md), on the mean score of independent units (games, or colour-swapped pairs):
+ * - A weak prior of two virtual drawn games against an equal player (BayesElo's default prior, one
+ *   virtual even pair when the units are pairs) is added to the record: score s' = (points + 1) / (games + 2)
+ *   in games. It keeps a perfect or zero score finite: 2 wins in 2 read +191, not +inf.
+ * - The 95% interval is Wilson's score interval on s' over n' units, with the binomial variance s'(1 - s')
+ *   (a draw counted as the half-win, half-loss it scores: never narrower than the variance W/D/L outcomes
+ *   can have at that score, so the interval never claims a certainty the draws do not give). Wilson's
+ *   interval has width > 0 for every n' and stays inside (0, 1) when 0 < s' < 1, so both bounds are finite.
+ *   18 draws of 18 read 0 [-148, +148], not 0 [0, 0].
+ * - Its bounds rise with each extra win and fall with each extra loss, so better records never get a
+ *   lower bound below worse ones (10-0-0 gets +105, 10-1-0 gets +86).
+ * - `elo` is the plain match-runner figure -400·log10(1/s - 1) of the observed score (±Infinity for a
+ *   perfect score); `estimate` is the prior's, and the one printed beside the interval.
  */
 
 export interface MatchResult {
@@ -23,20 +28,19 @@ export interface MatchElo {
   games: number;
   /** (W + D/2) / N, from the first player's side. */
   score: number;
-  /** The first player's Elo advantage; ±Infinity for a perfect score. */
+  /** The observed score's Elo advantage; ±Infinity for a perfect score. */
   elo: number;
-  /** `elo` when finite; for a perfect score, the median-unbiased Elo (always finite). */
+  /** The Elo of the score with the prior's two virtual draws: always finite, inside [low, high]. */
   estimate: number;
-  /** 95% interval; either bound may be infinite. */
+  /** 95% interval, always finite and of positive width. */
   low: number;
   high: number;
 }
 
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.96;
-/** The tail probability each side of a 95% interval leaves out. */
-const TAIL = (1 - 0.95) / 2;
-const MEDIAN = 0.5;
+/** The prior: this many virtual drawn games against an equal player, added to every record. */
+export const PRIOR_DRAWS = 2;
 
 /** The Elo difference at which the expected score is `score`; ±Infinity at 1 and 0. */
 export function eloFromScore(score: number): number {
@@ -46,27 +50,43 @@ export function eloFromScore(score: number): number {
   return 400 * Math.log10(score / (1 - score));
 }
 
+export interface ScoreInterval {
+  /** The score with the prior added. */
+  score: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The score estimate and 95% interval of `points` scored over `units` independent units, each worth 1
+ * (a game; a pair scores the mean of its two games), each unit standing for `gamesPerUnit` games. The
+ * prior is PRIOR_DRAWS virtual drawn games, that is PRIOR_DRAWS / gamesPerUnit units of score one half.
+ */
+export function scoreInterval(points: number, units: number, gamesPerUnit = 1): ScoreInterval {
+  if (!(units > 0) || !(points >= 0 && points <= units))
+    throw new RangeError(`a score interval needs 0 <= points <= units and units > 0: ${points}/${units}`);
+  const prior = PRIOR_DRAWS / gamesPerUnit;
+  const n = units + prior;
+  const s = (points + prior / 2) / n;
+  const z2 = Z95 * Z95;
+  const centre = (s + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 / (1 + z2 / n)) * Math.sqrt((s * (1 - s)) / n + z2 / (4 * n * n));
+  return { score: s, low: centre - half, high: centre + half };
+}
+
 export function matchElo(result: MatchResult): MatchElo {
   assertCounts(result);
   const { wins, draws, losses } = result;
   const games = wins + draws + losses;
-  const score = (wins + draws / 2) / games;
-  const elo = eloFromScore(score);
-  // N of N has probability p^N: the p that makes it q likely, as an Elo difference.
-  const perfect = (q: number) => eloFromScore(q ** (1 / games));
-  if (score === 1)
-    return { games, score, elo, estimate: perfect(MEDIAN), low: perfect(TAIL), high: Infinity };
-  if (score === 0)
-    return { games, score, elo, estimate: -perfect(MEDIAN), low: -Infinity, high: -perfect(TAIL) };
-  const variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / games;
-  const margin = Z95 * Math.sqrt(variance / games);
+  const points = wins + draws / 2;
+  const interval = scoreInterval(points, games);
   return {
     games,
-    score,
-    elo,
-    estimate: elo,
-    low: eloFromScore(score - margin),
-    high: eloFromScore(score + margin),
+    score: points / games,
+    elo: eloFromScore(points / games),
+    estimate: eloFromScore(interval.score),
+    low: eloFromScore(interval.low),
+    high: eloFromScore(interval.high),
   };
 }
 
@@ -80,7 +100,8 @@ function assertCounts({ wins, draws, losses }: MatchResult): void {
 }
 
 /**
- * Likelihood of superiority, as cutechess computes it: the chance the first player is the stronger, from
+ * Likelihood of superiority per game, as cutechess computes it (`compare --agent` reports the pair-based
+ * one instead, src/compare/match-stats.ts): the chance the first player is the stronger, from
  * its decisive games (draws say nothing): ½·(1 + erf((W - L) / √(2(W + L)))); one half with none.
  */
 export function likelihoodOfSuperiority(wins: number, losses: number): number {

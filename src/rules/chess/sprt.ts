@@ -1,21 +1,32 @@
 /**
  * The sequential probability ratio test engine match runners use to decide whether one player is
- * stronger than another (ISSUE 15): a generalized SPRT on logistic Elo, over game results (trinomial) or
- * over pairs of games with colours swapped (pentanomial), as fastchess computes it.
+ * stronger than another (ISSUE 15, ISSUE 26): a generalized SPRT over game results (trinomial) or over
+ * pairs of games with colours swapped (pentanomial), as fastchess computes it.
  *
  * H0: the Elo difference is elo0; H1: it is elo1. After each game (or pair) the log-likelihood ratio
  * LLR = N · Σ p_i · ln(q1_i / q0_i), where p is the observed distribution over outcomes and q_k the
  * distribution closest to p (maximum likelihood) whose expected score is the score elo_k implies. The
  * test stops when LLR leaves (ln(β/(1-α)), ln((1-β)/α)): above accepts H1, below accepts H0.
  *
+ * Two models say what "Elo" in elo0/elo1 means (`model`, default normalized as in fastchess):
+ * - normalized: Elo per unit of the score's spread, so the bounds mean the same whatever the draw rate:
+ *   the score of nElo x is 0.5 + x·σ·ln(10)/800, σ the observed per-game standard deviation of the score
+ *   (games), or √2 times the per-pair one (pairs: a pair is two games, its score their mean);
+ * - logistic: the usual Elo, score 1 / (1 + 10^(-x/400)).
+ *
  * Empty outcome classes count as 0.001 of an observation, as fastchess does, so no probability is zero.
  * The check against fastchess's own published figures is in test/property/sprt.test.ts.
  */
+export type SprtModel = 'normalized' | 'logistic';
+export const SPRT_MODELS: readonly SprtModel[] = ['normalized', 'logistic'];
+
 export interface SprtBounds {
   elo0: number;
   elo1: number;
   alpha: number;
   beta: number;
+  /** What elo0 and elo1 are measured in; normalized when left out, as fastchess's default. */
+  model?: SprtModel;
 }
 
 export interface GameCounts {
@@ -91,16 +102,46 @@ export function scoreFromElo(elo: number): number {
   return 1 / (1 + 10 ** (-elo / 400));
 }
 
+/** The expected score of a normalized Elo, given the per-game standard deviation of the score. */
+export function scoreFromNormalizedElo(nelo: number, perGameSd: number): number {
+  return 0.5 + (nelo * perGameSd * Math.LN10) / 800;
+}
+
 function llr(counts: number[], scores: number[], bounds: SprtBounds): number {
   if (counts.every((c) => c === 0)) return 0;
   const regular = counts.map((c) => (c > 0 ? c : EMPTY_CLASS));
   const total = regular.reduce((a, b) => a + b, 0);
   const observed = regular.map((c) => c / total);
-  const q0 = closestWithScore(observed, scores, scoreFromElo(bounds.elo0));
-  const q1 = closestWithScore(observed, scores, scoreFromElo(bounds.elo1));
+  const target = targetScore(counts, scores, bounds);
+  if (target === null) return 0;
+  const [s0, s1] = [target(bounds.elo0), target(bounds.elo1)];
+  // A hypothesis whose score leaves the outcomes' range cannot be fitted: no evidence either way yet.
+  const [min, max] = [scores[0]!, scores[scores.length - 1]!];
+  if (!(s0 > min && s0 < max && s1 > min && s1 < max)) return 0;
+  const q0 = closestWithScore(observed, scores, s0);
+  const q1 = closestWithScore(observed, scores, s1);
   let sum = 0;
   for (let i = 0; i < observed.length; i++) sum += observed[i]! * (Math.log(q1[i]!) - Math.log(q0[i]!));
   return total * sum;
+}
+
+/**
+ * The score a hypothesis's Elo implies under the model; null when the normalized model has no spread to
+ * scale by (every game, or pair, scored the same): then nothing is known yet, and the LLR is 0 as in fastchess.
+ */
+function targetScore(
+  counts: number[],
+  scores: number[],
+  bounds: SprtBounds,
+): ((elo: number) => number) | null {
+  if ((bounds.model ?? 'normalized') === 'logistic') return scoreFromElo;
+  const n = counts.reduce((a, b) => a + b, 0);
+  const mean = counts.reduce((sum, c, i) => sum + c * scores[i]!, 0) / n;
+  const variance = counts.reduce((sum, c, i) => sum + c * (scores[i]! - mean) ** 2, 0) / n;
+  if (variance === 0) return null;
+  // A pair's score is the mean of two games: its spread is the per-game one over √2.
+  const perGameSd = Math.sqrt(scores.length === PAIR_SCORES.length ? 2 * variance : variance);
+  return (elo) => scoreFromNormalizedElo(elo, perGameSd);
 }
 
 /**
