@@ -197,7 +197,16 @@ export const activity = defineRoute({
   auth: 'required',
   actors: 'any',
   summary: 'Your own gameplay and social activity, newest first (not service health)',
-  query: Input({ ...Paging(), type: Opt(OneOf(ACTIVITY_TYPES)) }),
+  // The published docs list no activity types (WIRE §11 shows one, game_started; the SDK sends any string),
+  // so a value the twin never records is a filter that matches nothing, not a refusal naming our own words.
+  query: Input({
+    ...Paging(),
+    type: Opt(
+      Str({
+        description: `rows of this type only: ${ACTIVITY_TYPES.join(', ')}; any other value matches no row`,
+      }),
+    ),
+  }),
   response: PageOf('activities', ActivityRow),
   errors: [],
 });

@@ -213,8 +213,8 @@ function rowContext(p: Platform): RowContext {
   };
 }
 
-/** The actor's rows, newest first, optionally of one type. */
-export function listActivity(p: Platform, actorId: string, type?: ActivityType): Activity[] {
+/** The actor's rows, newest first, optionally of one type (a type never recorded matches no row). */
+export function listActivity(p: Platform, actorId: string, type?: string): Activity[] {
   const entries = p.state.activity.get(actorId) ?? [];
   const context = rowContext(p);
   const rows: Activity[] = [];
