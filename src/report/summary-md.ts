@@ -1,6 +1,7 @@
 import type { RunContext } from './junit.js';
 import type { Report } from './report.js';
-import { markdownTable, verdictSections } from './verdict-table.js';
+import { markdownTable, verdictSections, type TableSection } from './verdict-table.js';
+import { mdCode, mdText } from './markdown.js';
 import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
 
 /**
@@ -26,7 +27,7 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
     }),
     ...(context.crossCheck ? ['', `Ledger cross-check: ${inline(context.crossCheck.line)}`] : []),
     '',
-    `Replay: \`${context.replay}\``,
+    `Replay: ${mdCode(context.replay)}`,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -36,25 +37,31 @@ function verdictBlock(report: Report): string[] {
   return verdictSections(report.verdicts).flatMap((section) => [
     `### Verdicts: ${section.title}`,
     '',
-    ...markdownTable(section),
+    ...markdownTable(escapedSection(section)),
     '',
   ]);
+}
+
+/** A verdict table's cells (handles, group and persona names come from the scenario) as inert text; markdownTable escapes the pipes. */
+function escapedSection(section: TableSection): TableSection {
+  return { ...section, header: section.header.map(mdText), rows: section.rows.map((row) => row.map(mdText)) };
 }
 
 /** "14 invariants: 9 held, 5 not exercised", then why a required one failed the run. */
 function invariantCounts(report: Report): string {
   const counts = `${report.invariants.length} invariants: ${statusCounts(report.invariants.map(invariantStatus))}`;
-  return [counts, ...report.required_not_exercised.map((r) => r.message)].join('; ');
+  return [counts, ...report.required_not_exercised.map((r) => inline(r.message))].join('; ');
 }
 
 function invariantRow(inv: Report['invariants'][number]): string[] {
-  if (inv.passed && inv.checks > 0) return [inv.name, 'ok', String(inv.checks)];
-  if (inv.passed) return [inv.name, inv.required ? '**not exercised** (required)' : 'not exercised', '0'];
+  const name = inline(inv.name);
+  if (inv.passed && inv.checks > 0) return [name, 'ok', String(inv.checks)];
+  if (inv.passed) return [name, inv.required ? '**not exercised** (required)' : 'not exercised', '0'];
   const first = inv.violations[0]?.message ?? '';
-  return [inv.name, `**FAILED** ${inv.violationCount} time(s): ${inline(first)}`, String(inv.checks)];
+  return [name, `**FAILED** ${inv.violationCount} time(s): ${inline(first)}`, String(inv.checks)];
 }
 
-/** One line of Markdown: no line breaks, and no backticks that would open code spans. */
+/** A string from the scenario or the run (names, messages) as one line of inert Markdown. */
 function inline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+  return mdText(text);
 }

@@ -1,3 +1,4 @@
+import { mdCell, mdCode, mdText, pipes } from '../../report/markdown.js';
 import type { SweepResult } from '../sweep-result.js';
 
 /** How many failing seeds the summary lists; sweep.json lists them all. */
@@ -15,10 +16,10 @@ function headline(sweep: SweepResult): string[] {
   const c = sweep.counts;
   const verdict = sweep.passed ? 'all passed' : `${c.seeds - c.passed} failing`;
   return [
-    `## agent-chess-sim sweep: ${sweep.scenario.name}, seeds ${sweep.seeds.spec}`,
+    `## agent-chess-sim sweep: ${mdText(sweep.scenario.name)}, seeds ${mdText(sweep.seeds.spec)}`,
     '',
     `**${c.seeds} seeds, ${verdict}**: ${c.passed} passed, ${c.failed} broke an invariant, ${c.crashed} crashed, ${c.timed_out} timed out, ${c.lost} lost.`,
-    `Scenario \`${sweep.scenario.file}\` (sha256 \`${sweep.scenario.sha256.slice(0, 12)}\`), agent-chess-sim ${sweep.version}.`,
+    `Scenario ${mdCode(sweep.scenario.file)} (sha256 ${mdCode(sweep.scenario.sha256.slice(0, 12))}), agent-chess-sim ${mdText(sweep.version)}.`,
     '',
   ];
 }
@@ -27,7 +28,7 @@ function failures(sweep: SweepResult): string[] {
   if (sweep.failures.length === 0) return [];
   const rows = sweep.failures
     .slice(0, MAX_FAILURE_ROWS)
-    .map((f) => `| ${f.seed} | ${f.status} | ${cell(f.reason)} | \`${cell(f.replay)}\` |`);
+    .map((f) => `| ${f.seed} | ${f.status} | ${mdCell(f.reason)} | ${pipes(mdCode(f.replay))} |`);
   const more = sweep.failures.length - rows.length;
   return [
     '### Failing seeds',
@@ -47,7 +48,7 @@ function invariants(sweep: SweepResult): string[] {
     '',
     '| invariant | seeds held | seeds broke |',
     '|---|---:|---:|',
-    ...sweep.invariants.map((i) => `| ${i.name} | ${i.held} | ${i.broke} |`),
+    ...sweep.invariants.map((i) => `| ${mdCell(i.name)} | ${i.held} | ${i.broke} |`),
     '',
   ];
 }
@@ -63,13 +64,8 @@ function metrics(sweep: SweepResult): string[] {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...entries.map(
       ([name, s]) =>
-        `| ${name} | ${s.mean} | ${s.sd} | ${s.min} | ${s.p50} | ${s.p90} | ${s.p95} | ${s.p99} | ${s.max} |`,
+        `| ${mdCell(name)} | ${s.mean} | ${s.sd} | ${s.min} | ${s.p50} | ${s.p90} | ${s.p95} | ${s.p99} | ${s.max} |`,
     ),
     '',
   ];
-}
-
-/** A table cell: pipes escaped, one line. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }

@@ -1,0 +1,143 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mdCell, mdCode, mdFence, mdText } from '../../src/report/markdown.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
+import { World } from '../../src/sim/world.js';
+import { buildReport } from '../../src/report/report.js';
+import { summaryMarkdown } from '../../src/report/summary-md.js';
+import { sweepSummary } from '../../src/sweep/outputs/summary.js';
+import { buildSweep, sweepIdentity } from '../../src/sweep/sweep-result.js';
+import { fakeResult } from '../sweep/synthetic.js';
+
+/**
+ * summary.md and a sweep's summary.md are rendered by CI (GitHub's step summary): a scenario name, an agent
+ * file name or an invariant message must come out as the text it is, never as HTML, a link, emphasis or an
+ * extra table column (issue 25).
+ */
+const HTML = '<img src=x onerror=alert(1)>';
+const LINK = '| ** [x](javascript:alert(1))';
+
+/** Characters the escaping must never leave bare (an underscore is checked apart: see intrawordUnderscore). */
+const SPECIAL = new Set(['\\', '`', '*', '[', ']', '<', '>', '&', '~', '$']);
+
+/**
+ * The text CommonMark shows for `markdown` made only of plain characters and backslash escapes, or
+ * undefined when a special character stands bare (it could open markup). Pipes are checked by the caller.
+ */
+function shownText(markdown: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < markdown.length; i++) {
+    const c = markdown[i]!;
+    if (c === '\\') {
+      out += markdown[++i] ?? '\\';
+      continue;
+    }
+    if (SPECIAL.has(c)) return undefined;
+    if (c === '_' && !intrawordUnderscore(markdown, i)) return undefined;
+    out += c;
+  }
+  return out;
+}
+
+/** What is left of Markdown for a renderer to read as markup: code spans and backslash escapes removed. */
+function bare(markdown: string): string {
+  return markdown.replace(/(`+)[^`]*?\1/g, '').replace(/\\./g, '');
+}
+
+function intrawordUnderscore(text: string, i: number): boolean {
+  const word = /[\p{L}\p{N}]/u;
+  return word.test(text[i - 1] ?? '') && word.test(text[i + 1] ?? '');
+}
+
+describe('mdText, mdCell, mdCode', () => {
+  it('shows HTML and link syntax as text', () => {
+    expect(mdText(HTML)).toBe('\\<img src=x onerror=alert(1)\\>');
+    expect(mdCell(LINK)).toBe('\\| \\*\\* \\[x\\](javascript:alert(1))');
+    expect(mdText('elo_conservation _x_ a\nb')).toBe('elo_conservation \\_x\\_ a b');
+    expect(mdCode('a `b` c')).toBe('``a `b` c``');
+    expect(mdCode('`x')).toBe('`` `x ``');
+  });
+
+  it('any string: one line, no bare markup character, and CommonMark shows it exactly (line breaks as spaces)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii' }), fc.string(), (ascii, any) => {
+        for (const text of [ascii, any, `${ascii}${HTML}${any}`]) {
+          const md = mdCell(text);
+          expect(md).not.toMatch(/[\r\n\u2028\u2029]/);
+          // Every pipe is escaped: a cell stays one cell.
+          expect(md.replace(/\\./g, '')).not.toContain('|');
+          expect(shownText(md)).toBe(text.replace(/[\r\n\u2028\u2029]+/g, ' '));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('any string as a code span: fenced by more backticks than any run inside, content kept', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('`', 'a', ' ', '<', '|') }), (text) => {
+        const code = mdCode(text);
+        const fence = /^`+/.exec(code)![0];
+        expect(code.endsWith(fence)).toBe(true);
+        const inner = code.slice(fence.length, code.length - fence.length);
+        for (const run of inner.match(/`+/g) ?? []) expect(run.length).toBeLessThan(fence.length);
+        const padded = text.startsWith('`') || text.endsWith('`');
+        expect(padded ? inner.slice(1, -1) : inner).toBe(text);
+        const block = mdFence([text, '```']);
+        expect(block[0]!.length).toBeGreaterThan(3);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('summary.md of a run and of a sweep', () => {
+  it('escapes the scenario name, the group names and the replay command of a run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'md-escape-'));
+    const agentFile = `${HTML}.mjs`;
+    copyFileSync(resolve('test/fixtures/agents/random-mover.mjs'), join(dir, agentFile));
+    const text = [
+      `name: "${HTML} ${LINK}"`,
+      'seed: 3',
+      'start: 2026-01-01T00:00:00Z',
+      'duration: 20m',
+      'population:',
+      '  - persona: random',
+      '    count: 3',
+      '    heartbeat: { min: 20s, max: 40s }',
+      `  - module: "./${agentFile}"`,
+      '    count: 1',
+      '    heartbeat: { min: 20s, max: 40s }',
+    ].join('\n');
+    const scenario = parseScenario(text, join(dir, 's.yaml'), undefined, dir);
+    const report = buildReport(scenario, await new World(scenario).run());
+    const md = summaryMarkdown(report, { replay: 'npx agent-chess-sim run `x`.yaml --seed 3' });
+    expect(bare(md)).not.toContain('<');
+    expect(bare(md)).not.toContain('](');
+    expect(md).toContain(
+      '## agent-chess-sim: \\<img src=x onerror=alert(1)\\> | \\*\\* \\[x\\](javascript:alert(1))',
+    );
+    // Group names are the scenario's paths (population[1]); `run --agent` names the scenario after the agent's file.
+    expect(md).toContain('| population\\[1\\] | byo_random | 1 |');
+    expect(md).toContain('Replay: ``npx agent-chess-sim run `x`.yaml --seed 3``');
+    for (const row of md.split('\n').filter((line) => line.startsWith('|')))
+      expect(row.replace(/\\./g, '').split('|').length, row).toBeGreaterThan(2);
+  });
+
+  it('escapes the scenario name and path, a failure message and the replay command of a sweep', () => {
+    const failed = fakeResult(2, 'failed');
+    failed.invariants[0]!.first_violation = `${HTML} ${LINK}`;
+    const identity = sweepIdentity('0.1.0', { name: HTML, file: `s/${LINK}.yaml`, text: 'x' }, [1, 2]);
+    const md = sweepSummary(buildSweep(identity, [fakeResult(1), failed]));
+    expect(md).toContain('## agent-chess-sim sweep: \\<img src=x onerror=alert(1)\\>, seeds 1,2');
+    expect(md).toContain('Scenario `s/| ** [x](javascript:alert(1)).yaml` (sha256');
+    expect(bare(md)).not.toMatch(/<|\]\(/);
+    const row = md.split('\n').find((line) => line.startsWith('| 2 |'))!;
+    // seed, status, reason, replay: four cells whatever the names hold.
+    expect(row.replace(/\\./g, '').split('|').length).toBe(6);
+    expect(row).toContain('first: \\<img src=x onerror=alert(1)\\> \\| \\*\\* \\[x\\](javascript:alert(1))');
+  });
+});
