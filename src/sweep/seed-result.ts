@@ -9,7 +9,7 @@ import { headlineMetrics, type Metrics } from './outputs/metrics.js';
 export type SeedStatus =
   /** The run ended and every invariant held. */
   | 'passed'
-  /** The run ended and an invariant broke. */
+  /** The run ended and an invariant broke, or one the scenario requires to be exercised ran no check. */
   | 'failed'
   /** The run threw, or the thread running it died. */
   | 'crashed'
@@ -24,6 +24,8 @@ export interface InvariantOutcome {
   checks: number;
   violations: number;
   first_violation: string | null;
+  /** The scenario requires it to be exercised (`requireExercised`): with 0 checks it fails the seed. */
+  required: boolean;
 }
 
 export interface SeedResult {
@@ -54,6 +56,7 @@ export function completedSeed(seed: number, report: Report): SeedResult {
       checks: i.checks,
       violations: i.violationCount,
       first_violation: i.violations[0]?.message ?? null,
+      required: i.required,
     })),
     metrics: headlineMetrics(report),
     error: null,
@@ -77,13 +80,18 @@ function oneLine(text: string): string {
   return text.split('\n')[0]!.trim() || 'unknown error';
 }
 
+/** A required invariant that ran no check: it fails its seed as a broken one does. */
+export function requiredNotExercised(i: InvariantOutcome): boolean {
+  return i.required && i.checks === 0;
+}
+
 export function seedFailed(result: SeedResult): boolean {
   return result.status !== 'passed';
 }
 
 const STATUSES: readonly SeedStatus[] = ['passed', 'failed', 'crashed', 'timed_out', 'lost'];
 const SEED_FIELDS = ['seed', 'status', 'fingerprint', 'invariants', 'metrics', 'error'] as const;
-const INVARIANT_FIELDS = ['name', 'passed', 'checks', 'violations', 'first_violation'] as const;
+const INVARIANT_FIELDS = ['name', 'passed', 'checks', 'violations', 'first_violation', 'required'] as const;
 const FINGERPRINT = /^sha256:[0-9a-f]{64}$/;
 
 /** What is wrong with a value read back from a file: the field, as a path below it ('' for the value itself), and why. */
@@ -138,7 +146,10 @@ function completedProblem(r: SeedResult): FieldProblem | undefined {
   const broken = r.invariants.filter((i) => !i.passed);
   if (r.status === 'passed' && broken.length > 0)
     return at('status', `"passed" while invariant ${show(broken[0]!.name)} broke`);
-  if (r.status === 'failed' && broken.length === 0)
+  const unexercised = r.invariants.filter(requiredNotExercised);
+  if (r.status === 'passed' && unexercised.length > 0)
+    return at('status', `"passed" while required invariant ${show(unexercised[0]!.name)} ran no check`);
+  if (r.status === 'failed' && broken.length === 0 && unexercised.length === 0)
     return at('status', '"failed" while every invariant held');
   return metricsProblem(r.metrics, r.invariants);
 }
@@ -155,6 +166,7 @@ function invariantProblem(value: unknown): FieldProblem | undefined {
   if (i.violations > i.checks) return at('violations', `${i.violations} is more than its ${i.checks} checks`);
   if (i.passed !== (i.violations === 0))
     return at('passed', `${String(i.passed)} with ${i.violations} violation(s)`);
+  if (typeof i.required !== 'boolean') return at('required', `${show(i.required)} is not true or false`);
   const firstOk = i.violations === 0 ? i.first_violation === null : typeof i.first_violation === 'string';
   if (!firstOk)
     return at(

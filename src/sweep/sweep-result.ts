@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { metricStats, type MetricStats } from './outputs/stats.js';
 import { formatSeedSpec, parseSeedSpec } from './seeds.js';
-import { seedFailed, type SeedResult, type SeedStatus } from './seed-result.js';
+import { requiredNotExercised, seedFailed, type SeedResult, type SeedStatus } from './seed-result.js';
+import { notExercisedLine } from '../sim/invariants/exercised.js';
 
 /**
  * The sweep result model (sweep.json). Built from the per-seed results sorted by seed, so the bytes depend
@@ -50,6 +51,8 @@ export interface InvariantTally {
   name: string;
   held: number;
   broke: number;
+  /** Seeds where it ran no check (it neither held nor broke: nothing it watches happened). */
+  not_exercised: number;
 }
 
 export type SweepResult = ReturnType<typeof buildSweep>;
@@ -89,15 +92,16 @@ function countStatuses(results: readonly SeedResult[]): Record<SeedStatus, numbe
   return counts;
 }
 
-/** How many seeds held and broke each invariant, in the order the runs report them. */
+/** How many seeds held, broke and did not exercise each invariant, in the order the runs report them. */
 function tallyInvariants(results: readonly SeedResult[]): InvariantTally[] {
   const tallies = new Map<string, InvariantTally>();
   for (const r of results) {
     for (const i of r.invariants) {
-      const tally = tallies.get(i.name) ?? { name: i.name, held: 0, broke: 0 };
+      const tally = tallies.get(i.name) ?? { name: i.name, held: 0, broke: 0, not_exercised: 0 };
       tallies.set(i.name, tally);
-      if (i.passed) tally.held++;
-      else tally.broke++;
+      if (!i.passed) tally.broke++;
+      else if (i.checks === 0) tally.not_exercised++;
+      else tally.held++;
     }
   }
   return [...tallies.values()];
@@ -127,10 +131,11 @@ function failureOf(identity: SweepIdentity, r: SeedResult): SeedFailure {
 
 function failureReason(r: SeedResult): string {
   if (r.status !== 'failed') return `${r.status.replace('_', ' ')}: ${r.error ?? 'no detail'}`;
-  const broken = r.invariants.filter((i) => !i.passed);
-  return broken
-    .map((i) => `invariant ${i.name} broke ${i.violations} time(s); first: ${i.first_violation ?? '?'}`)
-    .join('; ');
+  const broken = r.invariants
+    .filter((i) => !i.passed)
+    .map((i) => `invariant ${i.name} broke ${i.violations} time(s); first: ${i.first_violation ?? '?'}`);
+  const unexercised = r.invariants.filter(requiredNotExercised).map((i) => notExercisedLine(i.name));
+  return [...broken, ...unexercised].join('; ');
 }
 
 /** The command that runs one seed of the sweep alone and writes its report.json and games.pgn. */

@@ -121,7 +121,14 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
       ...duelResult(1, '1-0'),
       status: 'failed',
       invariants: [
-        { name: 'deadlines_exact', passed: false, checks: 9, violations: 2, first_violation: 'x' },
+        {
+          name: 'deadlines_exact',
+          passed: false,
+          checks: 9,
+          violations: 2,
+          first_violation: 'x',
+          required: false,
+        },
       ],
     };
     expect(pairRecord(setup, plan, [broke, duelResult(1, '0-1')])).toMatchObject({

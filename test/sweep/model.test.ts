@@ -88,8 +88,8 @@ describe('the sweep model', () => {
     expect(sweep.passed).toBe(false);
     expect(sweep.counts).toEqual({ seeds: 4, passed: 1, failed: 1, crashed: 1, timed_out: 1, lost: 0 });
     expect(sweep.invariants).toEqual([
-      { name: 'elo_conservation', held: 1, broke: 1 },
-      { name: 'one_result_per_game', held: 2, broke: 0 },
+      { name: 'elo_conservation', held: 1, broke: 1, not_exercised: 0 },
+      { name: 'one_result_per_game', held: 2, broke: 0, not_exercised: 0 },
     ]);
     expect(sweep.aggregate['moves']).toMatchObject({ n: 2, min: 10, max: 20, mean: 15 });
     expect(sweep.failures.map((f) => [f.seed, f.status])).toEqual([
@@ -125,7 +125,7 @@ describe('junit.xml and summary.md', () => {
   it('junit: one test case per seed x invariant, failures for broken invariants, errors for runs that never ended', () => {
     const junit = sweepJunit(sweep);
     expect(junit).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-chess-sim sweep fake seeds 1..3" tests="6" failures="1" errors="2">/,
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-chess-sim sweep fake seeds 1..3" tests="6" failures="1" errors="2" skipped="0">/,
     );
     expect(junit.match(/<testcase /g)).toHaveLength(6);
     expect(junit.match(/<testsuite /g)).toHaveLength(3);

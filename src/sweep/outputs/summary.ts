@@ -46,9 +46,9 @@ function invariants(sweep: SweepResult): string[] {
   return [
     '### Invariants',
     '',
-    '| invariant | seeds held | seeds broke |',
-    '|---|---:|---:|',
-    ...sweep.invariants.map((i) => `| ${mdCell(i.name)} | ${i.held} | ${i.broke} |`),
+    '| invariant | seeds held | seeds broke | seeds not exercised (0 checks) |',
+    '|---|---:|---:|---:|',
+    ...sweep.invariants.map((i) => `| ${mdCell(i.name)} | ${i.held} | ${i.broke} | ${i.not_exercised} |`),
     '',
   ];
 }
