@@ -7,6 +7,7 @@ import { BareStockfish, engineGames } from './engine.js';
 import { levelByName, type EngineLevel } from '../agents/engines/levels.js';
 import { EnginePool } from '../agents/engines/pool.js';
 import { runServeBench } from './serve.js';
+import { runServeScaleBench } from './serve-scale.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { runMemoryBench } from './game-memory.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
@@ -171,9 +172,10 @@ if (isMain) {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   // BENCH_SECTIONS=games,memory (a comma list) runs only those sections. The figures of issue 17: games (P1),
   // memory (P4 bytes per finished game), smoke (P2, ~20 s or more), crowd (P2b and P4's crowd memory, a minute
-  // or more), http (P3, the load in a child process). Also social, engine, serve and sweep.
+  // or more), http (P3, the load in a child process). Also social, engine, serve, serve-scale (issue 25:
+  // 200,000 profile edits from one key, a 100,000-agent restore and a day under 100 pollers) and sweep.
   const sections = new Set(
-    (process.env['BENCH_SECTIONS'] ?? 'games,memory,smoke,crowd,http,social,engine,serve,sweep')
+    (process.env['BENCH_SECTIONS'] ?? 'games,memory,smoke,crowd,http,social,engine,serve,serve-scale,sweep')
       .split(',')
       .map((s) => s.trim()),
   );
@@ -214,6 +216,13 @@ if (isMain) {
   }
   if (sections.has('serve'))
     await runServeBench({ reads: Number(process.env['BENCH_SERVE_READS'] ?? 200_000), log });
+  if (sections.has('serve-scale'))
+    await runServeScaleBench({
+      writes: Number(process.env['BENCH_PROFILE_WRITES'] ?? 200_000),
+      agents: Number(process.env['BENCH_RESTORE_AGENTS'] ?? 100_000),
+      pollers: Number(process.env['BENCH_POLLERS'] ?? 100),
+      log,
+    });
   if (sections.has('sweep'))
     await runSweepBench({
       seeds: Number(process.env['BENCH_SWEEP_SEEDS'] ?? 12),

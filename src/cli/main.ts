@@ -11,6 +11,7 @@ import { mergeCommand } from './merge.js';
 import { workerCommand } from './worker.js';
 import { shrinkCommand } from './shrink.js';
 import { compareCommand } from './compare.js';
+import { joinSignedValues } from './options.js';
 
 /**
  * A usage mistake (unknown option, missing value, no command) is one line on stderr and exit 2, without the
@@ -24,7 +25,7 @@ function usageFailure(message: string | undefined, error: Error | undefined): vo
 }
 
 /** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */
-await yargs(hideBin(process.argv))
+await yargs(joinSignedValues(hideBin(process.argv)))
   .scriptName('agent-chess-sim')
   .usage('$0 <command> [options]')
   .command(runCommand)

@@ -22,7 +22,14 @@ import type { Ruleset } from '../rules/ruleset.js';
 import { toIso } from '../kernel/clock.js';
 import type { ApiRequest } from '../api/types.js';
 import { buildServer, type RequestHandler } from '../http/server.js';
-import { newControlToken, newKeySecret } from '../http/secrets.js';
+import { newKeySecret } from '../http/secrets.js';
+import {
+  argvTokenWarning,
+  controlAuthHeader,
+  controlTokenLine,
+  resolveControlToken,
+  type ControlToken,
+} from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
 import { explainScenarioErrors } from './run.js';
 
@@ -35,6 +42,7 @@ interface ServeArgs {
   manual: boolean;
   log: boolean;
   controlToken?: string;
+  controlTokenFile?: string;
   allowHost?: string[];
   allowOrigin?: string[];
   quota?: QuotaPolicy;
@@ -86,7 +94,12 @@ export const serveCommand = {
       })
       .option('control-token', {
         type: 'string',
-        describe: 'the /_sim control token (default: $ACS_CONTROL_TOKEN, else a random one printed at start)',
+        describe:
+          'the /_sim control token; visible to other users in ps, so prefer $ACS_CONTROL_TOKEN or --control-token-file (default: $ACS_CONTROL_TOKEN, else a random one printed at start)',
+      })
+      .option('control-token-file', {
+        type: 'string',
+        describe: 'read the /_sim control token from this file (one trailing newline ignored)',
       })
       .option('allow-host', {
         type: 'string',
@@ -127,8 +140,9 @@ export const serveCommand = {
 };
 
 async function serve(args: ServeArgs): Promise<number> {
-  const problem = argumentProblem(args);
-  if (problem) {
+  const token = resolveControlToken(args, process.env);
+  const problem = argumentProblem(args) ?? (typeof token === 'string' ? token : undefined);
+  if (problem || typeof token === 'string') {
     process.stderr.write(`${problem}\n`);
     return 2;
   }
@@ -138,8 +152,7 @@ async function serve(args: ServeArgs): Promise<number> {
   // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
   if (!world) return 2;
-  const controlToken =
-    args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined) ?? newControlToken();
+  const controlToken = token.value;
   const live = new LiveServer(world, {
     clock: { manual: args.manual, speed: args.speed },
     own: loaded,
@@ -160,8 +173,10 @@ async function serve(args: ServeArgs): Promise<number> {
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
   const { port } = app.server.address() as AddressInfo;
-  printWelcome(`http://${urlHost(args.host)}:${port}`, loaded.scenario, live, controlToken);
+  printWelcome(`http://${urlHost(args.host)}:${port}`, loaded.scenario, live, token);
   warnIfExposed(args.host);
+  const argvWarning = argvTokenWarning(token);
+  if (argvWarning) process.stderr.write(`${argvWarning}\n`);
   const stopClock = live.clock.manual ? () => undefined : runClock(live);
   const signal = await untilSignal();
   stopClock();
@@ -177,9 +192,6 @@ function argumentProblem(args: ServeArgs): string | undefined {
   if (!(args.speed > 0 && args.speed <= 100_000)) return '--speed: must be more than 0 and at most 100000';
   if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535))
     return '--port: must be an integer from 0 to 65535';
-  const token = args.controlToken ?? (process.env['ACS_CONTROL_TOKEN'] || undefined);
-  if (token !== undefined && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(token))
-    return '--control-token (or ACS_CONTROL_TOKEN): 16 to 256 characters of letters, digits and ._~+/=-';
   return undefined;
 }
 
@@ -328,16 +340,22 @@ function runClock(live: LiveServer): () => void {
   return () => clearInterval(timer);
 }
 
-function printWelcome(origin: string, scenario: Scenario, live: LiveServer, controlToken: string): void {
+function printWelcome(
+  origin: string,
+  scenario: Scenario,
+  live: LiveServer,
+  controlToken: ControlToken,
+): void {
+  const auth = controlAuthHeader(controlToken);
   const clock = live.clock.manual ? 'manual clock' : `clock at ${live.clock.speed}x real time`;
   const lines = [
     `agent-chess-sim twin: ${origin}/api  (scenario ${scenario.name}, seed ${scenario.seed}, ${live.current.world.agents.length} background agents, ${clock})`,
     `virtual clock starts at ${wholeSecondIso(scenario.startMs)} (--start picks another)`,
     quotaLine(scenario.ruleset.api),
-    ...firstGameLines(origin, scenario.ruleset.research, live, controlToken),
+    ...firstGameLines(origin, scenario.ruleset.research, live, auth),
     `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
-    `simulator control token (keep it private; every /_sim route needs it): ${controlToken}`,
-    `  curl -s ${origin}/_sim/clock -H 'authorization: Bearer ${controlToken}'`,
+    controlTokenLine(controlToken),
+    `  curl -s ${origin}/_sim/clock ${auth}`,
     `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
     'Ctrl-C stops the server.',
   ];
@@ -374,7 +392,7 @@ function firstGameLines(
   origin: string,
   research: Ruleset['research'],
   live: LiveServer,
-  controlToken: string,
+  controlAuth: string,
 ): string[] {
   const auth = `-H "authorization: Bearer $KEY"`;
   const json = `-H 'content-type: application/json'`;
@@ -392,9 +410,7 @@ function firstGameLines(
         ]
       : [];
   const waitForPosts = live.clock.manual
-    ? [
-        `  curl -s -X POST ${origin}/_sim/clock/advance -H 'authorization: Bearer ${controlToken}' ${json} -d '{"ms":60000}'`,
-      ]
+    ? [`  curl -s -X POST ${origin}/_sim/clock/advance ${controlAuth} ${json} -d '{"ms":60000}'`]
     : [];
   const likes =
     research.minLikes > 0

@@ -8,6 +8,7 @@ import {
   minimalYaml,
   shrinkScenario,
   ShrinkError,
+  UnknownInvariantError,
   type ShrinkResult,
 } from '../sim/shrink.js';
 import { runScenario } from '../sim/world.js';
@@ -57,7 +58,7 @@ export const shrinkCommand = {
   },
 };
 
-/** Exit codes: 0 a minimal scenario was written, 1 nothing to shrink (no invariant broke), 2 bad arguments or scenario. */
+/** Exit codes: 0 a minimal scenario was written, 1 nothing to shrink (no invariant broke), 2 bad arguments (an unknown --invariant too) or scenario. */
 async function shrink(args: ShrinkArgs): Promise<number> {
   const problem = argumentProblem(args);
   if (problem) return refuse(problem);
@@ -77,6 +78,7 @@ async function shrink(args: ShrinkArgs): Promise<number> {
     });
   } catch (error) {
     if (error instanceof ScenarioError) return refuse(error.message);
+    if (error instanceof UnknownInvariantError) return refuse(`shrink: --invariant: ${error.message}`);
     if (error instanceof ShrinkError) {
       process.stderr.write(`shrink: ${error.message}\n`);
       return 1;

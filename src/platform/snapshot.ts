@@ -26,6 +26,57 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
   });
 }
 
+/**
+ * The same text as `stateFingerprint`, in pieces (a table row, a ledger balance at a time), for a caller
+ * that hashes a large state between other work: canonical JSON of a list is its items' canonical JSON joined,
+ * and of an object its keys in sorted order, so the pieces join to the one text.
+ */
+export function* stateFingerprintParts(
+  p: Platform,
+  options: { includeUsage?: boolean } = {},
+): Generator<string> {
+  yield `{"events":${canonicalJson(p.eventCount)},"ledger":`;
+  yield* canonicalParts(p.ledger.balances());
+  yield `,"nowMs":${canonicalJson(p.nowMs)},"tables":{`;
+  const names = (Object.keys(STATE_TABLES) as StateTable[]).sort();
+  for (const [i, name] of names.entries()) {
+    yield `${i === 0 ? '' : ','}${JSON.stringify(name)}:`;
+    const special = SPECIAL_TABLES[name];
+    yield* canonicalParts(special ? special(p, options) : plain(p.state[name]));
+  }
+  yield `},"timers":${canonicalJson(p.timers.size)}}`;
+}
+
+/** A list or plain object as canonical JSON, one item or entry a piece; anything else whole. */
+function* canonicalParts(value: unknown): Generator<string> {
+  if (Array.isArray(value)) {
+    yield '[';
+    // A list item that JSON cannot write (undefined, a function) is written null, as JSON.stringify does.
+    for (let i = 0; i < value.length; i++) yield `${i === 0 ? '' : ','}${canonicalJson(value[i]) ?? 'null'}`;
+    yield ']';
+    return;
+  }
+  if (!isPlainObject(value)) {
+    yield canonicalJson(value);
+    return;
+  }
+  yield '{';
+  let first = true;
+  for (const key of Object.keys(value).sort()) {
+    const text = canonicalJson(value[key]) as string | undefined; // undefined: a key JSON leaves out
+    if (text === undefined) continue;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+    first = false;
+  }
+  yield '}';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (proto === Object.prototype || proto === null) && !('toJSON' in value);
+}
+
 type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => unknown;
 
 /**

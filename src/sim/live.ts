@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { toIso } from '../kernel/clock.js';
 import { requireAgent } from '../platform/identity/identity.js';
-import { stateFingerprint } from '../platform/snapshot.js';
+import { stateFingerprint, stateFingerprintParts } from '../platform/snapshot.js';
 import type { Agent, Human } from '../platform/state.js';
 import { airdrop } from '../platform/money/transfers.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from './live-snapshot.js';
 import type { Scenario, ScenarioWithSource } from './scenario/scenario.js';
 import { scenarioForRestore } from './scenario/restorable-scenario.js';
+import { InputLog } from './live-input-log.js';
 import { World } from './world.js';
 
 export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
@@ -57,7 +58,7 @@ export class LiveWorld {
   readonly world: World;
   readonly scenarioSource: Record<string, unknown>;
   readonly #keySecret: Uint8Array | undefined;
-  readonly #inputs: LiveInput[] = [];
+  readonly #inputs = new InputLog();
   /** Set while world events run: a request from outside waits for the instant to finish. */
   #instant: Promise<void> | null = null;
 
@@ -71,6 +72,17 @@ export class LiveWorld {
   static async start(loaded: ScenarioWithSource, options: LiveOptions = {}): Promise<LiveWorld> {
     const live = new LiveWorld(loaded, options);
     await live.world.populate();
+    return live;
+  }
+
+  /** `start` in slices (a restore on a running server): a population of 100,000 takes seconds to build. */
+  static async #startSliced(
+    loaded: ScenarioWithSource,
+    options: LiveOptions,
+    slicing: Slicing,
+  ): Promise<LiveWorld> {
+    const live = new LiveWorld(loaded, options);
+    if (!(await live.world.populate(slicing))) throw new SnapshotError('the restore was cancelled');
     return live;
   }
 
@@ -115,10 +127,7 @@ export class LiveWorld {
   }
 
   #recordAdvance(toMs: number): void {
-    const last = this.#inputs.at(-1);
-    // Consecutive advances with nothing between them are one advance: the world runs the same events.
-    if (last?.kind === 'advance') last.toMs = toMs;
-    else this.#inputs.push({ kind: 'advance', toMs });
+    this.#inputs.add({ kind: 'advance', toMs }); // merged with an advance just before it
   }
 
   /** Moves to the next platform deadline or timer (a turn deadline, an expiry, a transfer landing), if any. */
@@ -146,7 +155,7 @@ export class LiveWorld {
     const usage = actor ? { ...actor.usage } : undefined;
     const response = api.handle(request);
     if (response.status < 400)
-      this.#inputs.push({ kind: 'request', request: recorded(request, actor?.id, usage) });
+      this.#inputs.add({ kind: 'request', request: recorded(request, actor?.id, usage) });
     return response;
   }
 
@@ -154,7 +163,7 @@ export class LiveWorld {
   airdrop(handle: string, lamports: number): string {
     const agent = requireAgent(this.world.platform, handle);
     airdrop(this.world.platform, agent.walletAddress, lamports);
-    this.#inputs.push({ kind: 'airdrop', handle: agent.handle, lamports });
+    this.#inputs.add({ kind: 'airdrop', handle: agent.handle, lamports });
     return agent.walletAddress;
   }
 
@@ -164,8 +173,8 @@ export class LiveWorld {
   }
 
   /**
-   * The snapshot as JSON text, written directly: the state's canonical text (already JSON) is spliced in
-   * rather than parsed and written again, which halves the time the server spends on it.
+   * The snapshot as JSON text, written directly: the state's canonical text (already JSON) and the inputs'
+   * texts are spliced in rather than parsed and written again, which halves the time the server spends on it.
    */
   snapshotText(extra: Record<string, unknown> = {}): string {
     const state = stateFingerprint(this.world.platform, { includeUsage: true });
@@ -178,10 +187,10 @@ export class LiveWorld {
       now: toIso(this.nowMs),
       stateHash: sha256(state),
       fingerprint: this.world.fingerprintSoFar(),
-      inputs: this.#inputs,
-      usage: usageOfEveryActor(this),
     };
-    return `${JSON.stringify(head).slice(0, -1)},"state":${state}}`;
+    const inputs = this.#inputs.toJson();
+    const usage = JSON.stringify(usageOfEveryActor(this));
+    return `${JSON.stringify(head).slice(0, -1)},"inputs":${inputs},"usage":${usage},"state":${state}}`;
   }
 
   /**
@@ -197,18 +206,24 @@ export class LiveWorld {
   ): Promise<LiveWorld> {
     const snapshot = checkSnapshot(input, FORMAT);
     const loaded = scenarioForRestore(snapshot.scenario, own);
-    const live = await LiveWorld.start(
+    const live = await LiveWorld.#startSliced(
       loaded,
       snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {},
+      slicing,
     );
+    let shouldPause = slicing.startSlice();
     for (const [index, entry] of snapshot.inputs.entries()) {
       await live.#replay(entry, index, slicing);
       if (slicing.cancelled?.()) throw new SnapshotError('the restore was cancelled');
+      // An advance yields inside; requests and airdrops are counted here, each one a unit of the slice.
+      if (!shouldPause()) continue;
+      await slicing.yieldNow();
+      shouldPause = slicing.startSlice();
     }
     live.#applyUsage(snapshot.usage);
     if (
       live.nowMs !== snapshot.nowMs ||
-      stateHash(live.world) !== snapshot.stateHash ||
+      (await slicedStateHash(live.world, slicing)) !== snapshot.stateHash ||
       live.world.fingerprintSoFar() !== snapshot.fingerprint
     ) {
       throw new SnapshotError(
@@ -241,7 +256,7 @@ export class LiveWorld {
       throw new SnapshotError(
         `input ${index}: ${request.method} ${request.path} was accepted when recorded but is refused on replay`,
       );
-    this.#inputs.push({ kind: 'request', request: structuredClone(request) });
+    this.#inputs.add({ kind: 'request', request });
   }
 
   #replayAirdrop(handle: string, lamports: number, index: number): void {
@@ -269,7 +284,7 @@ function recorded(
   usage: Usage | undefined,
 ): RecordedRequest {
   const copy: RecordedRequest = { method: request.method.toUpperCase(), path: request.path };
-  if (request.body !== undefined) copy.body = structuredClone(request.body);
+  if (request.body !== undefined) copy.body = request.body; // written to text at once, so not copied
   if (actorId !== undefined) copy.actorId = actorId;
   if (usage !== undefined) copy.usage = usage;
   return copy;
@@ -288,8 +303,17 @@ function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
   return out;
 }
 
-function stateHash(world: World): string {
-  return sha256(stateFingerprint(world.platform, { includeUsage: true }));
+/** The state hash a snapshot states, worked out a piece of the state's text at a time, yielding between slices. */
+export async function slicedStateHash(world: World, slicing: Slicing = UNSLICED): Promise<string> {
+  const hash = createHash('sha256');
+  let shouldPause = slicing.startSlice();
+  for (const part of stateFingerprintParts(world.platform, { includeUsage: true })) {
+    hash.update(part);
+    if (!shouldPause()) continue;
+    await slicing.yieldNow();
+    shouldPause = slicing.startSlice();
+  }
+  return `sha256:${hash.digest('hex')}`;
 }
 
 function sha256(text: string): string {

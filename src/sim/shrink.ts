@@ -47,6 +47,13 @@ export interface ShrinkResult {
 
 export class ShrinkError extends Error {}
 
+/** `--invariant` names none of the run's invariants: bad input (the CLI's exit 2), not a run that holds. */
+export class UnknownInvariantError extends ShrinkError {
+  constructor(wanted: string, known: readonly string[]) {
+    super(`no invariant named ${wanted}; the known invariants are ${known.join(', ')}`);
+  }
+}
+
 const DEFAULT_MAX_RUNS = 150;
 /** A candidate runs at most this many times as long as the current best took to fail (plus a margin), so a candidate that no longer fails costs little. */
 const WINDOW_FACTOR = 4;
@@ -114,8 +121,7 @@ async function originalFailure(
 ): Promise<{ invariant: string; trial: Trial }> {
   if (wanted !== undefined) {
     const early = await runToFailure(scenario, wanted, scenario.durationMs);
-    if ('unknown' in early)
-      throw new ShrinkError(`no invariant named ${wanted} (the run checks ${early.unknown.join(', ')})`);
+    if ('unknown' in early) throw new UnknownInvariantError(wanted, early.unknown);
     if (early.trial)
       return {
         invariant: wanted,
@@ -124,11 +130,11 @@ async function originalFailure(
   }
   const outcome = await new World(scenario).run();
   const failing = outcome.invariants.filter((r) => !r.passed);
-  if (wanted !== undefined && !outcome.invariants.some((r) => r.name === wanted)) {
-    throw new ShrinkError(
-      `no invariant named ${wanted} (the run checks ${outcome.invariants.map((r) => r.name).join(', ')})`,
+  if (wanted !== undefined && !outcome.invariants.some((r) => r.name === wanted))
+    throw new UnknownInvariantError(
+      wanted,
+      outcome.invariants.map((r) => r.name),
     );
-  }
   const target = wanted === undefined ? failing[0] : failing.find((r) => r.name === wanted);
   if (!target)
     throw new ShrinkError(

@@ -66,6 +66,13 @@ export interface AgentRequestStats {
   maxPerDay: number;
 }
 
+/** How a long populate pauses (`Slicing` in live.ts has this shape): a pause test per slice, a yield between. */
+export interface PopulateSlicing {
+  startSlice(): () => boolean;
+  yieldNow(): Promise<void>;
+  cancelled?(): boolean;
+}
+
 export interface RunOutcome {
   platform: Platform;
   agents: SimAgent[];
@@ -175,16 +182,24 @@ export class World {
   /**
    * Registers the population through the API (as real agents do) and schedules first heartbeats. Agent
    * modules are loaded first, so a bad module stops the run before any agent exists or any event runs.
+   * With `slicing` (a live server's restore), it lets other work run between slices of agents; nothing else
+   * touches this world meanwhile, so the population is the same. False when `slicing` cancelled it part-way.
    */
-  async populate(): Promise<void> {
+  async populate(slicing?: PopulateSlicing): Promise<boolean> {
     await this.#loadUserInvariants();
     const factories = await this.#loadFactories();
     const transport = new CountingTransport(this.#wired.transport, this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
+    let shouldPause = slicing?.startSlice();
     for (const [g, group] of this.scenario.population.entries()) {
       const factory = factories[g]!;
       const levels = this.#levelsFor(group, factory);
       for (let i = 0; i < group.count; i++) {
+        if (slicing && shouldPause!()) {
+          await slicing.yieldNow();
+          if (slicing.cancelled?.()) return false;
+          shouldPause = slicing.startSlice();
+        }
         const handle = handles.next(factory.name);
         const client = new PlatformClient(transport.forAgent(handle));
         await this.#signUp(client, handle, group, factory);
@@ -208,6 +223,7 @@ export class World {
         this.#scheduler.after(rng.int(0, agent.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
       }
     }
+    return true;
   }
 
   /** The scenario's own invariant modules, loaded and added to the suite before the first event. */

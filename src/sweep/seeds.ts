@@ -16,6 +16,8 @@ const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
 const SEED = /^\d+$/;
 const RANGE = /^(\d+)\.\.(\d+)$/;
+/** A seed or a range with a minus sign: said as such, since `-5..-1` reads like a typo of a range otherwise. */
+const NEGATIVE = /^-\d+(\.\.-?\d+)?$|^\d+\.\.-\d+$/;
 
 /** The seeds `spec` names, ascending. Throws SeedSpecError with a one-line message naming the bad part. */
 export function parseSeedSpec(spec: string): number[] {
@@ -43,6 +45,10 @@ function bounds(part: string): [number, number] {
     if (to < from) throw new SeedSpecError(`--seeds: ${part} is descending; write ${to}..${from}`);
     return [from, to];
   }
+  if (NEGATIVE.test(part))
+    throw new SeedSpecError(
+      `--seeds: "${part}" holds a negative number; seeds are non-negative integers (0 to ${MAX_SEED}), e.g. 0..99`,
+    );
   if (!SEED.test(part))
     throw new SeedSpecError(
       `--seeds: "${part}" is neither a seed (a non-negative integer) nor a range such as 1..1000`,

@@ -1,0 +1,186 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { buildServer } from '../src/http/server.js';
+import { LiveServer } from '../src/http/live-server.js';
+import { LiveWorld } from '../src/sim/live.js';
+import { parseScenarioWithSource, type ScenarioWithSource } from '../src/sim/scenario/scenario.js';
+import { loadServeScenario } from '../src/cli/serve.js';
+import { figureLine, latencySummary, megabytes, MB, type Goal } from './figures.js';
+
+/**
+ * What one client's traffic and a large population cost everyone else on `serve` (issue 25): memory and
+ * snapshot size after 200,000 profile edits from one key, and how long other clients wait while a snapshot
+ * of a 100,000-agent world is restored and while a virtual day is advanced under 100 pollers.
+ * `BENCH_SECTIONS=serve-scale npm run bench` runs it alone.
+ */
+const SERVE_SCENARIO = fileURLToPath(new URL('../../scenarios/serve.yaml', import.meta.url));
+const TOKEN = 'bench-control-token-0123456789';
+const CONTROL = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const DAY_MS = 24 * 3600 * 1000;
+const SECRET = { keySecret: Buffer.alloc(32, 9) };
+
+const RSS_GOAL: Goal = { better: 'lower', goal: 30, strict: true, unit: (n) => `${n} MB` };
+const SNAPSHOT_GOAL: Goal = { better: 'lower', goal: 5, strict: true, unit: (n) => `${n} MB` };
+const WAIT_GOAL: Goal = { better: 'lower', goal: 250, strict: true, unit: (n) => `${n} ms` };
+
+export async function runServeScaleBench(options: {
+  writes: number;
+  agents: number;
+  pollers: number;
+  log: (line: string) => void;
+}): Promise<void> {
+  await profileWrites(options.writes, options.log);
+  await restoreLargePopulation(options.agents, options.log);
+  await advanceUnderPollers(options.pollers, options.log);
+}
+
+/** One key sends `writes` profile edits, in-process, to serve's population; the world is weighed before and after. */
+async function profileWrites(writes: number, log: (line: string) => void): Promise<void> {
+  const loaded = loadServeScenario(SERVE_SCENARIO, { start: '2026-01-01T00:00:00Z' }, 0);
+  const live = await LiveWorld.start(loaded, SECRET);
+  await live.advanceTo(live.nowMs + 3600_000);
+  const register = live.handleNow({
+    method: 'POST',
+    path: '/api/register',
+    body: { handle: 'bench_editor' },
+  });
+  const headers = { authorization: `Bearer ${(register.body as { api_key: string }).api_key}` };
+  const before = weigh(live);
+  let accepted = 0;
+  for (let i = 0; i < writes; i++) {
+    const body = {
+      bio: `edit number ${i} of a profile that changes all the time`,
+      tags: ['bench', `t${i % 97}`],
+    };
+    const answer = live.handleNow({ method: 'PATCH', path: '/api/agents/profile', headers, body });
+    if (answer.status < 400) accepted++;
+  }
+  const after = weigh(live);
+  log(
+    `serve-scale: ${writes} PATCH /api/agents/profile from one key (in-process, serve's population): ${accepted} accepted, inputs kept ${before.inputs} -> ${after.inputs}, RSS ${megabytes(before.rss)} -> ${megabytes(after.rss)}, heap after GC ${megabytes(before.heap)} -> ${megabytes(after.heap)}`,
+  );
+  const growth = (after.rss - before.rss) / MB;
+  log(`  ${figureLine('RSS growth', `${growth.toFixed(1)} MB`, growth, RSS_GOAL)}`);
+  const snapshot = after.snapshotBytes / MB;
+  log(
+    `  ${figureLine('snapshot after the writes', megabytes(after.snapshotBytes), snapshot, SNAPSHOT_GOAL)}`,
+  );
+}
+
+function weigh(live: LiveWorld): { heap: number; rss: number; snapshotBytes: number; inputs: number } {
+  collectGarbage();
+  const snapshotBytes = Buffer.byteLength(live.snapshotText());
+  collectGarbage();
+  const usage = process.memoryUsage();
+  return { heap: usage.heapUsed, rss: usage.rss, snapshotBytes, inputs: live.loggedInputs };
+}
+
+/** Pollers that read cheaply; a world of `agents` of them, with first heartbeats spread over ten minutes. */
+function crowdScenario(agents: number): ScenarioWithSource {
+  return parseScenarioWithSource(`
+name: restore-crowd
+seed: 25
+start: 2026-01-01T00:00:00Z
+duration: 1d
+population:
+  - persona: poller
+    count: ${agents}
+    heartbeat: { min: 5m, max: 10m }
+`);
+}
+
+/**
+ * A snapshot of a world of `agents` at its start is restored over HTTP while a client polls /api/health
+ * every 10 ms; the server holds a small world of its own meanwhile (the snapshot's world is dropped first).
+ */
+async function restoreLargePopulation(agents: number, log: (line: string) => void): Promise<void> {
+  const loaded = crowdScenario(agents);
+  let started = performance.now();
+  let text = (await LiveWorld.start(loaded, SECRET)).snapshotText({ success: true });
+  const buildMs = performance.now() - started;
+  const small = await LiveWorld.start(crowdScenario(10), SECRET);
+  await withServer(small, loaded, async (origin) => {
+    started = performance.now();
+    const restore = fetch(`${origin}/_sim/restore`, { method: 'POST', headers: CONTROL, body: text });
+    text = ''; // the server holds its own copy while it reads the body
+    const waits = await pollDuring(origin, 1, restore);
+    const restoreMs = performance.now() - started;
+    const waited = latencySummary(waits);
+    log(
+      `serve-scale: restore of a ${agents}-agent world (built in ${(buildMs / 1000).toFixed(1)} s) over HTTP in ${(restoreMs / 1000).toFixed(1)} s while a client polled /api/health every 10 ms: ${waited.count} answers, wait p50 ${waited.p50.toFixed(1)} ms, p99 ${waited.p99.toFixed(1)} ms`,
+    );
+    log(
+      `  ${figureLine('worst wait of another client during the restore', `${waited.max.toFixed(1)} ms`, waited.max, WAIT_GOAL)}`,
+    );
+  });
+}
+
+/** A one-day advance of serve's population over HTTP while `pollers` clients poll /api/health back to back. */
+async function advanceUnderPollers(pollers: number, log: (line: string) => void): Promise<void> {
+  const loaded = loadServeScenario(SERVE_SCENARIO, { start: '2026-01-01T00:00:00Z' }, 0);
+  const live = await LiveWorld.start(loaded, SECRET);
+  await withServer(live, loaded, async (origin) => {
+    const started = performance.now();
+    const advance = fetch(`${origin}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: CONTROL,
+      body: JSON.stringify({ ms: DAY_MS }),
+    });
+    const waits = await pollDuring(origin, pollers, advance);
+    const advanceMs = performance.now() - started;
+    const waited = latencySummary(waits);
+    log(
+      `serve-scale: one virtual day advanced over HTTP in ${(advanceMs / 1000).toFixed(1)} s while ${pollers} clients polled /api/health: ${waited.count} answers, wait p50 ${waited.p50.toFixed(1)} ms, p99 ${waited.p99.toFixed(1)} ms`,
+    );
+    log(
+      `  ${figureLine('worst wait of a poller during the advance', `${waited.max.toFixed(1)} ms`, waited.max, WAIT_GOAL)}`,
+    );
+  });
+}
+
+async function withServer(
+  live: LiveWorld,
+  own: ScenarioWithSource,
+  work: (origin: string) => Promise<void>,
+): Promise<void> {
+  const server = new LiveServer(live, {
+    clock: { manual: true, speed: 1 },
+    own,
+    wallClockMs: () => performance.now(),
+  });
+  const app = buildServer(server, { guard: { controlToken: TOKEN }, largeBodies: server.largeBodies() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    await work(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Each of `clients` polls until the job answers, pausing 10 ms between polls; the waits of every poll answered meanwhile. */
+async function pollDuring(origin: string, clients: number, job: Promise<Response>): Promise<number[]> {
+  let done = false;
+  const finished = job.then(async (r) => {
+    const body = await r.text();
+    done = true;
+    if (!r.ok) throw new Error(`the job failed: ${r.status} ${body.slice(0, 200)}`);
+  });
+  const waits: number[] = [];
+  const poll = async () => {
+    while (!done) {
+      const sent = performance.now();
+      await (await fetch(`${origin}/api/health`)).arrayBuffer();
+      if (!done) waits.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  await Promise.all([...Array.from({ length: clients }, poll), finished]);
+  return waits;
+}
+
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
