@@ -233,13 +233,14 @@ function specProblem(spec: unknown): string | undefined {
     : `${show(spec)} is not the canonical spelling of its seeds (${canonical})`;
 }
 
-/** Every seed whose run ended lists the same invariants in the same order: one scenario checks the same things on every seed. */
+/** Every seed whose run ended lists the same invariants, in the same order and equally required: one scenario checks the same things on every seed. */
 function checkSameInvariants(shards: readonly CheckedShard[]): void {
   let reference: { dir: string; seed: number; names: string } | undefined;
   for (const s of shards) {
     for (const [i, r] of s.data.results.entries()) {
       if (r.status !== 'passed' && r.status !== 'failed') continue;
-      const names = r.invariants.map((inv) => inv.name).join(', ');
+      // `required` comes from the scenario too, so it is the same on every seed.
+      const names = r.invariants.map((inv) => `${inv.name}${inv.required ? ' (required)' : ''}`).join(', ');
       reference ??= { dir: s.dir, seed: r.seed, names };
       if (names !== reference.names)
         throw new MergeError(

@@ -192,6 +192,12 @@ describe('merge verifies each shard', () => {
       true,
       /^merge: runs\/shard-(1|2): results\[\d\]\.invariants: seed \d lists .* seed \d \(runs\/shard-\d\) lists /,
     ],
+    [
+      'an invariant made required on one seed only',
+      (s) => (s.results[0].invariants[1].required = true),
+      true,
+      /^merge: runs\/shard-(1|2): results\[\d\]\.invariants: seed \d lists .*\(required\)/,
+    ],
   ];
 
   for (const [what, edit, rehash, message] of cases) {
