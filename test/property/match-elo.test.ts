@@ -154,3 +154,19 @@ function expectClose(actual: number, expected: number): void {
   if (Number.isFinite(expected)) expect(actual).toBeCloseTo(expected, 9);
   else expect(actual).toBe(expected);
 }
+
+describe('match Elo over a grid of records', () => {
+  it('every W/D/L with 0..12 of each: finite, never zero width, and the order of records kept by both bounds', () => {
+    const N = 12;
+    for (let w = 0; w <= N; w++)
+      for (let d = 0; d <= N; d++)
+        for (let l = 0; l <= N; l++) {
+          if (w + d + l === 0) continue;
+          const e = matchElo({ wins: w, draws: d, losses: l });
+          expect(Number.isFinite(e.low) && Number.isFinite(e.high)).toBe(true);
+          expect(e.high - e.low).toBeGreaterThan(0);
+          if (w < N) expect(matchElo({ wins: w + 1, draws: d, losses: l }).low).toBeGreaterThan(e.low);
+          if (l < N) expect(matchElo({ wins: w, draws: d, losses: l + 1 }).high).toBeLessThan(e.high);
+        }
+  });
+});

@@ -280,6 +280,22 @@ describe('score lines and the verdict table', () => {
     expect(erf(-1.2)).toBeCloseTo(-0.910314, 6);
   });
 
+  it('the console line and the verdict table give the same interval for the same games (one method)', () => {
+    // 4 wins, 4 draws, 12 losses: the record behind the issue's "-107.5 +/- 111.9" beside "[-230, -7]".
+    const ps = [player('me', 'g1', 'p'), player('them', 'g2', 'q')];
+    const games = [
+      ...Array.from({ length: 4 }, () => game('me', 'them', '1-0')),
+      ...Array.from({ length: 4 }, () => game('me', 'them', '1/2-1/2')),
+      ...Array.from({ length: 12 }, () => game('them', 'me', '1-0')),
+    ];
+    const me = tallyVerdicts(ps, games, 5000).agents.find((a) => a.handle === 'me_handle')!;
+    const line = eloLine(me);
+    const p = me.performance;
+    const tenth = (x: number) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+    expect(line).toContain(`${tenth(p.elo_diff!)} [${tenth(p.low!)}, ${tenth(p.high!)}] (95%)`);
+    expect(line).not.toContain('+/-');
+  });
+
   it('shows every agent of a small run, and only groups plus the top and bottom three ranked agents of a large one', () => {
     const small = verdictSections(tallyVerdicts(PLAYERS, GAMES, 5000));
     expect(small.map((s) => s.title)).toEqual([
