@@ -32,7 +32,8 @@ import {
   type RulesetCompareIdentity,
 } from '../compare/ruleset-compare.js';
 import { rulesetHtml } from '../compare/ruleset-html.js';
-import { countLines, rulesetMarkdown, rulesetTable } from '../compare/ruleset-text.js';
+import { checkGuards, parseGuards, type Guard } from '../compare/ruleset-guard.js';
+import { rulesetLines, rulesetMarkdown } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
 import { DEFAULT_SPRT, parseSprtOption } from '../compare/sprt-option.js';
 import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
@@ -42,6 +43,7 @@ import { SeedProgress } from './progress.js';
 export interface CompareArgs {
   scenario?: string;
   ruleset?: string[];
+  failIfChanged?: string[];
   seeds?: string;
   agent?: string[];
   vs?: string;
@@ -68,6 +70,12 @@ export const compareCommand = {
         type: 'string',
         array: true,
         describe: 'a YAML file of ruleset overrides, or `default`; give two',
+      })
+      .option('fail-if-changed', {
+        type: 'string',
+        array: true,
+        describe:
+          'with --ruleset: METRIC:DIRECTION (increase, decrease or any); exit 1 when Holm flags that metric changed that way, e.g. moves_per_game:increase',
       })
       .option('seeds', {
         type: 'string',
@@ -105,6 +113,10 @@ export const compareCommand = {
         'the smoke scenario under its own and the FIDE K schedule',
       )
       .example(
+        '$0 compare s.yaml --ruleset default --ruleset short.yaml --seeds 1..30 --fail-if-changed moves_per_game:increase',
+        'exit 1 if the change lengthens games beyond noise (CI)',
+      )
+      .example(
         '$0 compare --agent greedy --agent random --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05',
         'greedy against random until the SPRT decides',
       ),
@@ -113,7 +125,10 @@ export const compareCommand = {
   },
 };
 
-/** Exit codes: 0 done, 1 a run broke an invariant or did not finish, 2 bad arguments (nothing run or written), 130 stopped. */
+/**
+ * Exit codes: 0 done, 1 a run broke an invariant or did not finish or a --fail-if-changed guard tripped,
+ * 2 bad arguments (nothing run or written, or a guard naming no metric), 130 stopped.
+ */
 async function compare(args: CompareArgs): Promise<number> {
   try {
     const mode = checkMode(args);
@@ -148,6 +163,8 @@ function checkMode(args: CompareArgs): 'rulesets' | 'agents' {
       );
     return 'agents';
   }
+  if (agents && args.failIfChanged !== undefined)
+    throw new UsageError('--fail-if-changed goes with --ruleset');
   if (args.scenario === undefined)
     throw new UsageError('name a scenario with two --ruleset files, or give two --agent');
   for (const option of ['vs', 'sprt', 'maxPairs'] as const)
@@ -175,13 +192,15 @@ function commonOptions(args: CompareArgs): { workers: number; seedTimeoutMs: num
 
 async function compareRulesets(args: CompareArgs): Promise<number> {
   const seeds = parseSeedSpec(args.seeds!);
+  const guards = parseGuards(args.failIfChanged ?? []);
+  if (typeof guards === 'string') throw new UsageError(guards);
   const options = commonOptions(args);
   const file = args.scenario!;
   const { scenario, source } = loadScenarioFileWithSource(file);
   const sides = rulesetSides(file, source, args.ruleset!);
   const identity = rulesetCompareIdentity(
     packageVersion(),
-    { name: scenario.name, file, text: readFileSync(file, 'utf8') },
+    { name: scenario.name, file, text: readFileSync(file, 'utf8'), durationMs: scenario.durationMs },
     sides,
     seeds,
   );
@@ -197,7 +216,7 @@ async function compareRulesets(args: CompareArgs): Promise<number> {
     `${Math.min(options.workers, tasks.length)} worker thread(s) (${seeds.length} seeds x 2 rulesets)`,
   );
   const results = await runAll(tasks, options, progress);
-  return finishRulesets(identity, results, args, (performance.now() - started) / 1000);
+  return finishRulesets(identity, results, args, guards, (performance.now() - started) / 1000);
 }
 
 async function runAll(
@@ -220,6 +239,7 @@ function finishRulesets(
   identity: RulesetCompareIdentity,
   results: SeedResult[],
   args: CompareArgs,
+  guards: readonly Guard[],
   seconds: number,
 ): number {
   const c = buildRulesetCompare(identity, results);
@@ -228,7 +248,7 @@ function finishRulesets(
     'compare.md': rulesetMarkdown(c),
     'compare.html': rulesetHtml(c),
   });
-  const head = `compare ${c.scenario.name}, seeds ${c.seeds.spec}: ${c.sides[0]!.name} (a) vs ${c.sides[1]!.name} (b), mean per-seed difference b - a with its 95% interval`;
+  const head = `compare ${c.scenario.name}, seeds ${c.seeds.spec}: ${c.sides[0]!.name} (a) vs ${c.sides[1]!.name} (b), mean per-seed difference b - a`;
   const failures = c.results.flatMap((p) =>
     (['a', 'b'] as const)
       .filter((s) => p[s].status !== 'passed')
@@ -237,15 +257,24 @@ function finishRulesets(
           `${c.sides[s === 'a' ? 0 : 1]!.name} seed ${p.seed} ${p[s].status}${p[s].error ? `: ${p[s].error}` : ''}`,
       ),
   );
+  const checked = checkGuards(c, guards);
   const lines = [
     head,
-    ...rulesetTable(c),
-    ...countLines(c),
+    ...rulesetLines(c),
     ...failures.slice(0, 20),
+    ...checked.filter((g) => g.status !== 'unknown').map((g) => g.line),
     `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  return c.passed ? 0 : 1;
+  for (const g of checked.filter((g) => g.status === 'unknown'))
+    process.stderr.write(`agent-chess-sim compare: ${g.line}\n`);
+  return rulesetExitCode(c.passed, checked);
+}
+
+/** 2 for a guard naming no metric (bad input, found once the metrics exist), 1 for a tripped guard or a run that went wrong. */
+function rulesetExitCode(passed: boolean, checked: ReturnType<typeof checkGuards>): number {
+  if (checked.some((g) => g.status === 'unknown')) return 2;
+  return passed && checked.every((g) => g.status === 'held') ? 0 : 1;
 }
 
 // ---------------------------------------------------------------------------------------------------------

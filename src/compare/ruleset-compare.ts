@@ -3,36 +3,52 @@ import { prettyCanonicalJson } from '../kernel/canonical.js';
 import type { Metrics } from '../sweep/outputs/metrics.js';
 import type { SeedResult, SeedStatus, SeedTask } from '../sweep/seed-result.js';
 import { formatSeedSpec } from '../sweep/seeds.js';
-import { excludesZero, pairedStats, type PairedStats } from './paired.js';
+import { holm } from '../rules/stats/holm.js';
+import {
+  FAMILY_ALPHA,
+  halfWidth,
+  minimumDetectable,
+  pairedTest,
+  seedsNeeded,
+  SMALL_EFFECT,
+  type PairedTest,
+} from './family.js';
+import { pairedStats, round6, type PairedStats } from './paired.js';
 import type { RulesetSide } from './rulesets.js';
 
 /**
  * The model of a ruleset compare (compare.json): the same seeds run under side a and side b, and for every
  * headline metric (src/sweep/outputs/metrics.ts, the numbers of each run's report) each side's mean, the mean
- * per-seed difference b - a and its 95% interval (src/compare/paired.ts). Built from the results put back
- * in seed order, so the bytes depend on the scenario, the two rulesets, the seeds and the code only: not on
- * the worker count or the order the runs finished.
+ * per-seed difference b - a, its paired t test (src/compare/family.ts) and Holm's family-wise verdict over
+ * every metric tested (src/rules/stats/holm.ts). Rows run from the largest standardised effect down.
+ * Built from the results put back in seed order, so the bytes depend on the scenario, the two rulesets,
+ * the seeds and the code only: not on the worker count or the order the runs finished.
  */
-export const COMPARE_FORMAT_VERSION = 1;
+export const COMPARE_FORMAT_VERSION = 2;
 
 export interface RulesetCompareIdentity {
   tool: 'agent-chess-sim';
   version: string;
-  scenario: { name: string; file: string; sha256: string };
+  scenario: { name: string; file: string; sha256: string; duration_ms: number };
   seeds: { spec: string; count: number };
   sides: Array<{ name: string; file: string; overrides: Record<string, unknown> | null; sha256: string }>;
 }
 
 export function rulesetCompareIdentity(
   version: string,
-  scenario: { name: string; file: string; text: string },
+  scenario: { name: string; file: string; text: string; durationMs: number },
   sides: readonly RulesetSide[],
   seeds: readonly number[],
 ): RulesetCompareIdentity {
   return {
     tool: 'agent-chess-sim',
     version,
-    scenario: { name: scenario.name, file: scenario.file, sha256: sha256(scenario.text) },
+    scenario: {
+      name: scenario.name,
+      file: scenario.file,
+      sha256: sha256(scenario.text),
+      duration_ms: scenario.durationMs,
+    },
     seeds: { spec: formatSeedSpec(seeds), count: seeds.length },
     sides: sides.map((s) => ({
       name: s.name,
@@ -69,10 +85,35 @@ export interface SeedPair {
   identical: boolean;
 }
 
+/** How a metric reads: `count` of things over time (shown per virtual day), `sol` (SOL), `level` (as is). */
+export type MetricUnit = 'count' | 'sol' | 'level';
+
 export interface MetricRow extends PairedStats {
   metric: string;
-  /** The 95% interval of b - a leaves 0 out. */
+  unit: MetricUnit;
+  /** Every seed gave the same value on both sides. */
+  unchanged: boolean;
+  /** (mean b - mean a) / |mean a| in percent; null when side a's mean is 0. */
+  relative_pct: number | null;
+  /** |mean difference| / sd of the differences; null when the differences have no spread. */
+  effect: number | null;
+  /** Two-sided p of the paired t test, and Holm's adjusted p; null with one seed. */
+  p: number | null;
+  p_holm: number | null;
+  /** The per-test level `low`..`high` is drawn at (Holm's level for this row); null with one seed. */
+  level: number | null;
+  /** The smallest mean difference these seeds detect with 80% power at Holm's strictest level. */
+  detectable: number | null;
+  /** Flagged by Holm: changed beyond noise at the family-wise alpha. */
   differs: boolean;
+}
+
+/** A metric that moved by a noticeable effect without being flagged, and the seeds a test with 80% power would need. */
+export interface Underpowered {
+  metric: string;
+  /** Standardised effect; null for the same shift on every seed. */
+  effect: number | null;
+  seeds_needed: number;
 }
 
 export type RulesetCompare = ReturnType<typeof buildRulesetCompare>;
@@ -81,11 +122,13 @@ export type RulesetCompare = ReturnType<typeof buildRulesetCompare>;
 export function buildRulesetCompare(identity: RulesetCompareIdentity, results: readonly SeedResult[]) {
   const seeds = seedPairs(identity, results);
   const compared = seeds.filter((p) => p.a.metrics !== null && p.b.metrics !== null);
+  const rows = metricRows(compared);
   return {
     ...identity,
     kind: 'rulesets' as const,
     compare_version: COMPARE_FORMAT_VERSION,
     interval: INTERVAL_NOTE,
+    family: familyOf(rows),
     passed: seeds.every((p) => p.a.status === 'passed' && p.b.status === 'passed'),
     counts: {
       seeds: seeds.length,
@@ -94,13 +137,26 @@ export function buildRulesetCompare(identity: RulesetCompareIdentity, results: r
       a: statusCounts(seeds.map((p) => p.a.status)),
       b: statusCounts(seeds.map((p) => p.b.status)),
     },
-    metrics: metricRows(compared),
+    metrics: rows,
+    underpowered: underpowered(rows),
     results: seeds,
   };
 }
 
+export const CORRECTION = 'Holm–Bonferroni';
+
 export const INTERVAL_NOTE =
-  "95% interval of the mean per-seed difference b - a: Student's t with n - 1 degrees of freedom (table for df 1..30, 40, 60, 120; 1.96 beyond)";
+  "interval of the mean per-seed difference b - a: Student's t with n - 1 degrees of freedom (computed), each row at the level Holm tested it, so an interval leaves 0 out exactly when its row is flagged";
+
+function familyOf(rows: readonly MetricRow[]) {
+  return {
+    correction: CORRECTION,
+    alpha: FAMILY_ALPHA,
+    tested: rows.filter((r) => r.p !== null).length,
+    flagged: rows.filter((r) => r.differs).length,
+    power: 'minimum detectable difference at 80% power and per-test level alpha / tested',
+  };
+}
 
 export function compareJson(compare: RulesetCompare): string {
   return prettyCanonicalJson(compare);
@@ -135,23 +191,103 @@ function statusCounts(statuses: readonly SeedStatus[]): Record<SeedStatus, numbe
 }
 
 /**
- * One row per metric, in the order the reports list them (then any metric only some runs have, by name),
- * each over the seeds where both sides have it.
+ * One row per metric over the seeds both sides ran to the end; a metric absent from a run counts 0 there
+ * (breakdown counts are listed only when they happened). Holm's correction runs over every row with a
+ * test, unchanged rows included, so the family is every metric the compare looked at. Rows are sorted by
+ * standardised effect, largest first (a shift with no spread first of all, unchanged rows last), ties in
+ * the reports' order.
  */
 function metricRows(compared: readonly SeedPair[]): MetricRow[] {
-  const rows: MetricRow[] = [];
-  for (const metric of metricNames(compared)) {
-    const both = compared.filter(
-      (p) => p.a.metrics![metric] !== undefined && p.b.metrics![metric] !== undefined,
-    );
-    if (both.length === 0) continue;
-    const stats = pairedStats(
-      both.map((p) => p.a.metrics![metric]!),
-      both.map((p) => p.b.metrics![metric]!),
-    );
-    rows.push({ metric, ...stats, differs: excludesZero(stats) });
-  }
-  return rows;
+  const names = metricNames(compared);
+  const value = (m: Metrics, name: string) => m[name] ?? 0;
+  const sides = names.map((name) => ({
+    name,
+    a: compared.map((p) => value(p.a.metrics!, name)),
+    b: compared.map((p) => value(p.b.metrics!, name)),
+  }));
+  const tests = sides.map((s) => pairedTest(s.b.map((x, i) => x - s.a[i]!)));
+  const testedIdx = tests.flatMap((t, i) => (t.p === null ? [] : [i]));
+  const family = holm(
+    testedIdx.map((i) => tests[i]!.p!),
+    FAMILY_ALPHA,
+  );
+  const strictest = FAMILY_ALPHA / Math.max(1, testedIdx.length);
+  const rows = sides.map((s, i) => {
+    const k = testedIdx.indexOf(i);
+    const verdict =
+      k < 0 ? null : { p: family.adjusted[k]!, level: family.level[k]!, differs: family.rejected[k]! };
+    return metricRow(s.name, pairedStats(s.a, s.b), tests[i]!, verdict, strictest);
+  });
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((x, y) => sortKey(y.row) - sortKey(x.row) || x.i - y.i)
+    .map(({ row }) => row);
+}
+
+function metricRow(
+  metric: string,
+  stats: PairedStats,
+  test: PairedTest,
+  verdict: { p: number; level: number; differs: boolean } | null,
+  strictest: number,
+): MetricRow {
+  const margin = verdict === null ? null : halfWidth(test, verdict.level);
+  const detectable = minimumDetectable(test, strictest);
+  return {
+    metric,
+    unit: unitOf(metric),
+    ...stats,
+    low: margin === null ? null : round6(test.mean - margin),
+    high: margin === null ? null : round6(test.mean + margin),
+    unchanged: test.mean === 0 && test.sd === 0,
+    relative_pct: stats.mean_a === 0 ? null : round6((test.mean / Math.abs(stats.mean_a)) * 100),
+    effect: test.sd === 0 ? null : round6(Math.abs(test.mean) / test.sd),
+    p: test.p === null ? null : precise(test.p),
+    p_holm: verdict === null ? null : precise(verdict.p),
+    level: verdict === null ? null : precise(verdict.level),
+    detectable: detectable === null ? null : round6(detectable),
+    differs: verdict?.differs ?? false,
+  };
+}
+
+/** Largest standardised effect first: a shift with no spread is infinitely large, unchanged rows sort last. */
+function sortKey(row: MetricRow): number {
+  if (row.unchanged) return -1;
+  return row.effect ?? Infinity;
+}
+
+/** Six significant digits: p-values and levels are small numbers that six decimals would flatten to 0. */
+function precise(x: number): number {
+  return Number(x.toPrecision(6));
+}
+
+/** Metrics that read as they are rather than per day: sizes and ratios of a run, not things that happen over time. */
+const LEVELS = new Set(['agents', 'elo_spread', 'moves_per_game']);
+
+export function unitOf(metric: string): MetricUnit {
+  if (metric === 'fee_lamports' || metric.startsWith('sol_')) return 'sol';
+  return LEVELS.has(metric) ? 'level' : 'count';
+}
+
+/**
+ * The seed-count warning's rule: a row not flagged whose differences moved by at least a small effect
+ * (0.2 sd) while the seeds run are fewer than a test with 80% power at Holm's strictest level would need;
+ * and a row that moved by the same amount on every seed without being flagged, with the seeds at which
+ * that pattern's sign-flip p (2 / 2^n) clears the strictest level.
+ */
+function underpowered(rows: readonly MetricRow[]): Underpowered[] {
+  const tested = rows.filter((r) => r.p !== null).length;
+  const strictest = FAMILY_ALPHA / Math.max(1, tested);
+  return rows.flatMap((r): Underpowered[] => {
+    if (r.differs || r.unchanged || r.p === null) return [];
+    if (r.effect === null) {
+      const needed = Math.ceil(1 + Math.log2(1 / strictest));
+      return [{ metric: r.metric, effect: null, seeds_needed: needed }];
+    }
+    if (r.effect < SMALL_EFFECT) return [];
+    const needed = seedsNeeded(r.effect, strictest);
+    return needed > r.n ? [{ metric: r.metric, effect: r.effect, seeds_needed: needed }] : [];
+  });
 }
 
 function metricNames(compared: readonly SeedPair[]): string[] {

@@ -1,11 +1,21 @@
-import { esc, facts, section, table, type Cell } from '../report/html/html.js';
+import { esc, facts, section, table } from '../report/html/html.js';
 import type { RulesetCompare } from './ruleset-compare.js';
-import { countLines, interval, num, signed } from './ruleset-text.js';
+import {
+  countLines,
+  familyLine,
+  headline,
+  movingRows,
+  rowCells,
+  unchangedLine,
+  unitNote,
+  warningLines,
+} from './ruleset-text.js';
 
 /**
  * compare.html: the ruleset compare as one small self-contained page (the report's HTML helpers, its own
  * few styles, no script, and a Content-Security-Policy that loads nothing). report.html's page shell
- * carries the game viewer, which a table of means does not need.
+ * carries the game viewer, which a table of means does not need. The same headline, rows and lines as
+ * compare.md (src/compare/ruleset-text.ts).
  */
 export function rulesetHtml(c: RulesetCompare): string {
   const [a, b] = c.sides;
@@ -17,29 +27,32 @@ export function rulesetHtml(c: RulesetCompare): string {
     ['side b', sideText(b!)],
     ['agent-chess-sim', c.version],
   ]);
-  const rows: Cell[][] = c.metrics.map((r) => [
-    r.metric,
-    num(r.mean_a),
-    num(r.mean_b),
-    signed(r.mean_diff),
-    interval(r),
-    r.differs ? 'differs' : '',
-  ]);
-  const rowClasses = c.metrics.map((r) => (r.differs ? 'differs' : ''));
+  const moving = movingRows(c);
+  const rows = moving.map((r) => [...rowCells(c, r), r.differs ? 'changed' : '']);
   const metrics = table(
-    ['metric', a!.name, b!.name, 'b − a', '95% interval', ''],
+    ['metric', a!.name, b!.name, 'b − a', 'change', 'interval', 'effect', 'p (Holm)', 'detectable', ''],
     rows,
     'metrics',
-    rowClasses,
+    moving.map((r) => (r.differs ? 'differs' : '')),
   );
-  const notes = countLines(c)
-    .map((line) => `<p>${esc(line)}</p>`)
-    .join('\n');
+  const unchanged = unchangedLine(c);
+  const paragraphs = (lines: string[], cls = '') =>
+    lines.map((line) => `<p${cls ? ` class="${cls}"` : ''}>${esc(line)}</p>`).join('\n');
   const body = [
     `<h1>${esc(title)}</h1>`,
+    `<p class="headline">${esc(headline(c))}</p>`,
     about,
-    notes,
-    section('metrics', 'Metrics', `${metrics}\n<p class="note">${esc(c.interval)}.</p>`),
+    paragraphs([familyLine(c), unitNote(c), ...countLines(c)]),
+    paragraphs(warningLines(c), 'warning'),
+    section(
+      'metrics',
+      'Metrics',
+      [
+        metrics,
+        unchanged === null ? '' : paragraphs([unchanged]),
+        paragraphs([`${c.interval}.`], 'note'),
+      ].join('\n'),
+    ),
   ].join('\n');
   return page(title, body);
 }
@@ -77,9 +90,12 @@ h1 { font-size: 22px; margin: 16px 0 8px; }
 h2 { font-size: 18px; margin: 24px 0 8px; padding-top: 8px; border-top: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-size: 13px; background: white; }
 th, td { border: 1px solid #e0e0e0; padding: 3px 8px; text-align: left; }
+table.metrics td { white-space: nowrap; }
 thead th { background: #f0f0f0; }
 table.facts th { background: #f7f7f7; font-weight: 600; }
-table.metrics td:nth-child(n+2):nth-child(-n+4) { text-align: right; font-variant-numeric: tabular-nums; }
+table.metrics td:nth-child(n+2):nth-child(-n+5), table.metrics td:nth-child(n+7):nth-child(-n+9) { text-align: right; font-variant-numeric: tabular-nums; }
+.headline { font-size: 16px; font-weight: 600; }
+.warning { background: #fdecea; border-left: 4px solid #c62828; padding: 4px 8px; }
 tr.differs td { background: #fff8e1; font-weight: 600; }
 .note { color: #666; font-style: italic; }
 `;

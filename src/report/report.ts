@@ -44,6 +44,7 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     counts: counts(outcome, games, completed),
     results: countResults(completed),
     results_by_ending: countEndings(completed),
+    results_by_rating_band: countRatingBands(completed),
     requests: {
       total: outcome.requests.requests,
       rejected: outcome.requests.rejected,
@@ -105,6 +106,27 @@ function countEndings(completed: Game[]) {
   const out = Object.fromEntries(END_REASONS.map((r) => [r, 0])) as Record<EndReason, number>;
   for (const g of completed) out[g.end!.reason]++;
   return out;
+}
+
+/** Width of a rating band in `results_by_rating_band` (200 points, the width of a chess class such as 1400-1599). */
+export const RATING_BAND_WIDTH = 200;
+
+/**
+ * Finished games by the band of the two players' mean rating before the game ("1400-1599"), so a rule's
+ * effect on weak and strong play reads apart. Keys in rating order.
+ */
+function countRatingBands(completed: Game[]): Record<string, number> {
+  const counts = new Map<number, number>();
+  for (const g of completed) {
+    const mean = (g.end!.whiteEloBefore + g.end!.blackEloBefore) / 2;
+    const low = Math.floor(mean / RATING_BAND_WIDTH) * RATING_BAND_WIDTH;
+    counts.set(low, (counts.get(low) ?? 0) + 1);
+  }
+  return Object.fromEntries(
+    [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([low, n]) => [`${low}-${low + RATING_BAND_WIDTH - 1}`, n]),
+  );
 }
 
 function eloTable(outcome: RunOutcome): EloRow[] {

@@ -18,7 +18,7 @@ const TEST_MS = 180_000;
 
 describe.concurrent('compare', () => {
   it(
-    'compares two rulesets on the same seeds: 1 and 2 workers write the same bytes, and K = 20 narrows the Elo spread',
+    'compares two rulesets on the same seeds: 1 and 2 workers write the same bytes, K = 20 narrows the Elo spread beyond noise under Holm, and --fail-if-changed gates on it',
     async () => {
       const dir = tempDir();
       const scenario = writeTinyScenario(dir);
@@ -38,8 +38,16 @@ describe.concurrent('compare', () => {
         '--out',
         join(dir, out),
       ];
-      const [one, two] = await Promise.all([cli(args('1', 'one'), LIMIT), cli(args('2', 'two'), LIMIT)]);
-      for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
+      const guard = (word: string) => ['--fail-if-changed', word];
+      const [one, two] = await Promise.all([
+        cli([...args('1', 'one'), ...guard('elo_spread:increase')], LIMIT),
+        cli([...args('2', 'two'), ...guard('elo_spread:decrease')], LIMIT),
+      ]);
+      // the spread fell: a guard against its rising holds (0), one against its falling trips (1)
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toMatch(/^guard elo_spread:increase held: changed the other way$/m);
+      expect(two.code, two.stderr).toBe(1);
+      expect(two.stdout).toMatch(/^guard elo_spread:decrease FAILED: elo_spread changed beyond noise/m);
       expect(read(join(dir, 'one', 'compare.json'))).toBe(read(join(dir, 'two', 'compare.json')));
       expect(read(join(dir, 'one', 'compare.md'))).toBe(read(join(dir, 'two', 'compare.md')));
 
@@ -51,13 +59,25 @@ describe.concurrent('compare', () => {
       expect(spread.mean_diff).toBeLessThan(0);
       expect(spread.high!).toBeLessThan(0);
       expect(spread.differs).toBe(true);
+      expect(spread.p_holm!).toBeLessThanOrEqual(0.05);
+      expect(c.family).toMatchObject({ correction: 'Holm–Bonferroni', alpha: 0.05 });
+      expect(c.family.tested).toBe(c.metrics.length);
       expect(c.metrics.find((m) => m.metric === 'agents')).toMatchObject({
         mean_diff: 0,
-        low: 0,
-        high: 0,
+        unchanged: true,
         differs: false,
       });
-      expect(two.stdout).toMatch(/^elo_spread +[\d.]+ +[\d.]+ +-[\d.]+ +\[-[\d.]+, -[\d.]+\] +differs$/m);
+      // rows from the largest standardised effect down, unchanged ones last
+      const effects = c.metrics.filter((m) => !m.unchanged && m.effect !== null).map((m) => m.effect!);
+      expect(effects).toEqual([...effects].sort((x, y) => y - x));
+      expect(two.stdout).toMatch(
+        new RegExp(`^Holm–Bonferroni over ${c.family.tested} metrics, family-wise alpha 0\\.05`, 'm'),
+      );
+      expect(two.stdout).toMatch(/^\d+ of \d+ metrics changed beyond noise: .*elo_spread -[\d.]+%/m);
+      expect(two.stdout).toMatch(
+        /^elo_spread +[\d.]+ +[\d.]+ +-[\d.]+ +-[\d.]+% +\[-[\d.]+, -[\d.]+\] +[\d.]+ +changed$/m,
+      );
+      expect(two.stdout).toMatch(/^\d+ unchanged \(identical on every seed\): .*\bagents\b/m);
       expect(two.stderr).toMatch(
         /compare tiny: default vs k20: 12 runs on 2 worker thread\(s\) \(6 seeds x 2 rulesets\)/,
       );
@@ -70,7 +90,7 @@ describe.concurrent('compare', () => {
       expect(html).toContain('<tr class="differs"><td>elo_spread</td>');
       expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
       expect(read(join(dir, 'two', 'compare.md'))).toMatch(
-        /^\| elo_spread \| [\d.]+ \| [\d.]+ \| -[\d.]+ \| \[-[\d.]+, -[\d.]+\] \| \*\*differs\*\* \|$/m,
+        /^\| elo_spread \| [\d.]+ \| [\d.]+ \| -[\d.]+ \| -[\d.]+% \| \[-[\d.]+, -[\d.]+\] \| [\d.]+ \| [\d.<]+ \| ±[\d.]+ \| \*\*changed\*\* \|$/m,
       );
     },
     TEST_MS,
@@ -108,6 +128,21 @@ describe.concurrent('compare', () => {
             'random',
           ],
           /--vs goes with --agent/,
+        ],
+        [
+          [
+            'compare',
+            scenario,
+            '--ruleset',
+            'default',
+            '--ruleset',
+            'default',
+            '--seeds',
+            '1',
+            '--fail-if-changed',
+            'moves',
+          ],
+          /--fail-if-changed moves: give METRIC:DIRECTION, DIRECTION one of increase, decrease, any/,
         ],
         [
           ['compare', '--agent', 'greedy', '--agent', 'grumpy'],

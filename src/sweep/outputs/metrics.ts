@@ -22,6 +22,7 @@ export function headlineMetrics(report: Report): Metrics {
     agents: c.agents,
     events: c.events,
     moves: c.moves,
+    moves_per_game: c.games_started === 0 ? 0 : c.moves / c.games_started,
     games_started: c.games_started,
     games_completed: c.games_completed,
     games_unfinished: c.games_unfinished,
@@ -42,7 +43,28 @@ export function headlineMetrics(report: Report): Metrics {
     likes: report.social.likes,
     follows: report.social.follows,
     invariant_violations: report.invariants.reduce((sum, i) => sum + i.violationCount, 0),
+    ...breakdowns(report),
   };
+}
+
+/**
+ * Counts by kind, so a rule's own effect reads on its own row: refusals per rate-limited action and per
+ * error code, transfers and settled SOL per transfer type, finished games per rating band. A kind that
+ * never happened in a run is absent from it; readers take an absent count as 0.
+ */
+function breakdowns(report: Report): Metrics {
+  const out: Metrics = {};
+  for (const [action, n] of Object.entries(report.social.rate_limited_by_action))
+    out[`rate_limited_${action}`] = n;
+  for (const [code, n] of Object.entries(report.requests.rejected_by_code)) out[`refused_${code}`] = n;
+  const byType = report.money.by_type as Partial<Record<string, { settled: number; settled_sol: number }>>;
+  for (const [type, row] of Object.entries(byType)) {
+    out[`transfers_${type}`] = row!.settled;
+    out[`sol_${type}`] = row!.settled_sol;
+  }
+  const bands = (report as { results_by_rating_band?: Record<string, number> }).results_by_rating_band ?? {};
+  for (const [band, n] of Object.entries(bands)) out[`games_rated_${band.replace('-', '_')}`] = n;
+  return out;
 }
 
 /** Highest minus lowest rating of the agents at the end (0 with fewer than two agents). */
