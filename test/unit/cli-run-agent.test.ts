@@ -59,7 +59,7 @@ describe('run --agent: your module against chosen opponents', () => {
       '--vs sf-3',
     ]);
     expect(report.scenario.duration_ms).toBeLessThan(6 * 60 * 60_000);
-    expect(stdout).toMatch(/^agents \(3\):$/m);
+    expect(stdout).toMatch(/^agents \(3; ranked by pool Elo, at least 10 games to be ranked\):$/m);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
       'value="npx agent-chess-sim run --agent agents/examples/material-agent.mjs --vs random,sf-3 --games 6 --seed 3"',
     );
