@@ -1,5 +1,6 @@
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { losPercent, scoreLine } from '../report/match-lines.js';
+import { mdCell, mdFence, mdText } from '../report/markdown.js';
 import { sprtLimits } from '../rules/chess/sprt.js';
 import { formatSeedSpec } from '../sweep/seeds.js';
 import type { MatchSetup, MatchTally, PairRecord } from './agent-match.js';
@@ -103,20 +104,17 @@ export function agentMarkdown(c: AgentCompare, setup: MatchSetup, tally: MatchTa
       : `**${c.decision} accepted** after ${c.pairs.played} pairs`;
   const through =
     c.vs.length > 0
-      ? `, each against the same opponents (${c.vs.map((o) => o.name).join(', ')}) with the same seeds`
+      ? `, each against the same opponents (${mdText(c.vs.map((o) => o.name).join(', '))}) with the same seeds`
       : '';
   const lines = matchLines(setup, tally);
   return [
-    `## agent-chess-sim compare: ${c.agents.a.name} vs ${c.agents.b.name}`,
+    `## agent-chess-sim compare: ${mdText(c.agents.a.name)} vs ${mdText(c.agents.b.name)}`,
     '',
     `SPRT elo0=${b.elo0}, elo1=${b.elo1}, alpha=${b.alpha}, beta=${b.beta}, model=${b.model ?? 'normalized'} over colour-swapped game pairs${through}: ${decision} (seeds ${c.seeds_played || 'none'}), agent-chess-sim ${c.version}.`,
     '',
-    '```',
-    ...lines,
-    decisionLine(tally),
-    '```',
+    ...mdFence([...lines, decisionLine(tally)].map((line) => line.replace(/[\r\n]+/g, ' '))),
     '',
-    `Pairs (LL, LD, WL+DD, WD, WW from ${c.agents.a.name}'s side): ${pentanomialText(tally)}; ${c.pairs.counted} counted, ${c.pairs.void} void.`,
+    `Pairs (LL, LD, WL+DD, WD, WW from ${mdText(c.agents.a.name)}'s side): ${pentanomialText(tally)}; ${c.pairs.counted} counted, ${c.pairs.void} void.`,
     '',
     '| seed | opponent | games (white-black result, ending) | score of a | note |',
     '|---:|---|---|---:|---|',
@@ -131,5 +129,5 @@ function pairRow(r: PairRecord): string {
   const note = [r.void ? `void: ${r.void}` : '', r.broken.length > 0 ? `broke ${r.broken.join(', ')}` : '']
     .filter(Boolean)
     .join('; ');
-  return `| ${r.seed} | ${r.opponent ?? ''} | ${games.replace(/\|/g, '\\|')} | ${score} | ${note.replace(/\|/g, '\\|')} |`;
+  return `| ${r.seed} | ${mdCell(r.opponent ?? '')} | ${mdCell(games)} | ${score} | ${mdCell(note)} |`;
 }

@@ -11,6 +11,10 @@ import { summaryMarkdown } from '../../src/report/summary-md.js';
 import { sweepSummary } from '../../src/sweep/outputs/summary.js';
 import { buildSweep, sweepIdentity } from '../../src/sweep/sweep-result.js';
 import { fakeResult } from '../sweep/synthetic.js';
+import { MatchTally, planMatch, type MatchSetup } from '../../src/compare/agent-match.js';
+import { agentMarkdown, buildAgentCompare } from '../../src/compare/match-output.js';
+import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
+import type { SeedResult } from '../../src/sweep/seed-result.js';
 
 /**
  * summary.md and a sweep's summary.md are rendered by CI (GitHub's step summary): a scenario name, an agent
@@ -139,5 +143,44 @@ describe('summary.md of a run and of a sweep', () => {
     // seed, status, reason, replay: four cells whatever the names hold.
     expect(row.replace(/\\./g, '').split('|').length).toBe(6);
     expect(row).toContain('first: \\<img src=x onerror=alert(1)\\> \\| \\*\\* \\[x\\](javascript:alert(1))');
+  });
+
+  it('escapes the agent names of compare --agent (a file name is an agent name) in compare.md', () => {
+    const named = (word: string, name: string): PlayerSpec => ({
+      ...(parsePlayer(word, '--agent', process.cwd()) as PlayerSpec),
+      name,
+    });
+    const setup: MatchSetup = {
+      a: named('greedy', HTML),
+      b: named('random', LINK),
+      vs: [],
+      bounds: { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 },
+      seeds: [1],
+    };
+    const { pairs, tasks } = planMatch(setup);
+    const tally = new MatchTally(setup, pairs);
+    const won = (seed: number, white: boolean): SeedResult => ({
+      seed,
+      status: 'passed',
+      fingerprint: `sha256:${'0'.repeat(64)}`,
+      invariants: [],
+      metrics: {
+        games_started: 1,
+        games_completed: 1,
+        [white ? 'white_wins' : 'black_wins']: 1,
+        ending_checkmate: 1,
+      },
+      error: null,
+    });
+    tasks.forEach((t, i) => tally.accept(i, won(t.seed, i === 0)));
+    const md = agentMarkdown(buildAgentCompare('0.1.0', setup, tally), setup, tally);
+    expect(md).toContain(
+      '## agent-chess-sim compare: \\<img src=x onerror=alert(1)\\> vs | \\*\\* \\[x\\](javascript:alert(1))',
+    );
+    const outsideCode = md.replace(/^(`{3,})\n[\s\S]*?\n\1$/m, '');
+    expect(bare(outsideCode)).not.toMatch(/<|\]\(/);
+    // seed, opponent, games, score, note: five cells whatever the names hold.
+    const row = md.split('\n').find((line) => line.startsWith('| 1 |'))!;
+    expect(row.replace(/\\./g, '').split('|')).toHaveLength(7);
   });
 });
