@@ -9,6 +9,7 @@ import type { GameResult } from '../rules/chess/game.js';
 import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { buildVerdicts } from './verdicts.js';
+import { faultsSection, type FaultsSection } from './faults-section.js';
 import { invariantStatus, isRequired, notExercisedLine } from '../sim/invariants/exercised.js';
 
 /**
@@ -62,12 +63,19 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
       name,
       message: notExercisedLine(name),
     })),
+    ...optionalFaults(outcome),
     passed: !outcome.failed,
     fingerprint: outcome.fingerprint,
   };
 }
 
 export type Report = ReturnType<typeof buildReport>;
+
+/** The `faults` section, present only for a run with a fault profile or an agent's crash (other reports keep their bytes). */
+function optionalFaults(outcome: RunOutcome): { faults?: FaultsSection } {
+  const section = faultsSection(outcome);
+  return section ? { faults: section } : {};
+}
 
 /** Each invariant's result with its status (held, broken, or not exercised: 0 checks) and whether the scenario required it to be exercised. */
 function invariantRows(scenario: Scenario, outcome: RunOutcome) {

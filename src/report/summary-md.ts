@@ -18,6 +18,7 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
     `${report.counts.agents} agents, ${report.counts.games_completed} of ${report.counts.games_started} games finished, ${report.counts.moves} moves, ${report.requests.total} requests (${report.requests.rejected} refused). Fingerprint \`${report.fingerprint}\`.`,
     '',
     ...verdictBlock(report),
+    ...faultsBlock(report),
     '### Invariants',
     '',
     ...markdownTable({
@@ -40,6 +41,30 @@ function verdictBlock(report: Report): string[] {
     ...markdownTable(escapedSection(section)),
     '',
   ]);
+}
+
+/** The fault profile's section (report.json `faults`): what was met, then the agents it hurt. */
+function faultsBlock(report: Report): string[] {
+  const section = report.faults;
+  if (!section) return [];
+  const kinds = Object.entries(section.met_by_kind).map(([k, n]) => `${k} ${n}`);
+  const rows = section.agents
+    .filter((a) => a.crashed !== null || a.games_lost_while_faulted > 0 || a.retried > 0)
+    .map((a) => [
+      a.handle,
+      String(Object.values(a.met).reduce((sum, n) => sum + n, 0)),
+      String(a.retried),
+      String(a.games_lost_while_faulted),
+      a.crashed ?? '',
+    ]);
+  const header = ['agent', 'faults met', 'retried', 'games lost under a fault', 'crashed'];
+  return [
+    '### Faults',
+    '',
+    mdText(`Profile: ${section.profile ?? 'none'}. Faults met: ${kinds.join(', ') || 'none'}.`),
+    '',
+    ...(rows.length > 0 ? [...markdownTable(escapedSection({ title: '', header, rows })), ''] : []),
+  ];
 }
 
 /** A verdict table's cells (handles, group and persona names come from the scenario) as inert text; markdownTable escapes the pipes. */

@@ -5,6 +5,7 @@ import type { EndReason, Game } from '../platform/state.js';
 import type { RunOutcome, SimAgent } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { findAgent } from '../platform/identity/identity.js';
+import { crashedLine } from './faults-section.js';
 
 /**
  * A verdict for each agent and each population group: how it scored, against whom, its performance against
@@ -62,6 +63,8 @@ export interface AgentVerdict extends Tally {
   refused: Record<string, number>;
   requests_max_per_day: number;
   requests_limit: number;
+  /** "crashed at <virtual time>, <error>" when the agent's own code threw under a fault profile (src/sim/world.ts); absent otherwise. */
+  crashed?: string;
 }
 
 export interface GroupVerdict extends Tally {
@@ -113,7 +116,12 @@ export function buildVerdicts(scenario: Scenario, outcome: RunOutcome): Verdicts
   const games: VerdictGame[] = [];
   for (const g of outcome.platform.state.games.values())
     if (g.status === 'completed') games.push(finishedGame(g));
-  return tallyVerdicts(players, games, scenario.ruleset.api.requestsPerDay);
+  const verdicts = tallyVerdicts(players, games, scenario.ruleset.api.requestsPerDay);
+  for (const verdict of verdicts.agents) {
+    const crashed = crashedLine(outcome, verdict.handle);
+    if (crashed !== null) verdict.crashed = crashed;
+  }
+  return verdicts;
 }
 
 function verdictPlayer(sim: SimAgent, outcome: RunOutcome, eloStart: number): VerdictPlayer {

@@ -23,6 +23,7 @@ import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { wirePlatform, type WiredPlatform } from './wiring.js';
 import { MinuteCounts } from './minute-counts.js';
+import { crashLine, RunFaults, type AgentCrash } from '../faults/run-faults.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -93,6 +94,10 @@ export interface RunOutcome {
   endMs: number;
   /** Present when the run replayed its ledger through litesvm. */
   crossCheck: CrossCheckResult | null;
+  /** Agents whose own code threw under a fault profile, by handle (without a profile a throw ends the run). */
+  crashes: ReadonlyMap<string, AgentCrash>;
+  /** The fault profile's injection, when the scenario has one with rules: what each agent met. */
+  faults: RunFaults | undefined;
   /** The population group label (`population[1]`, ...) of each agent, by `SimAgent.index`. */
   agentGroups: readonly string[];
 }
@@ -130,6 +135,14 @@ export class World {
   readonly #contexts: AgentContext[] = [];
   /** Each agent's population group label, by index, for the report. */
   readonly #agentGroups: string[] = [];
+  /** Fault injection, only for a scenario whose profile has rules (nothing else draws from its stream). */
+  readonly #faults: RunFaults | undefined;
+  /**
+   * Agents whose thrown errors are recorded as crashes rather than ending the run, by index: every agent under
+   * a fault profile. Without one a throw still stops the run naming the module (a sweep counts a crashed seed).
+   */
+  readonly #guarded: boolean[] = [];
+  readonly #crashes = new Map<string, AgentCrash>();
   #nextAction = 0;
   #steps = 0;
 
@@ -162,6 +175,14 @@ export class World {
     this.#scheduler = new Scheduler<WorldEvent>(this.platform.clock);
     this.#rng = new Rng(scenario.seed).fork('world');
     this.invariants = new InvariantSuite(this.platform);
+    if (scenario.faults && scenario.faults.rules.length > 0)
+      this.#faults = new RunFaults(
+        scenario.faults,
+        scenario.seed,
+        scenario.startMs,
+        () => this.platform.nowMs,
+        (delayMs, wake) => this.#defer(delayMs, wake),
+      );
     this.platform.onEvent((event) => this.#record(event));
   }
 
@@ -201,8 +222,12 @@ export class World {
           shouldPause = slicing.startSlice();
         }
         const handle = handles.next(factory.name);
-        const client = new PlatformClient(transport.forAgent(handle));
+        const counted = transport.forAgent(handle);
+        const faulty = this.#faults?.transportFor(counted, handle);
+        const client = new PlatformClient(faulty ?? counted);
         await this.#signUp(client, handle, group, factory);
+        faulty?.arm();
+        this.#guarded.push(this.#faults !== undefined);
         const rng = this.#rng.fork(`agent:${handle}`);
         const options = levels ? { ...group.options, level: levels[i] } : group.options;
         const heartbeat = agentHeartbeat(group, rng);
@@ -369,8 +394,40 @@ export class World {
     }
     const agent = this.agents[event.agent]!;
     this.#contexts[agent.index] ??= this.#contextFor(agent);
+    if (this.#guarded[agent.index]) {
+      const context = this.#contexts[agent.index]!;
+      const next = () =>
+        this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
+      return this.#guardedStep(agent, () => agent.impl.heartbeat(context), next);
+    }
     await agent.impl.heartbeat(this.#contexts[agent.index]!);
     this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
+  }
+
+  /**
+   * A step of an agent meeting faults: a throw is
+   * recorded as its crash, at the virtual time it happened, and the agent takes no further step; the run goes
+   * on. Under a fault profile the step may also wait in virtual time (src/faults/parking.ts).
+   */
+  #guardedStep(agent: SimAgent, step: () => Promise<void>, then?: () => void): Promise<void> {
+    if (this.#crashes.has(agent.handle)) return Promise.resolve();
+    const run = () =>
+      step().then(
+        () => {
+          if (!this.#crashes.has(agent.handle)) then?.();
+        },
+        (error: unknown) => {
+          this.#crashes.set(agent.handle, { atMs: this.platform.nowMs, error: crashLine(error) });
+        },
+      );
+    return this.#faults ? this.#faults.parking.run(run) : run();
+  }
+
+  /** Runs `action` `delayMs` of virtual time from now, after what is already due then. */
+  #defer(delayMs: number, action: () => Promise<void>): void {
+    const id = this.#nextAction++;
+    this.#deferred.set(id, action);
+    this.#scheduler.after(Math.max(0, Math.round(delayMs)), { kind: 'deferred', action: id });
   }
 
   #contextFor(agent: SimAgent): AgentContext {
@@ -382,11 +439,8 @@ export class World {
       get nowMs() {
         return platform.nowMs;
       },
-      later: (delayMs, action) => {
-        const id = this.#nextAction++;
-        this.#deferred.set(id, action);
-        this.#scheduler.after(Math.max(0, Math.round(delayMs)), { kind: 'deferred', action: id });
-      },
+      later: (delayMs, action) =>
+        this.#defer(delayMs, this.#guarded[agent.index] ? () => this.#guardedStep(agent, action) : action),
     };
   }
 
@@ -425,6 +479,8 @@ export class World {
       endMs,
       crossCheck: ledgerCheck,
       agentGroups: [...this.#agentGroups],
+      crashes: this.#crashes,
+      faults: this.#faults,
     };
   }
 }

@@ -262,7 +262,7 @@ describe('what a snapshot may name, derived from the code', () => {
   it('refuses a field off the list in one line naming it', () => {
     const scenario = { ...base.scenario, output: '/tmp/x' };
     expect(restorableScenarioProblem(scenario)).toBe(
-      'scenario.output: not a field a snapshot may set (it may set name, description, seed, start, duration, ruleset, escrow, population, requireExercised); start serve with this scenario (--scenario) to use it',
+      'scenario.output: not a field a snapshot may set (it may set name, description, seed, start, duration, ruleset, escrow, population, requireExercised, faults); start serve with this scenario (--scenario) to use it',
     );
     const option = {
       ...base.scenario,

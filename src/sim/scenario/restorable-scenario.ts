@@ -152,6 +152,13 @@ const TOP_LEVEL: Readonly<Record<string, (value: unknown, field: string) => void
   // Names of the run's own checkers (`all`, or a list): words, never paths.
   requireExercised: (v, f) => (typeof v === 'string' ? checkWord(v, f) : checkList(v, f, checkWord)),
   invariants: (_v, f) => refuse(f, `names invariant modules; ${MODULES_OWNER_ONLY}`),
+  // A fault profile is data: kinds, rates, durations, route groups and handles; its bodies are built by the code.
+  faults: (v, f) =>
+    checkFields(v, f, {
+      name: (n, g) => checkText(n, g, 64, true),
+      description: (d, g) => checkText(d, g, MAX_TEXT, false),
+      rules: (r, g) => checkList(r, g, (rule, h) => checkData(rule, h, 0)),
+    }),
 };
 
 /** The top-level fields a snapshot's scenario may set (every other is refused). */

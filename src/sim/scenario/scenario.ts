@@ -8,6 +8,7 @@ import { checkDuration, checkKnownFields, isRecord } from './scenario-fields.js'
 import { checkInvariantList, type InvariantModuleSpec } from '../invariants/user-invariants.js';
 import { checkRequireExercised } from './require-exercised.js';
 import type { RequiredInvariants } from '../invariants/exercised.js';
+import { checkFaultProfile, type FaultProfile } from '../../faults/profile.js';
 
 export type { PopulationGroup } from './scenario-population.js';
 
@@ -33,6 +34,8 @@ export interface Scenario {
    * --require-exercised`); one that runs none fails the run. Present only when something is required.
    */
   requireExercised?: RequiredInvariants;
+  /** The faults the agents meet (src/faults/profile.ts); present only when the scenario sets `faults:`. */
+  faults?: FaultProfile;
 }
 
 export class ScenarioError extends Error {
@@ -55,6 +58,7 @@ const TOP_LEVEL = [
   'population',
   'invariants',
   'requireExercised',
+  'faults',
   'description',
 ];
 const ESCROW_FIELDS = ['latency', 'faultRate', 'crossCheck'];
@@ -152,6 +156,7 @@ function checkScenario(
   const scenario: Scenario = { name, seed, startMs, durationMs, ruleset, network, crossCheck, population };
   if (invariants) scenario.invariants = invariants;
   if (requireExercised) scenario.requireExercised = requireExercised;
+  if (raw['faults'] !== undefined) scenario.faults = checkFaultProfile(raw['faults'], 'faults', problems);
   return scenario;
 }
 
