@@ -107,17 +107,15 @@ function tallyInvariants(results: readonly SeedResult[]): InvariantTally[] {
   return [...tallies.values()];
 }
 
-/** Each headline metric over the seeds whose run ended (crashed, timed-out and lost seeds have none). */
+/**
+ * Each headline metric over the seeds whose run ended (crashed, timed-out and lost seeds have none). A
+ * breakdown count is listed only by the runs where its kind happened (src/sweep/outputs/metrics.ts), so a
+ * run that ended without it counts 0 there: its mean is over every ended seed, not only those that had it.
+ */
 function aggregateMetrics(results: readonly SeedResult[]): Record<string, MetricStats> {
-  const values = new Map<string, number[]>();
-  for (const r of results) {
-    for (const [name, value] of Object.entries(r.metrics ?? {})) {
-      const list = values.get(name) ?? [];
-      values.set(name, list);
-      list.push(value);
-    }
-  }
-  return Object.fromEntries([...values.entries()].map(([name, list]) => [name, metricStats(list)]));
+  const ended = results.flatMap((r) => (r.metrics === null ? [] : [r.metrics]));
+  const names = new Set(ended.flatMap((m) => Object.keys(m)));
+  return Object.fromEntries([...names].map((name) => [name, metricStats(ended.map((m) => m[name] ?? 0))]));
 }
 
 function failureOf(identity: SweepIdentity, r: SeedResult): SeedFailure {

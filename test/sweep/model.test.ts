@@ -76,6 +76,18 @@ describe('the sweep model', () => {
     );
   });
 
+  it('counts a breakdown metric absent from a run that ended as 0 there', () => {
+    const withRefusals = fakeResult(1);
+    withRefusals.metrics = { ...withRefusals.metrics!, refused_rate_limit_exceeded: 6 };
+    const sweep = buildSweep(fakeIdentity([1, 2, 3]), [
+      withRefusals,
+      fakeResult(2),
+      fakeResult(3, 'crashed'),
+    ]);
+    // over both runs that ended (6 and 0), not over the one that listed it; the crashed run has no metrics
+    expect(sweep.aggregate['refused_rate_limit_exceeded']).toMatchObject({ n: 2, min: 0, max: 6, mean: 3 });
+  });
+
   it('counts statuses, tallies invariants, aggregates only runs that ended, and lists each failure with its replay', () => {
     const seeds = [1, 2, 3, 4];
     const identity = fakeIdentity(seeds);
