@@ -100,7 +100,8 @@ export const compareCommand = {
       .option('out', {
         type: 'string',
         default: 'reports/compare',
-        describe: 'directory for compare.json, compare.md (and compare.html for rulesets)',
+        describe:
+          'directory for compare.json, compare.md (and compare.html for rulesets, games.pgn of every duel game for agents)',
       })
       .option('timeout', {
         type: 'string',
@@ -119,6 +120,9 @@ export const compareCommand = {
       .example(
         '$0 compare --agent greedy --agent random --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05',
         'greedy against random until the SPRT decides',
+      )
+      .epilogue(
+        'Exit codes with --agent: 0 H1 accepted (A is stronger by elo1), 1 H0 accepted, 3 no decision when the seeds or --max-pairs ran out, 4 a duel world crashed, timed out or broke an invariant. With --ruleset: 0 done, 1 a --fail-if-changed metric changed beyond noise the way it names, or a run broke an invariant or did not finish. Always: 2 bad arguments, 130 interrupted.',
       ),
   handler: async (args: ArgumentsCamelCase<CompareArgs>) => {
     process.exitCode = await compare(args);
@@ -126,8 +130,10 @@ export const compareCommand = {
 };
 
 /**
- * Exit codes: 0 done, 1 a run broke an invariant or did not finish or a --fail-if-changed guard tripped,
- * 2 bad arguments (nothing run or written, or a guard naming no metric), 130 stopped.
+ * Exit codes with --ruleset: 0 done, 1 a run broke an invariant or did not finish or a --fail-if-changed
+ * guard tripped. With --agent: 0 H1 accepted, 1 H0 accepted, 3 no decision (the seeds or --max-pairs ran
+ * out), 4 a duel world went wrong. Both: 2 bad arguments (nothing run or written, or a guard naming no
+ * metric), 130 stopped.
  */
 async function compare(args: CompareArgs): Promise<number> {
   try {
@@ -328,12 +334,13 @@ async function player(word: string, option: string, cwd: string): Promise<Player
   if (typeof spec === 'string') throw new UsageError(spec);
   if (spec.module === undefined) return spec;
   try {
-    await loadAgentModule(spec.module, dirname(spec.module), {});
+    // Named as everywhere else (src/report/agent-names.ts): by the name the module declares, else its file stem.
+    const factory = await loadAgentModule(spec.module, dirname(spec.module), {});
+    return { ...spec, name: factory.name };
   } catch (error) {
     if (error instanceof AgentModuleError) throw new UsageError(`${option} ${word}: ${error.problem}`);
     throw error;
   }
-  return spec;
 }
 
 /** A score line after every pair; the Elo and LLR lines every few pairs, as match runners print them. */
@@ -357,6 +364,7 @@ function finishAgents(
   const files = writeAtomically(args.out, {
     'compare.json': agentCompareJson(c),
     'compare.md': agentMarkdown(c, setup, tally),
+    'games.pgn': tally.pgn.join('\n'),
   });
   const lines = [
     '',
@@ -365,9 +373,25 @@ function finishAgents(
     `pairs: ${tally.records.length} of ${pairs.length} played (seeds ${c.seeds_played || 'none'}), ${tally.counted} counted; pentanomial (LL, LD, WL+DD, WD, WW) ${pentanomialText(tally)}`,
     `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
   ];
+  const code = agentExitCode(tally);
+  if (code === AGENT_EXIT.troubled)
+    lines.push('exit 4: a duel world crashed, timed out or broke an invariant (see the pairs above)');
   process.stdout.write(`${lines.join('\n')}\n`);
-  const troubled = tally.records.some((r) => r.void !== null || r.broken.length > 0);
-  return troubled ? 1 : 0;
+  return code;
+}
+
+/** `compare --agent`'s exit codes, so that CI can gate on the SPRT's answer (2, bad arguments, is set earlier). */
+export const AGENT_EXIT = { h1: 0, h0: 1, undecided: 3, troubled: 4 } as const;
+
+/**
+ * H1 accepted 0, H0 accepted 1, no decision when the pairs ran out 3; a duel world that crashed, timed out or
+ * broke an invariant makes it 4 whatever the SPRT said, since the answer then rests on games that went wrong.
+ */
+export function agentExitCode(tally: MatchTally): number {
+  if (tally.records.some((r) => r.void !== null || r.broken.length > 0)) return AGENT_EXIT.troubled;
+  if (tally.state.decision === 'H1') return AGENT_EXIT.h1;
+  if (tally.state.decision === 'H0') return AGENT_EXIT.h0;
+  return AGENT_EXIT.undecided;
 }
 
 // ---------------------------------------------------------------------------------------------------------

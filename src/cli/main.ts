@@ -11,6 +11,7 @@ import { mergeCommand } from './merge.js';
 import { workerCommand } from './worker.js';
 import { shrinkCommand } from './shrink.js';
 import { compareCommand } from './compare.js';
+import { diffCommand } from './diff.js';
 import { joinSignedValues } from './options.js';
 
 /**
@@ -37,6 +38,7 @@ await yargs(joinSignedValues(hideBin(process.argv)))
   .command(workerCommand)
   .command(shrinkCommand)
   .command(compareCommand)
+  .command(diffCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

@@ -6,9 +6,12 @@ import { World, type RunOutcome, type WorldOptions } from '../sim/world.js';
 import { OutputError, OutputStage, renderRunReport, type RunContext } from '../report/write.js';
 import { socialLines, type Report } from '../report/report.js';
 import { verdictLines } from '../report/verdict-table.js';
-import { opponentName, type Tally } from '../report/verdicts.js';
+import type { Tally } from '../report/verdicts.js';
+import { agentNames } from '../report/agent-names.js';
+import { buildAgentMatch, type AgentMatch } from '../report/agent-match.js';
 import { eloLine, scoreLine } from '../report/match-lines.js';
 import { describeCrossCheck } from '../escrow/litesvm.js';
+import { EventLogWriter } from '../report/event-log.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { PERSONAS } from '../../agents/registry.js';
 import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
@@ -27,6 +30,7 @@ export interface RunArgs {
   agentUci?: string;
   vs?: string;
   games?: number;
+  events?: string;
 }
 
 const DEFAULT_VS = 'random,sf-3';
@@ -64,6 +68,11 @@ export const runCommand = {
         type: 'boolean',
         describe:
           "require every invariant to run at least one check (as the scenario's requireExercised does for named ones); one that runs none fails the run",
+      })
+      .option('events', {
+        type: 'string',
+        describe:
+          'also write the canonical event log (the text the fingerprint hashes) to this file, gzip-compressed when it ends .gz; compare two with agent-chess-sim diff',
       })
       .option('agent', {
         type: 'string',
@@ -111,9 +120,9 @@ interface Plan {
   replay: string;
   /**
    * `run --agent`: the agent under test is the world's first agent; the run ends once it has finished
-   * `games` games. `player` names it in score lines (default: its persona).
+   * `games` games. Every agent is named by src/report/agent-names.ts.
    */
-  match?: { games: number; player?: string };
+  match?: { games: number };
 }
 
 /** Exit codes: 0 no invariant broke (and every required one was exercised), 1 an invariant broke or a required one ran no check, 2 bad arguments, scenario or output folder, 130 interrupted (143 on SIGTERM). */
@@ -122,6 +131,7 @@ async function run(args: RunArgs): Promise<number> {
   if (problem) return refuse(problem);
   let plan: Plan;
   let stage: OutputStage;
+  let log: EventLogWriter | undefined;
   try {
     plan = args.agent !== undefined || args.agentUci !== undefined ? agentPlan(args) : scenarioPlan(args);
     if (args.requireExercised) plan = requireAllExercised(plan);
@@ -132,8 +142,15 @@ async function run(args: RunArgs): Promise<number> {
     throw error;
   }
   try {
-    return await runPlan(plan, stage, args);
+    log = args.events === undefined ? undefined : new EventLogWriter(args.events);
+  } catch (error) {
+    stage.discard();
+    return refuse(`--events ${args.events}: cannot write it (${(error as Error).message.split('\n')[0]})`);
+  }
+  try {
+    return await runPlan(plan, stage, args, log);
   } finally {
+    log?.discard();
     stage.discard();
   }
 }
@@ -158,6 +175,8 @@ export function argumentProblem(args: RunArgs): string | undefined {
   if (args.seed !== undefined && args.seed.trim() === '')
     return "--seed: give a value, e.g. --seed 7 (or leave --seed out to use the scenario's)";
   if (args.out.trim() === '') return '--out: give a folder, e.g. --out reports/latest';
+  if (args.events !== undefined && args.events.trim() === '')
+    return '--events: give a file, e.g. --events reports/latest/events.jsonl.gz';
   if (args.agent !== undefined && args.agentUci !== undefined) return 'give --agent or --agent-uci, not both';
   if (byAgent && args.scenario !== undefined)
     return `give a scenario file or --agent, not both (got ${args.scenario})`;
@@ -252,7 +271,7 @@ function agentPlan(args: RunArgs): Plan {
   return {
     scenario: { ...parsed, population },
     replay,
-    match: args.agent !== undefined ? { games } : { games, player },
+    match: { games },
   };
 }
 
@@ -295,12 +314,13 @@ const INTERRUPT_EXIT = 130;
 /** Wall time per slice of the world: how soon Ctrl-C is noticed and the progress line refreshed. */
 const SLICE_MS = 100;
 
-async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<number> {
+async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs, log?: EventLogWriter): Promise<number> {
   const { scenario } = plan;
   const started = performance.now(); // wall time for the human only; never written to the report
-  const world = new World(scenario, worldOptions(args));
+  const eventLog = log && { eventLog: (text: string) => log.write(text) };
+  const world = new World(scenario, { ...worldOptions(args), ...eventLog });
   const progress = new ProgressPrinter(scenario, args.progress, started);
-  const match = plan.match ? new MatchScore(world, plan.match.games, plan.match.player, progress) : undefined;
+  const match = plan.match ? new MatchScore(world, plan.match.games, progress) : undefined;
   world.platform.onEvent((event) => {
     if (event.type === 'move_played') progress.moves++;
     else if (event.type === 'game_ended') {
@@ -318,8 +338,9 @@ async function runPlan(plan: Plan, stage: OutputStage, args: RunArgs): Promise<n
     if (!reached || interrupt.signal)
       return reportInterrupt(world, scenario, stage, started, interrupt.signal ?? 'SIGINT');
     const outcome = await world.run();
+    log?.close(); // the outcome's fingerprint has flushed the last of the log
     EnginePool.closeShared(); // the world is over: its engines' memory is not needed for the report
-    const context = runContext(plan, outcome);
+    const context = runContext(plan, outcome, match?.toReport());
     if (interrupt.signal) return reportInterrupt(world, scenario, stage, started, interrupt.signal);
     const { report, files } = renderRunReport(scenario, outcome, context);
     const written = stage.commit(files);
@@ -375,11 +396,13 @@ function endScenarioNow(world: World, scenario: Scenario): void {
   scenario.durationMs = world.platform.nowMs - scenario.startMs;
 }
 
-function runContext(plan: Plan, outcome: RunOutcome): RunContext {
-  if (!outcome.crossCheck) return { replay: plan.replay };
+function runContext(plan: Plan, outcome: RunOutcome, match: AgentMatch | undefined): RunContext {
+  const withMatch = match ? { match } : {};
+  if (!outcome.crossCheck) return { replay: plan.replay, ...withMatch };
   return {
     replay: plan.replay,
     crossCheck: { passed: outcome.crossCheck.passed, line: describeCrossCheck(outcome.crossCheck) },
+    ...withMatch,
   };
 }
 
@@ -521,16 +544,14 @@ function formatVirtual(ms: number): string {
 class MatchScore {
   readonly #world: World;
   readonly #target: number;
-  readonly #playerName: string | undefined;
   readonly #progress: ProgressPrinter;
   readonly #byOpponent = new Map<string, Tally>();
-  readonly #names = new Map<string, string>();
+  #names = new Map<string, string>();
   #played = 0;
 
-  constructor(world: World, target: number, playerName: string | undefined, progress: ProgressPrinter) {
+  constructor(world: World, target: number, progress: ProgressPrinter) {
     this.#world = world;
     this.#target = target;
-    this.#playerName = playerName;
     this.#progress = progress;
   }
 
@@ -543,7 +564,8 @@ class MatchScore {
   }
 
   get #player(): string {
-    return this.#playerName ?? this.#world.agents[0]?.persona ?? 'agent';
+    const first = this.#world.agents[0];
+    return first === undefined ? 'agent' : this.#nameOfHandle(first.handle);
   }
 
   onGameEnded(whiteId: string, blackId: string, result: '1-0' | '0-1' | '1/2-1/2'): void {
@@ -586,15 +608,20 @@ class MatchScore {
     return sim === undefined ? undefined : findAgent(this.#world.platform, sim.handle)?.id;
   }
 
+  /** The match as report.json, summary.md and report.html keep it. */
+  toReport(): AgentMatch {
+    return buildAgentMatch(this.#player, this.#target, this.#byOpponent);
+  }
+
   #nameOf(agentId: string): string {
-    let name = this.#names.get(agentId);
-    if (name === undefined) {
-      const handle = this.#world.platform.state.agents.get(agentId)!.handle;
-      const sim = this.#world.agents.find((a) => a.handle === handle);
-      name = sim ? opponentName(sim) : handle;
-      this.#names.set(agentId, name);
-    }
-    return name;
+    return this.#nameOfHandle(this.#world.platform.state.agents.get(agentId)!.handle);
+  }
+
+  /** By the one rule (src/report/agent-names.ts), worked out once the world has registered everyone. */
+  #nameOfHandle(handle: string): string {
+    if (this.#names.size === 0)
+      this.#names = agentNames(this.#world.agents.filter((a) => a.account === 'agent'));
+    return this.#names.get(handle) ?? handle;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
+import type { SeedResult } from '../sweep/seed-result.js';
+import type { PgnSeedResult, PgnSeedTask } from '../sweep/run-seed.js';
 import {
   pairsLlr,
   sprtState,
@@ -7,7 +8,7 @@ import {
   type SprtBounds,
   type SprtState,
 } from '../rules/chess/sprt.js';
-import { duelGame, duelScenarioText, DUEL_SOURCE, scoreFor, type DuelGame } from './duel.js';
+import { DUEL_HANDLES, duelGame, duelScenarioText, DUEL_SOURCE, scoreFor, type DuelGame } from './duel.js';
 import type { PlayerSpec } from './players.js';
 
 /**
@@ -58,25 +59,77 @@ export interface PairRecord {
   broken: string[];
 }
 
-export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: SeedTask[] } {
+export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: PgnSeedTask[] } {
   const texts = new Map<string, string>();
-  const duel = (white: PlayerSpec, black: PlayerSpec, seed: number): SeedTask => {
+  const event = matchEventName(setup);
+  const duel = (white: PlayerSpec, black: PlayerSpec, seed: number): PgnSeedTask => {
     const key = `${white.written}\u0000${black.written}`;
     if (!texts.has(key)) texts.set(key, duelScenarioText(white, black));
-    return { scenarioText: texts.get(key)!, scenarioFile: DUEL_SOURCE, seed };
+    return {
+      scenarioText: texts.get(key)!,
+      scenarioFile: DUEL_SOURCE,
+      seed,
+      pgn: {
+        event,
+        names: { [DUEL_HANDLES.white]: white.name, [DUEL_HANDLES.black]: black.name },
+        tags: [],
+      },
+    };
   };
   const pairs: PairPlan[] = [];
-  const tasks: SeedTask[] = [];
+  const tasks: PgnSeedTask[] = [];
   setup.seeds.forEach((seed, k) => {
     const opponent = setup.vs.length > 0 ? setup.vs[k % setup.vs.length]! : null;
     const { a, b } = setup;
     const games = opponent
       ? [duel(a, opponent, seed), duel(opponent, a, seed), duel(b, opponent, seed), duel(opponent, b, seed)]
       : [duel(a, b, seed), duel(b, a, seed)];
+    games.forEach((task, g) => (task.pgn!.tags = pairTags(setup, k + 1, g, seed, opponent !== null)));
     pairs.push({ seed, opponent, first: tasks.length, count: games.length });
     tasks.push(...games);
   });
   return { pairs, tasks };
+}
+
+/** The PGN Event of every duel game of the match. */
+export function matchEventName(setup: MatchSetup): string {
+  return `agent-chess-sim compare: ${setup.a.name} vs ${setup.b.name}`;
+}
+
+/**
+ * A duel game's own tags: `Round` pair.game (PGN's sub-round form), `Pair` and `Seed`, and the colour each
+ * compared player had in it (`AColour`, `BColour`: White, Black, or `-` for a game it is not in, as B's
+ * games against a --vs opponent are for A).
+ */
+function pairTags(
+  setup: MatchSetup,
+  pair: number,
+  game: number,
+  seed: number,
+  throughOpponent: boolean,
+): Array<[string, string]> {
+  // Head to head: A is White in game 0 and Black in game 1. Through an opponent: A's games come first, then B's.
+  const colours: Array<[string, string]> = throughOpponent
+    ? [
+        ['White', '-'],
+        ['Black', '-'],
+        ['-', 'White'],
+        ['-', 'Black'],
+      ]
+    : [
+        ['White', 'Black'],
+        ['Black', 'White'],
+      ];
+  const [aColour, bColour] = colours[game]!;
+  return [
+    ['Round', `${pair}.${game + 1}`],
+    ['Pair', String(pair)],
+    ['Seed', String(seed)],
+    ['PlayerA', setup.a.name],
+    ['AColour', aColour],
+    ['PlayerB', setup.b.name],
+    ['BColour', bColour],
+  ];
 }
 
 /** A pair's record from its tasks' results (in task order). */
@@ -129,6 +182,8 @@ export class MatchTally {
   readonly records: PairRecord[] = [];
   readonly pairs: PairCounts = { lossLoss: 0, lossDraw: 0, even: 0, winDraw: 0, winWin: 0 };
   readonly games: GameCounts = { wins: 0, draws: 0, losses: 0 };
+  /** The PGN of every game of the pairs taken, in seed order then task order (void pairs' finished games too). */
+  readonly pgn: string[] = [];
   state: SprtState;
   readonly #setup: MatchSetup;
   readonly #plan: readonly PairPlan[];
@@ -161,6 +216,7 @@ export class MatchTally {
       const plan = this.#plan[this.records.length]!;
       const results = Array.from({ length: plan.count }, (_, i) => this.#results.get(plan.first + i));
       if (results.some((r) => r === undefined)) return;
+      for (const r of results as PgnSeedResult[]) if (r.pgn) this.pgn.push(r.pgn);
       this.#take(pairRecord(this.#setup, plan, results as SeedResult[]));
     }
   }

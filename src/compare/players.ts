@@ -12,7 +12,10 @@ import { AGENT_MODULE_EXTENSIONS } from '../../agents/adapters/byo.js';
 export interface PlayerSpec {
   /** As written on the command line (what compare.json records). */
   written: string;
-  /** How score lines name it: the persona or level, or the module's file name without its extension. */
+  /**
+   * How every output names it (src/report/agent-names.ts): the persona or level; a module by its file stem
+   * until `compare` has loaded it, then by the name it declares.
+   */
   name: string;
   persona?: string;
   options?: Record<string, unknown>;

@@ -91,13 +91,22 @@ function keyOrder(keys: string[]): KeyOrder {
  */
 const CHUNK_CHARS = 1 << 13;
 
-/** A running SHA-256 over canonical lines: the fingerprint of an event log without keeping the log. */
+/**
+ * A running SHA-256 over canonical lines: the fingerprint of an event log without keeping the log. A `sink`
+ * (`run --events`) receives the very text hashed, in order, a chunk at a time, so the file it writes hashes
+ * to the fingerprint.
+ */
 export class Fingerprint {
   readonly #hash: Hash = createHash('sha256');
+  readonly #sink: ((text: string) => void) | undefined;
   readonly #orders = new KeyOrders();
   /** Lines not yet fed to the hash (SHA-256 of the concatenation is the same however it is chunked). */
   #pending = '';
   #lines = 0;
+
+  constructor(sink?: (text: string) => void) {
+    this.#sink = sink;
+  }
 
   add(value: unknown): void {
     const flat =
@@ -122,6 +131,7 @@ export class Fingerprint {
   #flush(): void {
     if (this.#pending === '') return;
     this.#hash.update(this.#pending);
+    this.#sink?.(this.#pending);
     this.#pending = '';
   }
 }

@@ -1,3 +1,4 @@
+import type { AgentMatch } from './agent-match.js';
 import type { Report } from './report.js';
 import { notExercisedLine } from '../sim/invariants/exercised.js';
 
@@ -13,6 +14,8 @@ export interface RunContext {
   replay: string;
   /** The litesvm cross-check's one-line result, when the run made one. */
   crossCheck?: { passed: boolean; line: string };
+  /** `run --agent`'s match (src/report/agent-match.ts): report.json, summary.md and report.html show it first. */
+  match?: AgentMatch;
 }
 
 interface Case {

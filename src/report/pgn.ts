@@ -22,22 +22,49 @@ const TERMINATION: Record<EndReason, string> = {
 /** PGN's "unknown or unfinished" result. */
 const UNFINISHED = '*';
 
-export function gamesToPgn(platform: Platform, eventName: string): string {
+/**
+ * How a caller other than `run` labels its games (`compare --agent`'s duels): players by name instead of
+ * handle (src/report/agent-names.ts), and tags that replace the tag of the same key or are added after the
+ * others.
+ */
+export interface PgnLabels {
+  names?: Readonly<Record<string, string>>;
+  tags?: ReadonlyArray<readonly [string, string]>;
+}
+
+export function gamesToPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): string {
   const games = [...platform.state.games.values()]
     .filter((g) => g.status !== 'cancelled')
     .sort((a, b) => a.seq - b.seq);
-  return games.map((g) => gameToPgn(platform, g, eventName)).join('\n');
+  return games.map((g) => gameToPgn(platform, g, eventName, labels)).join('\n');
 }
 
-export function gameToPgn(platform: Platform, game: Game, eventName: string): string {
-  const header = gameTags(platform, game, eventName)
+export function gameToPgn(platform: Platform, game: Game, eventName: string, labels: PgnLabels = {}): string {
+  const header = withTags(gameTags(platform, game, eventName, labels.names ?? {}), labels.tags ?? [])
     .map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`)
     .join('\n');
   return `${header}\n\n${wrap(movetext(platform, game))}\n`;
 }
 
-function gameTags(platform: Platform, game: Game, eventName: string): Array<[string, string]> {
-  const handle = (id: string) => platform.state.agents.get(id)!.handle;
+function withTags(
+  tags: Array<[string, string]>,
+  extra: ReadonlyArray<readonly [string, string]>,
+): Array<[string, string]> {
+  const out = tags.map(([k, v]): [string, string] => [k, extra.find(([key]) => key === k)?.[1] ?? v]);
+  for (const [k, v] of extra) if (!tags.some(([key]) => key === k)) out.push([k, v]);
+  return out;
+}
+
+function gameTags(
+  platform: Platform,
+  game: Game,
+  eventName: string,
+  names: Readonly<Record<string, string>>,
+): Array<[string, string]> {
+  const handle = (id: string) => {
+    const h = platform.state.agents.get(id)!.handle;
+    return names[h] ?? h;
+  };
   const start = new Date(game.startedAtMs ?? game.createdAtMs).toISOString();
   const date = start.slice(0, 10).replace(/-/g, '.');
   const { event, round } = eventAndRound(platform, game, eventName);

@@ -10,6 +10,8 @@ import type { RunOutcome } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { buildVerdicts } from './verdicts.js';
 import { faultsSection, type FaultsSection } from './faults-section.js';
+import type { AgentMatch } from './agent-match.js';
+import { agentNames } from './agent-names.js';
 import { invariantStatus, isRequired, notExercisedLine } from '../sim/invariants/exercised.js';
 
 /**
@@ -19,6 +21,8 @@ import { invariantStatus, isRequired, notExercisedLine } from '../sim/invariants
 export interface EloRow {
   rank: number;
   handle: string;
+  /** The agent's name everywhere (src/report/agent-names.ts). */
+  name: string;
   persona: string;
   elo: number;
   peak_elo: number;
@@ -28,7 +32,8 @@ export interface EloRow {
   games: number;
 }
 
-export function buildReport(scenario: Scenario, outcome: RunOutcome) {
+/** `match`: `run --agent`'s match (src/report/agent-match.ts), kept in report.json as `match`. */
+export function buildReport(scenario: Scenario, outcome: RunOutcome, match?: AgentMatch) {
   const games = [...outcome.platform.state.games.values()];
   const completed = games.filter((g) => g.status === 'completed');
   return {
@@ -66,6 +71,7 @@ export function buildReport(scenario: Scenario, outcome: RunOutcome) {
     ...optionalFaults(outcome),
     passed: !outcome.failed,
     fingerprint: outcome.fingerprint,
+    ...(match ? { match } : {}),
   };
 }
 
@@ -138,21 +144,22 @@ function countRatingBands(completed: Game[]): Record<string, number> {
 }
 
 function eloTable(outcome: RunOutcome): EloRow[] {
-  const rows = outcome.agents
-    .filter((sim) => sim.account === 'agent')
-    .map((sim) => {
-      const a = findAgent(outcome.platform, sim.handle)!;
-      return {
-        handle: a.handle,
-        persona: sim.persona,
-        elo: a.elo,
-        peak_elo: a.peakElo,
-        wins: a.wins,
-        losses: a.losses,
-        draws: a.draws,
-        games: gamesPlayed(a),
-      };
-    });
+  const agents = outcome.agents.filter((sim) => sim.account === 'agent');
+  const names = agentNames(agents);
+  const rows = agents.map((sim) => {
+    const a = findAgent(outcome.platform, sim.handle)!;
+    return {
+      handle: a.handle,
+      name: names.get(a.handle)!,
+      persona: sim.persona,
+      elo: a.elo,
+      peak_elo: a.peakElo,
+      wins: a.wins,
+      losses: a.losses,
+      draws: a.draws,
+      games: gamesPlayed(a),
+    };
+  });
   rows.sort((a, b) => b.elo - a.elo || b.games - a.games || (a.handle < b.handle ? -1 : 1));
   return rows.map((row, i) => ({ rank: i + 1, ...row }));
 }

@@ -2,6 +2,7 @@ import type { RunContext } from './junit.js';
 import type { Report } from './report.js';
 import { markdownTable, verdictSections, type TableSection } from './verdict-table.js';
 import { mdCode, mdText } from './markdown.js';
+import { MATCH_HEADER, matchCells, matchHeadline, matchRows } from './agent-match.js';
 import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
 
 /**
@@ -14,6 +15,7 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
   const lines = [
     `## agent-chess-sim: ${inline(report.scenario.name)} (seed ${inline(report.scenario.seed)})`,
     '',
+    ...matchBlock(report),
     `${report.passed ? '**Passed**' : '**FAILED**'}: ${invariantCounts(report)}${crossCheckFailed ? '; the ledger cross-check failed' : ''}.`,
     `${report.counts.agents} agents, ${report.counts.games_completed} of ${report.counts.games_started} games finished, ${report.counts.moves} moves, ${report.requests.total} requests (${report.requests.rejected} refused). Fingerprint \`${report.fingerprint}\`.`,
     '',
@@ -31,6 +33,25 @@ export function summaryMarkdown(report: Report, context: RunContext): string {
     `Replay: ${mdCode(context.replay)}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** `run --agent`: what the run was for, first. */
+function matchBlock(report: Report): string[] {
+  const m = report.match;
+  if (!m) return [];
+  const rows = matchRows(m).map(matchCells);
+  return [
+    `### Match: ${mdText(m.player)}`,
+    '',
+    `**${mdText(matchHeadline(m))}**`,
+    '',
+    ...(rows.length > 0
+      ? markdownTable(escapedSection({ title: '', header: MATCH_HEADER, rows }))
+      : ['The agent finished no game.']),
+    '',
+    mdText(m.method),
+    '',
+  ];
 }
 
 function verdictBlock(report: Report): string[] {

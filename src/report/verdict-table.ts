@@ -92,7 +92,7 @@ function agentRow(rank: number | null, a: AgentVerdict): string[] {
   const opponents = a.vs.map((v) => v.opponent).join(',');
   return [
     rank === null ? '-' : String(rank),
-    a.handle,
+    a.name,
     opponents || '-',
     String(a.games),
     wdl(a),

@@ -6,6 +6,7 @@ import type { RunOutcome, SimAgent } from '../sim/world.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { crashedLine } from './faults-section.js';
+import { agentNames, playerName } from './agent-names.js';
 
 /**
  * A verdict for each agent and each population group: how it scored, against whom, its performance against
@@ -50,6 +51,8 @@ export interface VsRow extends Tally {
 
 export interface AgentVerdict extends Tally {
   handle: string;
+  /** The agent's name everywhere (src/report/agent-names.ts): `sf-2` rather than `engine_0001`, the handle where names are shared. */
+  name: string;
   persona: string;
   group: string;
   score: number | null;
@@ -90,8 +93,10 @@ export interface VerdictPlayer {
   handle: string;
   persona: string;
   group: string;
-  /** How opponents name this player in their `vs` rows: its persona, or its engine level. */
+  /** How opponents name this player in their `vs` rows: its player name (src/report/agent-names.ts). */
   opponentName: string;
+  /** How tables name the agent itself (src/report/agent-names.ts); its handle when left out. */
+  name?: string;
   eloStart: number;
   eloFinal: number;
   refused: ReadonlyMap<string, number>;
@@ -112,7 +117,11 @@ const SCORE_DECIMALS = 4;
 
 export function buildVerdicts(scenario: Scenario, outcome: RunOutcome): Verdicts {
   const agents = outcome.agents.filter((sim) => sim.account === 'agent');
-  const players = agents.map((sim) => verdictPlayer(sim, outcome, scenario.ruleset.elo.initial));
+  const names = agentNames(agents);
+  const players = agents.map((sim) => ({
+    ...verdictPlayer(sim, outcome, scenario.ruleset.elo.initial),
+    name: names.get(sim.handle)!,
+  }));
   const games: VerdictGame[] = [];
   for (const g of outcome.platform.state.games.values())
     if (g.status === 'completed') games.push(finishedGame(g));
@@ -140,10 +149,12 @@ function verdictPlayer(sim: SimAgent, outcome: RunOutcome, eloStart: number): Ve
   };
 }
 
-/** An engine agent is known by its level (`sf-3`): its persona alone would lump every strength together. */
+/**
+ * The kind of opponent, by the one naming rule (src/report/agent-names.ts): an engine by its level
+ * (`sf-3`; its persona alone would lump every strength together), a UCI engine by its binary.
+ */
 export function opponentName(sim: SimAgent): string {
-  const level = (sim.impl as { level?: { name?: unknown } }).level?.name;
-  return typeof level === 'string' ? level : sim.persona;
+  return playerName(sim.persona, sim.impl);
 }
 
 function finishedGame(g: Game): VerdictGame {
@@ -181,6 +192,7 @@ export function tallyVerdicts(
     const t = tallies.get(p.id)!;
     return {
       handle: p.handle,
+      name: p.name ?? p.handle,
       persona: p.persona,
       group: p.group,
       ...withScore(t.total),

@@ -17,6 +17,7 @@ import type { Scenario } from '../sim/scenario/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
 import { gamesToPgn } from './pgn.js';
+import { agentNames } from './agent-names.js';
 import { buildReport, type Report } from './report.js';
 import { junitXml, type RunContext } from './junit.js';
 import { summaryMarkdown } from './summary-md.js';
@@ -138,8 +139,11 @@ export function renderRunReport(
   outcome: RunOutcome,
   context: RunContext,
 ): { report: Report; files: Map<ReportFile, ReportText> } {
-  const report = buildReport(scenario, outcome);
-  const pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`);
+  const report = buildReport(scenario, outcome, context.match);
+  const names = agentNames(outcome.agents.filter((sim) => sim.account === 'agent'));
+  const pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`, {
+    names: Object.fromEntries(names),
+  });
   const files = new Map<ReportFile, ReportText>([
     ['report.json', prettyCanonicalJson(report)],
     ['games.pgn', pgn],

@@ -112,6 +112,8 @@ export interface WorldOptions {
    * any answer left them. Tests and CI turn it on; it changes nothing else.
    */
   checkWire?: boolean;
+  /** Receives the canonical event log, the text the fingerprint hashes, as it grows (`run --events`). */
+  eventLog?: (text: string) => void;
 }
 
 export type ProgressListener = (fraction: number, nowMs: number) => void;
@@ -125,7 +127,7 @@ export class World {
   readonly requests: RequestStats;
   readonly #scheduler: Scheduler<WorldEvent>;
   readonly #deferred = new Map<number, () => Promise<void>>();
-  readonly #fingerprint = new Fingerprint();
+  readonly #fingerprint: Fingerprint;
   readonly #eventCounts = new Map<PlatformEvent['type'], number>();
   readonly #votesByValue = { up: 0, down: 0, clear: 0 };
   #followLinkedVotes = 0;
@@ -152,6 +154,7 @@ export class World {
 
   constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
+    this.#fingerprint = new Fingerprint(options.eventLog);
     this.requests = {
       requests: 0,
       rejected: 0,

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentCompare } from '../../src/compare/match-output.js';
 import type { RulesetCompare } from '../../src/compare/ruleset-compare.js';
@@ -15,6 +16,8 @@ import { tempDir, writeTinyScenario } from './helpers.js';
 const read = (file: string) => readFileSync(file, 'utf8');
 const LIMIT = { timeoutMs: 170_000 };
 const TEST_MS = 180_000;
+/** The one slow test here, random against greedy until H0: its CLI is killed only past 600 s. */
+const SLOW_LIMIT_MS = 600_000;
 
 describe.concurrent('compare', () => {
   it(
@@ -203,7 +206,7 @@ describe.concurrent('compare', () => {
 
       expect(two.stdout).toMatch(/^Score of greedy vs random: \d - \d - \d \[\d\.\d{3}\] 2$/m);
       expect(two.stdout).toMatch(
-        /^Elo difference: [\d.]+ \+\/- [\d.]+, LOS: [\d.]+ %, DrawRatio: [\d.]+ %$/m,
+        /^Elo difference: \+[\d.]+ \[\+[\d.]+, \+[\d.]+\] \(95%, not corrected for the SPRT stopping early\), LOS: [\d.]+ %, DrawRatio: [\d.]+ % \(by pairs\)$/m,
       );
       expect(two.stdout).toMatch(
         /^LLR: (2\.(2\d|[3-9]\d)|[3-9]\.\d\d) \(-2\.20, 2\.20\) \[0\.00, 60\.00\]\nH1 was accepted$/m,
@@ -224,7 +227,72 @@ describe.concurrent('compare', () => {
       ]);
       expect(c.elo!.low!).toBeGreaterThan(0);
       expect(read(join(dir, '2', 'compare.md'))).toContain('**H1 accepted**');
+
+      // games.pgn: every game of every pair taken, the same bytes whatever the worker count, read by pgn-extract
+      const pgn = read(join(dir, '2', 'games.pgn'));
+      expect(read(join(dir, '1', 'games.pgn'))).toBe(pgn);
+      expect(pgn.match(/^\[Event "agent-chess-sim compare: greedy vs random"\]$/gm)).toHaveLength(
+        c.games.total,
+      );
+      expect(pgn).toMatch(
+        /^\[Round "1\.1"\]\n\[White "greedy"\]\n\[Black "random"\]\n[^]*?\[Pair "1"\]\n\[Seed "1"\]\n\[PlayerA "greedy"\]\n\[AColour "White"\]\n\[PlayerB "random"\]\n\[BColour "Black"\]$/m,
+      );
+      expect(pgn).toMatch(/^\[Round "1\.2"\]\n\[White "random"\]\n\[Black "greedy"\]$/m);
+      expect(pgn).not.toContain('duel_000');
+      const checked = pgnExtracted(join(dir, '2', 'games.pgn'));
+      if (checked !== undefined) expect(checked.match(/^\[Event /gm)).toHaveLength(c.games.total);
     },
     TEST_MS,
   );
+
+  it(
+    'exits 1 when the SPRT accepts H0 (random against greedy), and 3 when --max-pairs ends the match undecided',
+    async () => {
+      const dir = tempDir();
+      const args = (a: string, b: string, out: string, extra: string[] = []) => [
+        'compare',
+        '--agent',
+        a,
+        '--agent',
+        b,
+        '--sprt',
+        'elo0=0,elo1=60,alpha=0.1,beta=0.1',
+        '--no-progress',
+        '--out',
+        join(dir, out),
+        ...extra,
+      ];
+      // H0 takes about 32 pairs (64 duel worlds): about 30 s of CPU, 160 s of wall time on a machine loaded 10x
+      const [h0, undecided] = await Promise.all([
+        cli(args('random', 'greedy', 'h0'), { timeoutMs: SLOW_LIMIT_MS }),
+        cli(args('greedy', 'random', 'short', ['--max-pairs', '2']), LIMIT),
+      ]);
+      expect(h0.code, h0.stderr).toBe(1);
+      expect(h0.stdout).toMatch(/^H0 was accepted$/m);
+      expect(JSON.parse(read(join(dir, 'h0', 'compare.json')))).toMatchObject({ decision: 'H0' });
+      expect(read(join(dir, 'h0', 'games.pgn'))).toMatch(/^\[White "random"\]$/m);
+      expect(undecided.code, undecided.stderr).toBe(3);
+      expect(undecided.stdout).toMatch(/^no decision after 2 pairs/m);
+      expect(read(join(dir, 'short', 'games.pgn')).match(/^\[Event /gm)).toHaveLength(4);
+    },
+    SLOW_LIMIT_MS + 10_000,
+  );
 });
+
+/**
+ * The games pgn-extract keeps of `file`, checking each game's moves and result, or undefined when it is not
+ * installed (CI installs it; there its absence fails).
+ */
+function pgnExtracted(file: string): string | undefined {
+  const dirs = [...(process.env['PATH'] ?? '').split(delimiter).filter(Boolean), '/usr/games'];
+  const binary = dirs.map((d) => join(d, 'pgn-extract')).find((f) => existsSync(f));
+  if (binary === undefined) {
+    if (process.env['CI'] === 'true') throw new Error('pgn-extract is not installed; CI must install it');
+    return undefined;
+  }
+  const output = join(tempDir(), 'checked.pgn');
+  const result = spawnSync(binary, ['-s', '--nobadresults', '-o', output, file], { encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  expect(`${result.stdout}${result.stderr}`).not.toMatch(/fail|illegal|inconsistent|error|unknown|missing/i);
+  return read(output);
+}

@@ -66,6 +66,8 @@ describe('verdicts, against hand-computed examples', () => {
   it("counts each agent's games, score, timeouts and opponents by persona or engine level", () => {
     expect(agent('a')).toEqual({
       handle: 'a_handle',
+      // no name given: tables fall back to the handle (src/report/agent-names.ts)
+      name: 'a_handle',
       persona: 'p',
       group: 'g1',
       games: 3,

@@ -60,6 +60,34 @@ describe('run --agent: your module against chosen opponents', () => {
     ]);
     expect(report.scenario.duration_ms).toBeLessThan(6 * 60 * 60_000);
     expect(stdout).toMatch(/^agents \(3; ranked by pool Elo, at least 10 games to be ranked\):$/m);
+
+    // The match is kept: report.json's `match`, with the figures of the console's final lines
+    const m = report.match;
+    expect(m).toMatchObject({ player: 'material_agent', games_asked: 6, games_played: agent.games });
+    expect(m.opponents.map((o: { opponent: string }) => o.opponent)).toEqual(['random', 'sf-3']);
+    expect(m.overall).toMatchObject({ wins: agent.wins, draws: agent.draws, losses: agent.losses });
+    const o = m.overall;
+    const eloText = (x: number) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+    expect(stdout).toContain(
+      `Score of material_agent vs all: ${o.wins} - ${o.losses} - ${o.draws} [${o.score.toFixed(3)}] ${o.games}\nElo difference: ${eloText(o.elo.estimate)} [${eloText(o.elo.low)}, ${eloText(o.elo.high)}] (95%)`,
+    );
+    expect(o.elo.low).toBeLessThan(o.elo.high);
+    // summary.md opens with it; report.html shows it as its first section
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary.split('\n')[2]).toBe('### Match: material_agent');
+    expect(summary).toMatch(/^\| all \| \d+ \| \d+ \/ \d+ \/ \d+ \| [\d.]+ % \| [-+]?[\d.]+ \\\[/m);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html.indexOf('<section id="match">')).toBeGreaterThan(0);
+    expect(html.indexOf('<section id="match">')).toBeLessThan(html.indexOf('<section id="summary">'));
+
+    // One name per agent: the engine is sf-3 in the verdicts, the Elo table and the PGN, never engine_0001
+    const names = report.verdicts.agents.map((a: { name: string }) => a.name).sort();
+    expect(names).toEqual(['material_agent', 'random', 'sf-3']);
+    expect(report.elo.map((r: { name: string }) => r.name).sort()).toEqual(names);
+    const pgn = readFileSync(join(out, 'games.pgn'), 'utf8');
+    expect(pgn).toMatch(/^\[(White|Black) "sf-3"\]$/m);
+    expect(pgn).not.toMatch(/^\[(White|Black) "[a-z_]+_000\d"\]$/m);
+    expect(stdout).not.toContain('engine_0001');
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
       'value="npx agent-chess-sim run --agent agents/examples/material-agent.mjs --vs random,sf-3 --games 6 --seed 3"',
     );

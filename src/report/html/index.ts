@@ -1,4 +1,5 @@
 import type { Report } from '../report.js';
+import { matchSection } from './match.js';
 import type { RequestStats, RunOutcome } from '../../sim/world.js';
 import type { Game } from '../../platform/state.js';
 import { tournamentsSection } from './brackets.js';
@@ -87,7 +88,9 @@ function sections(ctx: Context): Array<[string, string, string]> {
     ['verdicts', 'Verdicts', groupVerdictsSection(verdicts)],
     ['agents', 'Agents', agentVerdictsSection(verdicts)],
   ];
+  const match = ctx.input.report.match;
   return [
+    ...(match ? [['match', 'Match', matchSection(match)] as [string, string, string]] : []),
     ['summary', 'Summary', summarySection(ctx)],
     ['ratings', 'Ratings', ratingsSection(ctx)],
     ['endings', 'Endings', endingsSection(ctx)],
@@ -228,7 +231,7 @@ function leaderboard(ctx: Context): string {
     .slice(0, MAX_LEADERBOARD_ROWS)
     .map((r): Cell[] => [
       r.rank,
-      { html: `<a href="#games=${encodeURIComponent(r.handle)}">${esc(r.handle)}</a>` },
+      { html: `<a href="#games=${encodeURIComponent(r.name)}">${esc(r.name)}</a>` },
       ctx.groupOf.get(r.handle),
       r.elo,
       r.peak_elo,

@@ -59,7 +59,7 @@ export function groupVerdictsSection(v: Verdicts): string {
 /** One table with a row per agent, then a collapsible section per agent (its "page"): open it from the table. */
 export function agentVerdictsSection(v: Verdicts): string {
   const rows = v.agents.map((a): Cell[] => [
-    { html: `<a href="#${agentAnchor(a.handle)}">${esc(a.handle)}</a>` },
+    { html: `<a href="#${agentAnchor(a.handle)}">${esc(a.name)}</a>` },
     a.group,
     a.games,
     wdl(a),
@@ -111,9 +111,9 @@ function agentPage(a: AgentVerdict): string {
     ['requests on its busiest day', `${a.requests_max_per_day} of ${a.requests_limit}`],
     [
       'games in the viewer',
-      { html: `<a href="#games=${encodeURIComponent(a.handle)}">replay ${esc(a.handle)}'s games</a>` },
+      { html: `<a href="#games=${encodeURIComponent(a.name)}">replay ${esc(a.name)}'s games</a>` },
     ],
   ]);
   const id = agentAnchor(a.handle);
-  return `<details id="${id}" class="agent"><summary>${esc(a.handle)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;
+  return `<details id="${id}" class="agent"><summary>${esc(a.name)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;
 }
