@@ -1,3 +1,4 @@
+import { mdCell, mdCode, mdText } from '../report/markdown.js';
 import type { MetricRow, RulesetCompare } from './ruleset-compare.js';
 
 /**
@@ -77,19 +78,19 @@ export function rulesetMarkdown(c: RulesetCompare): string {
   });
   const unchanged = unchangedLine(c);
   return [
-    `## agent-chess-sim compare: ${c.scenario.name}, seeds ${c.seeds.spec}`,
+    `## agent-chess-sim compare: ${mdText(c.scenario.name)}, seeds ${c.seeds.spec}`,
     '',
     `**${headline(c)}**`,
     '',
-    `Side a **${a!.name}** (${sideSource(a!)}) against side b **${b!.name}** (${sideSource(b!)}), scenario \`${c.scenario.file}\`, agent-chess-sim ${c.version}.`,
+    `Side a **${mdText(a!.name)}** (${sideSource(a!)}) against side b **${mdText(b!.name)}** (${sideSource(b!)}), scenario ${mdCode(c.scenario.file)}, agent-chess-sim ${c.version}.`,
     '',
     familyLine(c),
     unitNote(c),
     '',
-    ...countLines(c),
+    ...countLines(c).map(mdText),
     ...warningLines(c),
     '',
-    `| ${tableHeader(a!.name, b!.name).join(' | ')} | |`,
+    `| ${tableHeader(mdCell(a!.name), mdCell(b!.name)).join(' | ')} | |`,
     `|---|---:|---:|---:|---:|---|---:|---:|---:|---|`,
     ...rows,
     '',
@@ -213,7 +214,7 @@ export function countLines(c: RulesetCompare): string[] {
 
 function sideSource(side: RulesetCompare['sides'][number]): string {
   if (side.overrides === null) return "the scenario's own ruleset";
-  return `\`${side.file}\`: \`${JSON.stringify(side.overrides)}\``;
+  return `${mdCode(side.file)}: ${mdCode(JSON.stringify(side.overrides))}`;
 }
 
 /** Two decimals at most (`digits` if given), trailing zeros dropped; one past 10, none past 100. */

@@ -15,6 +15,8 @@ import { MatchTally, planMatch, type MatchSetup } from '../../src/compare/agent-
 import { agentMarkdown, buildAgentCompare } from '../../src/compare/match-output.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
+import { buildRulesetCompare } from '../../src/compare/ruleset-compare.js';
+import { rulesetMarkdown } from '../../src/compare/ruleset-text.js';
 
 /**
  * summary.md and a sweep's summary.md are rendered by CI (GitHub's step summary): a scenario name, an agent
@@ -182,5 +184,38 @@ describe('summary.md of a run and of a sweep', () => {
     // seed, opponent, games, score, note: five cells whatever the names hold.
     const row = md.split('\n').find((line) => line.startsWith('| 1 |'))!;
     expect(row.replace(/\\./g, '').split('|')).toHaveLength(7);
+  });
+
+  it('escapes the scenario and the ruleset file names of compare --ruleset in compare.md', () => {
+    const run = (seed: number, moves: number): SeedResult => ({
+      seed,
+      status: 'passed',
+      fingerprint: `sha256:${String(moves).padStart(64, '0')}`,
+      invariants: [],
+      metrics: { moves },
+      error: null,
+    });
+    const c = buildRulesetCompare(
+      {
+        tool: 'agent-chess-sim',
+        version: '0.1.0',
+        scenario: { name: HTML, file: `${LINK}.yaml`, sha256: 'x', duration_ms: 3_600_000 },
+        seeds: { spec: '1,2', count: 2 },
+        sides: [
+          { name: HTML, file: `${HTML}.yaml`, overrides: { note: '`x`' }, sha256: 'a' },
+          { name: LINK, file: `${LINK}.yaml`, overrides: {}, sha256: 'b' },
+        ],
+      },
+      [run(1, 10), run(1, 30), run(2, 11), run(2, 35)],
+    );
+    const md = rulesetMarkdown(c);
+    expect(md).toContain('## agent-chess-sim compare: \\<img src=x onerror=alert(1)\\>, seeds 1,2');
+    expect(md).toContain(
+      'Side a **\\<img src=x onerror=alert(1)\\>** (`<img src=x onerror=alert(1)>.yaml`: ``{"note":"`x`"}``)',
+    );
+    expect(bare(md)).not.toMatch(/<|\]\(/);
+    const header = md.split('\n').find((line) => line.startsWith('| metric |'))!;
+    // metric, a, b, b - a, change, interval, effect, p, detectable, flag: ten cells whatever the names hold.
+    expect(header.replace(/\\./g, '').split('|')).toHaveLength(12);
   });
 });
