@@ -6,8 +6,10 @@ import type { PairCounts } from '../rules/chess/sprt.js';
  * The pairs, not the games, are the independent draws: two games from one seed share the seed's luck,
  * so every figure here is over pairs (a pair scores 0, 1/4, 1/2, 3/4 or 1 of the whole):
  * - Elo: the project's one score interval (src/rules/chess/match-elo.ts) on the mean pair score, with the
- *   prior's two virtual drawn games as one virtual even pair. A perfect pair score is bounded from the
- *   pairs like any other (never from the games as if they were independent): 10 pairs won of 10 read
+ *   prior's two virtual drawn games as one virtual pair of score one half, and the variance of a pair the
+ *   observed spread of pair scores (that virtual pair counted as half a WW and half an LL pair, so the
+ *   spread is never zero). A perfect pair score is bounded from the pairs like any other (never from the
+ *   games as if they were independent): 10 pairs won of 10 read
  *   +529 [+130, +928] (the exact binomial bound over the 10 pairs is +140; over the 20 games, +277).
  * - LOS: fastchess's pentanomial one, Φ((s - 1/2) / sqrt(var / pairs)), var the spread of pair scores;
  *   with no spread, 100 % above an even score, 0 % below, 50 % at it.
@@ -37,8 +39,16 @@ function pairMoments(pairs: PairCounts): { n: number; score: number; variance: n
 }
 
 export function pairElo(pairs: PairCounts): EloEstimate {
+  const counts = pairList(pairs);
   const { n, score } = pairMoments(pairs);
-  const interval = scoreInterval(score * n, n, 2);
+  // The spread of pair scores around s', the prior's virtual pair counted as half a WW and half an LL pair
+  // (the same score as an even pair, but with spread: no record reads as certain).
+  const spread = (s: number) =>
+    (counts.reduce((sum, c, i) => sum + c * (PAIR_SCORES[i]! - s) ** 2, 0) +
+      0.5 * (1 - s) ** 2 +
+      0.5 * s * s) /
+    (n + 1);
+  const interval = scoreInterval(score * n, n, 2, spread);
   return {
     elo: eloFromScore(interval.score),
     low: eloFromScore(interval.low),

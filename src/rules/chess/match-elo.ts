@@ -61,16 +61,30 @@ export interface ScoreInterval {
  * The score estimate and 95% interval of `points` scored over `units` independent units, each worth 1
  * (a game; a pair scores the mean of its two games), each unit standing for `gamesPerUnit` games. The
  * prior is PRIOR_DRAWS virtual drawn games, that is PRIOR_DRAWS / gamesPerUnit units of score one half.
+ * A unit's variance is the binomial s'(1 - s') unless the caller estimates it (`unitVariance`, within
+ * (0, s'(1 - s')]); Wilson's interval is then taken over the matching effective number of units,
+ * n'·s'(1 - s')/variance. Games use the binomial (its lower bounds keep the order of records, which an
+ * observed, draw-aware variance does not: 10-1-0 would get a higher one than 10-0-0); colour-swapped pairs
+ * pass their observed spread (src/compare/match-stats.ts).
  */
-export function scoreInterval(points: number, units: number, gamesPerUnit = 1): ScoreInterval {
+export function scoreInterval(
+  points: number,
+  units: number,
+  gamesPerUnit = 1,
+  unitVariance?: (score: number) => number,
+): ScoreInterval {
   if (!(units > 0) || !(points >= 0 && points <= units))
     throw new RangeError(`a score interval needs 0 <= points <= units and units > 0: ${points}/${units}`);
   const prior = PRIOR_DRAWS / gamesPerUnit;
   const n = units + prior;
   const s = (points + prior / 2) / n;
+  const binomial = s * (1 - s);
+  const variance = Math.min(binomial, unitVariance?.(s) ?? binomial);
+  const effective = (n * binomial) / variance;
   const z2 = Z95 * Z95;
-  const centre = (s + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (Z95 / (1 + z2 / n)) * Math.sqrt((s * (1 - s)) / n + z2 / (4 * n * n));
+  const centre = (s + z2 / (2 * effective)) / (1 + z2 / effective);
+  const half =
+    (Z95 / (1 + z2 / effective)) * Math.sqrt(binomial / effective + z2 / (4 * effective * effective));
   return { score: s, low: centre - half, high: centre + half };
 }
 
