@@ -35,7 +35,7 @@ import { rulesetHtml } from '../compare/ruleset-html.js';
 import { checkGuards, parseGuards, type Guard } from '../compare/ruleset-guard.js';
 import { rulesetLines, rulesetMarkdown } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
-import { DEFAULT_SPRT, parseSprtOption } from '../compare/sprt-option.js';
+import { DEFAULT_SPRT, parseSprtOption, SPRT_HELP } from '../compare/sprt-option.js';
 import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
 import { positiveDuration, UsageError, workerThreads } from './options.js';
 import { SeedProgress } from './progress.js';
@@ -91,7 +91,7 @@ export const compareCommand = {
         describe:
           'with --agent: compare A and B through these opponents (comma-separated) instead of head to head',
       })
-      .option('sprt', { type: 'string', describe: `with --agent: the test, default ${DEFAULT_SPRT}` })
+      .option('sprt', { type: 'string', describe: SPRT_HELP })
       .option('max-pairs', {
         type: 'number',
         describe: `with --agent: stop after this many pairs without a decision (default ${DEFAULT_MAX_PAIRS})`,

@@ -5,6 +5,10 @@ import { SPRT_MODELS, sprtProblem, type SprtBounds, type SprtModel } from '../ru
  * unit of the score's spread), fastchess's default model; `model=logistic` takes the bounds as plain Elo.
  */
 export const DEFAULT_SPRT = 'elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized';
+/** The --help text of `--sprt`. */
+export const SPRT_HELP =
+  `with --agent: the test, default ${DEFAULT_SPRT}; model=normalized (the default, as in fastchess: ` +
+  'elo0 and elo1 in normalized Elo, per unit of the score spread) or model=logistic (plain Elo)';
 const DEFAULTS: Required<Omit<SprtBounds, 'model'>> = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
 const MODEL_PROBLEM = `model= takes ${SPRT_MODELS.join(' or ')}`;
 
