@@ -28,8 +28,15 @@ const USAGE =
   'usage: node fetch-agent.mjs [--base-url URL] [--api-key KEY | --handle NAME] [--interval-ms N] [--max-heartbeats N] [--max-games N] [--seed N]';
 /** The platform's onboarding on the real service asks for this many follows and likes (a single post on the simulator's default rules). */
 const RESEARCH_TARGET = 10;
-/** Heartbeats in a row that fail outright (server down, 5xx) before the agent gives up. */
+/** Heartbeats in a row that fail outright (an error in the agent's own code) before the agent gives up. */
 const MAX_FAILED_HEARTBEATS = 5;
+/** A request with no answer by then is abandoned (a hung connection never answers on its own). */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Extra tries for a read that met a proxy error or a network failure, and the pause before each (doubling). */
+const READ_RETRIES = 2;
+const RETRY_PAUSE_MS = 100;
+/** Statuses a proxy in front of the service answers with (bodies are HTML, not JSON): worth another try. */
+const RETRYABLE = new Set([502, 503, 504]);
 
 // ---- settings ---------------------------------------------------------------------------------------------
 
@@ -69,15 +76,50 @@ function count(name, text) {
 
 // ---- the platform, over HTTP ------------------------------------------------------------------------------
 
-/** Answers every HTTP outcome as { status, json } (refusals are part of play); only a network failure throws. */
+/**
+ * Answers every outcome as { status, json }: refusals are part of play, and so are the failures of a real web
+ * service (a proxy's 502 page, a reset or hung connection, a cut JSON body), which come back as status 0 or
+ * the proxy's status with `json.error` naming them. Reads are tried again a couple of times; writes are not,
+ * because a write whose answer was lost may have been applied (the caller checks instead).
+ */
 class Platform {
   constructor(baseUrl) {
     this.baseUrl = baseUrl;
     this.apiKey = '';
     this.refusals = new Map();
+    this.failures = 0;
   }
 
   async request(method, path, body) {
+    const tries = method === 'GET' ? 1 + READ_RETRIES : 1;
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.attempt(method, path, body);
+      const failed = answer.status === 0 || RETRYABLE.has(answer.status);
+      if (!failed) return answer;
+      if (attempt >= tries) {
+        this.failures++;
+        // A read that failed every try: the service is down or struggling; stop this heartbeat, not the agent.
+        if (method === 'GET') throw new ServiceUnavailable(`${path}: ${answer.json?.error ?? answer.status}`);
+        return answer;
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * 2 ** (attempt - 1)));
+    }
+  }
+
+  async attempt(method, path, body) {
+    let response;
+    try {
+      response = await this.send(method, path, body);
+    } catch (error) {
+      // No answer: refused, reset, hung past the timeout, or lost after the server applied the request.
+      const code = error?.name === 'TimeoutError' ? 'timeout' : 'network_error';
+      this.refusals.set(code, (this.refusals.get(code) ?? 0) + 1);
+      return { status: 0, json: { error: code, message: String(error?.cause?.code ?? error?.message) } };
+    }
+    return response;
+  }
+
+  async send(method, path, body) {
     const headers = { accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     // Routes like accept take no body at all: send neither a body nor a content type then.
@@ -86,13 +128,14 @@ class Platform {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
+    // A proxy's error page is HTML and a cut answer is not JSON: both read as an empty object.
     const json = await response.json().catch(() => ({}));
     if (!response.ok) {
       const code = json?.error ?? `http_${response.status}`;
       this.refusals.set(code, (this.refusals.get(code) ?? 0) + 1);
       if (response.status === 429) throw new RateLimited(json?.message ?? 'rate limited');
-      if (response.status >= 500) throw new Error(`${method} ${path}: ${response.status} ${code}`);
     }
     return { status: response.status, json };
   }
@@ -103,6 +146,9 @@ class Platform {
 
 /** A 429 ends the heartbeat: the agent backs off until the next one, as the platform asks. */
 class RateLimited extends Error {}
+
+/** A read the service could not answer after retries ends the heartbeat too: hammering a down service helps no one. */
+class ServiceUnavailable extends Error {}
 
 /** The platform lists a challenge or game id under one of these names, depending on the route and version. */
 const idOf = (row) => row?.challenge_id ?? row?.game_id ?? row?.id;
@@ -171,11 +217,12 @@ class Agent {
 
   async register() {
     const { handle } = this.settings;
-    const registered = await this.platform.post('/register', {
-      handle,
-      bio: 'fetch-agent: plays over plain HTTP',
-      tags: ['competitive'],
-    });
+    const input = { handle, bio: 'fetch-agent: plays over plain HTTP', tags: ['competitive'] };
+    let registered = await this.platform.post('/register', input);
+    // A proxy's error answer means the service never saw it: try again. (A lost answer cannot be told from
+    // this; the retry then meets handle_taken, and the key is gone: register by hand and pass API_KEY.)
+    for (let retry = 0; retry < 3 && RETRYABLE.has(registered.status); retry++)
+      registered = await this.platform.post('/register', input);
     if (registered.status !== 200 || !registered.json?.api_key) {
       throw new Error(
         `register ${handle}: ${registered.status} ${registered.json?.error ?? ''} ${registered.json?.message ?? ''}`,
@@ -201,8 +248,12 @@ class Agent {
       if (this.Chess) await this.findGames();
       if (this.needsResearch) await this.research();
     } catch (error) {
-      if (!(error instanceof RateLimited)) throw error;
-      console.log(`rate limited (${error.message}): waiting for the next heartbeat`);
+      if (error instanceof ServiceUnavailable) {
+        console.log(`service unavailable (${error.message}): waiting for the next heartbeat`);
+      } else {
+        if (!(error instanceof RateLimited)) throw error;
+        console.log(`rate limited (${error.message}): waiting for the next heartbeat`);
+      }
     }
     return Object.fromEntries(Object.entries(this.totals).map(([k, v]) => [k, v - before[k]]));
   }
@@ -221,8 +272,18 @@ class Agent {
         move_uci: uci,
       });
       this.noteRefusal(played);
-      if (played.status === 200) this.totals.moves++;
+      if (played.status === 200 || (played.status === 0 && (await this.moveLanded(game))))
+        this.totals.moves++;
     }
+  }
+
+  /**
+   * After a move whose answer never came: did the platform apply it? The game record says (its move count
+   * grew). Sending the move again instead would only earn "not your turn".
+   */
+  async moveLanded(before) {
+    const after = (await this.platform.get(`/chess/games/${encodeURIComponent(before.game_id)}`)).json;
+    return typeof after?.move_count === 'number' && after.move_count > before.move_count;
   }
 
   /**
@@ -320,12 +381,16 @@ async function run(agent, settings) {
     beat++
   ) {
     try {
+      const failuresBefore = agent.platform.failures;
       const done = await agent.heartbeat();
       failedInARow = 0;
+      const failed = agent.platform.failures - failuresBefore;
       console.log(
         `heartbeat ${beat}: ${Object.entries(done)
           .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}`,
+          .join(
+            ', ',
+          )}${failed > 0 ? `; ${failed} requests failed (service errors), trying again next heartbeat` : ''}`,
       );
     } catch (error) {
       console.log(`heartbeat ${beat} failed: ${error.message}`);

@@ -1,7 +1,7 @@
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteContract } from './contract/define.js';
-import type { InvariantResult, SimJob } from './contract/control.js';
+import type { FaultsResponse, InvariantResult, SimJob } from './contract/control.js';
 
 export type { AuthMode } from './contract/define.js';
 
@@ -74,6 +74,10 @@ export interface LiveControl {
   /** Mints lamports into the wallet of the agent so named. */
   airdrop(handle: string, lamports: number): { wallet: string; balanceLamports: number };
   invariantResults(): InvariantResult[];
+  /** The fault profile HTTP clients meet (as the faults routes show it), and the faults met by kind. */
+  faults(): FaultsResponse;
+  /** Replaces the fault profile; a `validation_error` naming the first bad field when it is not one. */
+  setFaults(raw: unknown): FaultsResponse;
 }
 
 export interface LiveRouteContext<C extends RouteContract = RouteContract> {

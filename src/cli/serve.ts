@@ -31,6 +31,7 @@ import {
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
+import { loadFaultProfileFile } from './faults-file.js';
 import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {
@@ -48,6 +49,7 @@ interface ServeArgs {
   quota?: QuotaPolicy;
   research?: ResearchPreset;
   start?: string;
+  faults?: string;
 }
 
 const RESEARCH_PRESETS = ['strict', 'spec'] as const;
@@ -123,6 +125,11 @@ export const serveCommand = {
         describe:
           "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
       })
+      .option('faults', {
+        type: 'string',
+        describe:
+          'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
+      })
       .option('start', {
         type: 'string',
         describe:
@@ -153,7 +160,13 @@ async function serve(args: ServeArgs): Promise<number> {
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
   if (!world) return 2;
   const controlToken = token.value;
+  const faults = args.faults === undefined ? undefined : loadFaultProfileFile(args.faults);
+  if (typeof faults === 'string') {
+    process.stderr.write(`${faults}\n`);
+    return 2;
+  }
   const live = new LiveServer(world, {
+    ...(faults ? { faults } : {}),
     clock: { manual: args.manual, speed: args.speed },
     own: loaded,
     wallClockMs: () => performance.now(),
@@ -169,6 +182,7 @@ async function serve(args: ServeArgs): Promise<number> {
     guard,
     virtualNowMs: () => live.current.nowMs,
     largeBodies: live.largeBodies(),
+    faults: live.httpFaults,
   });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;

@@ -6,6 +6,9 @@ import { fail, PlatformError } from '../kernel/errors.js';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
 import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import type { LargeBodyRoute } from './server.js';
+import { HttpFaults } from './faults.js';
+import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
+import { agentForKey } from '../platform/identity/identity.js';
 
 /**
  * The live server (`serve`): it holds the live world, answers platform requests from it, and gives the
@@ -32,6 +35,10 @@ export interface LiveServerOptions {
   wallClockMs?: () => number;
   /** Wall time one slice of world work may take before other requests are answered. */
   sliceMs?: number;
+  /** The fault profile HTTP clients meet from the start (`serve --faults FILE`); none when left out. */
+  faults?: FaultProfile;
+  /** Wall waits for latency faults (tests pass a faster one). */
+  faultSleep?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_SLICE_MS = 10;
@@ -54,6 +61,8 @@ export class LiveServer implements LiveControl {
   #running: Promise<unknown> | null = null;
   #cancel = false;
   #largestSnapshotBytes = 0;
+  /** What HTTP clients meet (src/http/faults.ts): the server hands it to buildServer. */
+  readonly httpFaults: HttpFaults;
 
   constructor(world: LiveWorld, options: LiveServerOptions) {
     this.current = world;
@@ -61,6 +70,35 @@ export class LiveServer implements LiveControl {
     this.own = options.own;
     this.#wallClockMs = options.wallClockMs;
     this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+    const scenario = world.world.scenario;
+    this.httpFaults = new HttpFaults(options.faults, {
+      seed: scenario.seed,
+      startMs: scenario.startMs,
+      nowMs: () => this.nowMs,
+      agentOf: (key) => agentForKey(this.current.world.platform, key)?.handle,
+      ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
+    });
+  }
+
+  faults(): C.FaultsResponse {
+    const { name, description, rules } = this.httpFaults.injector.profile;
+    return {
+      success: true as const,
+      profile: { name, description, rules: rules.map((r) => ({ ...r })) },
+      met_by_kind: this.httpFaults.metByKind(),
+    };
+  }
+
+  /** A profile that is not one is a `validation_error` naming its first bad field. */
+  setFaults(raw: unknown): C.FaultsResponse {
+    try {
+      this.httpFaults.replace(parseFaultProfile(raw, 'body'));
+    } catch (error) {
+      if (!(error instanceof FaultProfileError)) throw error;
+      const first = error.problems[0]!;
+      fail('validation_error', first, { field: first.split(':')[0]!.replace(/^faults\.?/, '') || 'body' });
+    }
+    return this.faults();
   }
 
   get job(): Job | null {

@@ -9,9 +9,10 @@ import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
 import { limitBody } from './body-limit.js';
 import { directGetServer, JSON_TYPE } from './direct-get.js';
-import { guardCheck, registerGuards, type GuardOptions } from './guard.js';
+import { guardCheck, registerGuards, type GuardCheck, type GuardOptions } from './guard.js';
 import { redactHeaders, redactUrl, scrubLine } from './log-redaction.js';
 import { registerDocs } from './openapi.js';
+import type { HttpFaults } from './faults.js';
 
 /**
  * The HTTP twin: a fastify server that hands every request to the same route table the in-process
@@ -41,6 +42,8 @@ export interface ServerOptions {
    * request id. By default it goes to the request log when `logger` is on, else one JSON line on stderr.
    */
   onInternalError?: InternalErrorHook;
+  /** `serve --faults`: the fault profile acted out on the sockets (faults.ts); with rules, every request goes through fastify. */
+  faults?: HttpFaults;
 }
 
 export type InternalErrorHook = (requestId: string, error: unknown) => void;
@@ -66,7 +69,7 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     ? undefined
     : directGetServer({
         handle: (request) => api.handle(request),
-        guard,
+        guard: withFaults(guard, options.faults),
         answerToError: (error, requestId) => answerToError(error, requestId, options),
         nextRequestId,
       });
@@ -90,11 +93,17 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     send(reply, errorAnswer(error, request, options)),
   );
   if (guard) registerGuards(app, guard);
+  const faults = options.faults;
+  if (faults) app.addHook('preHandler', (request, reply) => faults.preHandler(request, reply));
   registerDocs(app, CONTRACTS);
-  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+  const reply = (request: FastifyRequest, out: FastifyReply, answer: ApiResponse) =>
+    faults?.finish(request, out, answer) ? out : send(out, answer);
+  const handler = (request: FastifyRequest, out: FastifyReply) => {
     const answer = dispatch(api, request);
     // The in-process Api answers at once; a live server's answer may wait for the instant running to end.
-    return answer instanceof Promise ? answer.then((ready) => send(reply, ready)) : send(reply, answer);
+    return answer instanceof Promise
+      ? answer.then((ready) => reply(request, out, ready))
+      : reply(request, out, answer);
   };
   // Only the byte limit differs: these requests go to the same dispatcher as every other.
   for (const { method, path, limitBytes } of options.largeBodies ?? [])
@@ -109,6 +118,15 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   app.setNotFoundHandler(handler);
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler });
   return app;
+}
+
+/** Not an answer: tells the direct path (which only asks whether its guard objects) to leave the request to fastify. */
+const FAULTS_ACTIVE: ApiResponse = { status: 0, body: null };
+
+/** The direct path leaves a request to fastify when the guard refuses it, or while a fault profile has rules. */
+function withFaults(guard: GuardCheck | undefined, faults: HttpFaults | undefined): GuardCheck | undefined {
+  if (!faults) return guard;
+  return (request) => guard?.(request) ?? (faults.empty ? undefined : FAULTS_ACTIVE);
 }
 
 function loggerOptions(options: ServerOptions) {

@@ -4,6 +4,7 @@ import { buildServer } from '../../src/http/server.js';
 import { LiveServer } from '../../src/http/live-server.js';
 import { LiveWorld } from '../../src/sim/live.js';
 import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
+import type { FaultProfile } from '../../src/faults/profile.js';
 
 /** The control token test servers are given (serve draws one from the OS). */
 export const TEST_CONTROL_TOKEN = 'test-control-token-0123456789';
@@ -20,7 +21,13 @@ export interface LiveTestServer {
 /** A manual-clock live server for a scenario text, guarded as `serve` guards it; listening on loopback unless `inject`. */
 export async function startLiveServer(
   scenarioText: string,
-  options: { listen?: boolean; wallClockMs?: () => number } = {},
+  options: {
+    listen?: boolean;
+    wallClockMs?: () => number;
+    /** A fault profile HTTP clients meet (serve --faults), and a faster wall wait for its latency. */
+    faults?: FaultProfile;
+    faultSleep?: (ms: number) => Promise<void>;
+  } = {},
 ): Promise<LiveTestServer> {
   const loaded = parseScenarioWithSource(scenarioText);
   const world = await LiveWorld.start(loaded, { keySecret: Buffer.alloc(32, 7) });
@@ -28,10 +35,13 @@ export async function startLiveServer(
     clock: { manual: true, speed: 1 },
     own: loaded,
     ...(options.wallClockMs ? { wallClockMs: options.wallClockMs } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.faultSleep ? { faultSleep: options.faultSleep } : {}),
   });
   const app = buildServer(server, {
     guard: { controlToken: TEST_CONTROL_TOKEN },
     largeBodies: server.largeBodies(),
+    faults: server.httpFaults,
   });
   const control = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
   if (options.listen === false) return { app, server, origin: '', control };

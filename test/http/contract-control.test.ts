@@ -105,9 +105,9 @@ function holdJob(): () => Promise<void> {
 }
 
 describe('the simulator-control contracts', () => {
-  it('lists the thirteen /_sim routes, each in the Simulator control group and keyless', () => {
-    expect(C.CONTROL_ROUTES).toHaveLength(13);
-    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(13);
+  it('lists the fifteen /_sim routes, each in the Simulator control group and keyless', () => {
+    expect(C.CONTROL_ROUTES).toHaveLength(15);
+    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(15);
     for (const contract of C.CONTROL_ROUTES) {
       expect([contract.path.startsWith('/_sim/'), contract.group, contract.auth]).toEqual([
         true,

@@ -317,6 +317,37 @@ export const getInvariants = defineRoute({
   errors: [],
 });
 
+/** A fault profile as the routes show it (src/faults/profile.ts is its checked form; rules as written). */
+const FaultProfileView = Shape({
+  success: Literal(true),
+  profile: Shape({ name: Str(), description: Str(), rules: List(Unknown()) }),
+  met_by_kind: Dict(Int(0)),
+});
+
+export const getFaults = defineRoute({
+  method: 'GET',
+  path: '/_sim/faults',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    'The fault profile HTTP clients meet now (serve --faults FILE, or the last one set) and the faults met so far, by kind',
+  response: FaultProfileView,
+  errors: [],
+});
+
+export const setFaults = defineRoute({
+  method: 'POST',
+  path: '/_sim/faults',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    'Replace the fault profile from now on (the body is a profile: name, description, rules); { "rules": [] } turns faults off',
+  // The profile is checked field by field (src/faults/profile.ts), with its own one-line messages.
+  body: Input({}),
+  response: FaultProfileView,
+  errors: ['validation_error'],
+});
+
 export const CONTROL_ROUTES = [
   createHuman,
   publishExternalPost,
@@ -331,6 +362,8 @@ export const CONTROL_ROUTES = [
   restoreSnapshot,
   airdrop,
   getInvariants,
+  getFaults,
+  setFaults,
 ] as const;
 
 export type SimJob = (typeof SIM_JOBS)[number];
@@ -351,5 +384,6 @@ export type AirdropResponse = Static<typeof airdrop.response>;
 export type Violation = Static<typeof Violation>;
 export type InvariantResult = Static<typeof InvariantResult>;
 export type InvariantsResponse = Static<typeof getInvariants.response>;
+export type FaultsResponse = Static<typeof getFaults.response>;
 export type SetClockBody = Static<typeof setClock.body>;
 export type AirdropBody = Static<typeof airdrop.body>;

@@ -90,6 +90,8 @@ export const liveControlRoutes: LiveRoute[] = [
     success: true as const,
     invariants: live.invariantResults(),
   })),
+  implementLive(C.getFaults, ({ live }) => live.faults()),
+  implementLive(C.setFaults, ({ live, body }) => live.setFaults(body)),
 ];
 
 /** The clock as every clock route reports it (the contract's clock fields). */
