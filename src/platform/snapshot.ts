@@ -15,7 +15,7 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
   const tables: Record<string, unknown> = {};
   for (const name of Object.keys(STATE_TABLES) as StateTable[]) {
     const special = SPECIAL_TABLES[name];
-    tables[name] = special ? special(p, options) : plain(p.state[name]);
+    tables[name] = special ? [...special(p, options)] : plain(p.state[name]);
   }
   return canonicalJson({
     nowMs: p.nowMs,
@@ -41,18 +41,44 @@ export function* stateFingerprintParts(
   const names = (Object.keys(STATE_TABLES) as StateTable[]).sort();
   for (const [i, name] of names.entries()) {
     yield `${i === 0 ? '' : ','}${JSON.stringify(name)}:`;
-    const special = SPECIAL_TABLES[name];
-    yield* canonicalParts(special ? special(p, options) : plain(p.state[name]));
+    yield* canonicalParts(tableRows(p, name, options));
   }
   yield `},"timers":${canonicalJson(p.timers.size)}}`;
 }
 
+/**
+ * A table as `stateFingerprint` writes it, its rows made one at a time as they are read (a table of
+ * 100,000 agents is not copied whole between two pauses). The platform must not change meanwhile.
+ */
+function tableRows(p: Platform, name: StateTable, options: { includeUsage?: boolean }): unknown {
+  const special = SPECIAL_TABLES[name];
+  if (special) return new Rows(special(p, options));
+  const value = p.state[name] as unknown;
+  if (value instanceof Map)
+    return new Rows(mapped(value.entries(), ([key, item]: [unknown, unknown]) => [key, plain(item)]));
+  if (value instanceof Set) return new Rows(mapped(value.values(), plain));
+  return plain(value);
+}
+
+/** A list whose items are made as it is written. */
+class Rows {
+  constructor(readonly items: Iterable<unknown>) {}
+}
+
+function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
 /** A list or plain object as canonical JSON, one item or entry a piece; anything else whole. */
 function* canonicalParts(value: unknown): Generator<string> {
-  if (Array.isArray(value)) {
+  if (Array.isArray(value) || value instanceof Rows) {
     yield '[';
+    let first = true;
     // A list item that JSON cannot write (undefined, a function) is written null, as JSON.stringify does.
-    for (let i = 0; i < value.length; i++) yield `${i === 0 ? '' : ','}${canonicalJson(value[i]) ?? 'null'}`;
+    for (const item of value instanceof Rows ? value.items : (value as unknown[])) {
+      yield `${first ? '' : ','}${(canonicalJson(item) as string | undefined) ?? 'null'}`;
+      first = false;
+    }
     yield ']';
     return;
   }
@@ -77,7 +103,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (proto === Object.prototype || proto === null) && !('toJSON' in value);
 }
 
-type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => unknown;
+type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => Iterable<unknown>;
 
 /**
  * The tables whose records are not plain data: usage counters left out unless asked for, challenges and
@@ -85,13 +111,13 @@ type TableWriter = (p: Platform, options: { includeUsage?: boolean }) => unknown
  */
 const SPECIAL_TABLES: Partial<Record<StateTable, TableWriter>> = {
   agents: (p, options) =>
-    [...p.state.agents.values()].map((a) => (options.includeUsage ? a : withoutUsage(a))),
+    mapped(p.state.agents.values(), (a) => (options.includeUsage ? a : withoutUsage(a))),
   humans: (p, options) =>
-    [...p.state.humans.values()].map((h) => (options.includeUsage ? h : withoutUsage(h))),
-  challenges: (p) => [...p.state.challenges].map(([id, c]) => [id, challengeSnapshot(c)]),
-  games: (p) => [...p.state.games.values()].map(gameSnapshot),
+    mapped(p.state.humans.values(), (h) => (options.includeUsage ? h : withoutUsage(h))),
+  challenges: (p) => mapped(p.state.challenges.entries(), ([id, c]) => [id, challengeSnapshot(c)]),
+  games: (p) => mapped(p.state.games.values(), gameSnapshot),
   activity: (p) =>
-    [...p.state.activity.keys()].map((actorId) => [
+    mapped(p.state.activity.keys(), (actorId) => [
       actorId,
       listActivity(p, actorId).reverse().map(activitySnapshot),
     ]),
