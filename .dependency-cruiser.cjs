@@ -1,6 +1,6 @@
 // The import layers of the house (docs/architecture.md), checked by `npm run lint` (depcruise src agents bench).
 // An arrow is "may import"; every layer may import the layers below it and nothing above:
-//   cli -> {sim, compare, sweep, report, http} ; http -> {api, sim} ; sim -> {agents, client, api, platform, escrow}
+//   cli -> {lib, sim, compare, sweep, report, http} ; lib -> {http, sim, compare} ; http -> {api, sim} ; sim -> {agents, client, api, platform, escrow}
 //   agents -> client -> api/contract ; api -> platform -> {rules, escrow} -> kernel
 // Each rule names the layer it guards; `from` is the importer, `to` the forbidden target.
 
@@ -82,28 +82,37 @@ module.exports = {
         'http/ serves the route table (api) and the live world (sim); it reaches the platform only through api.',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: ['^src/(platform|client|report|sweep|compare|cli)/', '^(agents|bench|test)/'] },
+      to: { path: ['^src/(platform|client|report|sweep|compare|lib|cli)/', '^(agents|bench|test)/'] },
     },
     {
       name: 'sim-imports-no-cli-http-or-outputs',
       comment: 'sim/ runs worlds; the CLI, the HTTP server, reports, sweeps and comparisons sit above it.',
       severity: 'error',
       from: { path: '^src/sim/' },
-      to: { path: ['^src/(cli|http|report|sweep|compare)/', '^(bench|test)/'] },
+      to: { path: ['^src/(cli|lib|http|report|sweep|compare)/', '^(bench|test)/'] },
     },
     {
       name: 'report-imports-no-cli-or-transports',
       comment: 'report/ renders a finished run: it reads results and their types, and calls no route.',
       severity: 'error',
       from: { path: '^src/report/' },
-      to: { path: ['^src/(cli|http|api|client|sweep|compare)/', '^(agents|bench|test)/'] },
+      to: { path: ['^src/(cli|lib|http|api|client|sweep|compare)/', '^(agents|bench|test)/'] },
     },
     {
       name: 'sweep-and-compare-import-no-cli-or-http',
       comment: 'sweep/ and compare/ run many worlds for the CLI; they never import it or the HTTP server.',
       severity: 'error',
       from: { path: '^src/(sweep|compare)/' },
-      to: { path: ['^src/(cli|http)/', '^(bench|test)/'] },
+      to: { path: ['^src/(cli|lib|http)/', '^(bench|test)/'] },
+    },
+    {
+      name: 'lib-imports-no-cli',
+      comment:
+        'lib/ is the package as a library (startTwin): it sits under the commands, which may use it, and never ' +
+        'imports them, so a test that imports the package runs no argv, exit code or console of the CLI.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: ['^src/cli/', '^(agents|bench|test)/'] },
     },
     {
       name: 'src-imports-no-bench-or-test',

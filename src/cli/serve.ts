@@ -1,21 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { renameSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { parse as parseYaml } from 'yaml';
-import {
-  loadScenarioFileWithSource,
-  parseScenarioWithSource,
-  ScenarioError,
-  type Scenario,
-  type ScenarioWithSource,
-} from '../sim/scenario/scenario.js';
-import { isRecord } from '../sim/scenario/scenario-fields.js';
+import { ScenarioError, type Scenario, type ScenarioWithSource } from '../sim/scenario/scenario.js';
 import { LiveWorld } from '../sim/live.js';
-import { mergeOverrides } from '../compare/rulesets.js';
+import {
+  DEFAULT_SERVE_SCENARIO,
+  loadServeScenario,
+  RESEARCH_PRESETS,
+  wholeSecondIso,
+  type ResearchPreset,
+  type ServeChoices,
+} from '../lib/serve-scenario.js';
 import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../rules/daily-quota.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import type { Ruleset } from '../rules/ruleset.js';
@@ -31,7 +28,6 @@ import {
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
-import { loadFaultProfileFile } from './faults-file.js';
 import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {
@@ -49,21 +45,13 @@ interface ServeArgs {
   quota?: QuotaPolicy;
   research?: ResearchPreset;
   start?: string;
-  faults?: string;
+  readyFile?: string;
 }
 
-const RESEARCH_PRESETS = ['strict', 'spec'] as const;
-type ResearchPreset = (typeof RESEARCH_PRESETS)[number];
+// The scenario serve runs (its defaults, SERVE_RULESET, and the flags over them) is built in the library,
+// which startTwin shares: src/lib/serve-scenario.ts.
+export { loadServeScenario, type ServeChoices } from '../lib/serve-scenario.js';
 
-/**
- * What `serve` assumes where neither its flags nor the scenario say (docs/rules.md: the quota rows under
- * Social layer, Research phase additions): an agent that passes here must pass the real service, so its
- * onboarding is the real one (`strict`); and the daily quota warns rather than refuses, since the figure is
- * documented but its enforcement inferred, and a lock-out of up to a day would lose an agent every game on time.
- */
-const SERVE_RULESET = { research: 'strict', api: { quota: 'warn' } } as const;
-
-const DEFAULT_SCENARIO = fileURLToPath(new URL('../../../scenarios/serve.yaml', import.meta.url));
 const TICK_MS = 50;
 
 export const serveCommand = {
@@ -125,10 +113,10 @@ export const serveCommand = {
         describe:
           "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
       })
-      .option('faults', {
+      .option('ready-file', {
         type: 'string',
         describe:
-          'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
+          'once listening, write {"url","api","control_token","pid","now"} as JSON to this file (atomically: written beside it, then renamed), for a test harness in any language',
       })
       .option('start', {
         type: 'string',
@@ -154,19 +142,13 @@ async function serve(args: ServeArgs): Promise<number> {
     return 2;
   }
   // Today's date comes from here only (src/cli/): a scenario with no start of its own begins now, to the second.
-  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SCENARIO, args, Date.now());
+  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SERVE_SCENARIO, args, Date.now());
   if (!loaded) return 2;
   // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
   if (!world) return 2;
   const controlToken = token.value;
-  const faults = args.faults === undefined ? undefined : loadFaultProfileFile(args.faults);
-  if (typeof faults === 'string') {
-    process.stderr.write(`${faults}\n`);
-    return 2;
-  }
   const live = new LiveServer(world, {
-    ...(faults ? { faults } : {}),
     clock: { manual: args.manual, speed: args.speed },
     own: loaded,
     wallClockMs: () => performance.now(),
@@ -182,12 +164,19 @@ async function serve(args: ServeArgs): Promise<number> {
     guard,
     virtualNowMs: () => live.current.nowMs,
     largeBodies: live.largeBodies(),
-    faults: live.httpFaults,
   });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
   const { port } = app.server.address() as AddressInfo;
-  printWelcome(`http://${urlHost(args.host)}:${port}`, loaded.scenario, live, token);
+  const origin = `http://${urlHost(args.host)}:${port}`;
+  printWelcome(origin, loaded.scenario, live, token);
+  if (
+    args.readyFile &&
+    !readyFileWritten(args.readyFile, { origin, controlToken, nowMs: live.current.nowMs })
+  ) {
+    await app.close();
+    return 2;
+  }
   warnIfExposed(args.host);
   const argvWarning = argvTokenWarning(token);
   if (argvWarning) process.stderr.write(`${argvWarning}\n`);
@@ -241,66 +230,6 @@ function loadOrExplain(
   }
 }
 
-/** What the command line may choose over the scenario: its seed, start, quota policy and onboarding. */
-export interface ServeChoices {
-  seed?: string | undefined;
-  start?: string | undefined;
-  quota?: QuotaPolicy | undefined;
-  research?: ResearchPreset | undefined;
-}
-
-/**
- * The scenario `serve` runs: the file's own record under serve's defaults (a start at `wallNowMs` to the
- * second, `SERVE_RULESET`), with the command line's choices over both. Every choice is written into the
- * record the world keeps, so a snapshot carries it and a restore rebuilds the same world. The loader checks
- * the result as it checks any scenario file (a bad `--start` is reported as `start:`).
- */
-export function loadServeScenario(
-  path: string,
-  choices: ServeChoices,
-  wallNowMs: number,
-): ScenarioWithSource {
-  const own = readMapping(path);
-  if (own === undefined) return loadScenarioFileWithSource(path, choices.seed); // the loader explains an unreadable or malformed file
-  const defaults = { start: wholeSecondIso(wallNowMs), ruleset: SERVE_RULESET };
-  const record = mergeOverrides(
-    mergeOverrides(defaults, ownWithoutEmptyRuleset(own)),
-    chosenOverrides(choices),
-  );
-  return parseScenarioWithSource(JSON.stringify(record), path, choices.seed, dirname(resolve(path)));
-}
-
-function readMapping(path: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = parseYaml(readFileSync(path, 'utf8'));
-    return isRecord(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `ruleset:` with nothing under it is no override (as the loader reads it), so serve's defaults still apply. */
-function ownWithoutEmptyRuleset(own: Record<string, unknown>): Record<string, unknown> {
-  if (own['ruleset'] !== null) return own;
-  const copy = Object.assign({}, own);
-  delete copy['ruleset'];
-  return copy;
-}
-
-function chosenOverrides(choices: ServeChoices): Record<string, unknown> {
-  const ruleset: Record<string, unknown> = {};
-  if (choices.quota !== undefined) ruleset['api'] = { quota: choices.quota };
-  if (choices.research !== undefined) ruleset['research'] = choices.research;
-  const overrides: Record<string, unknown> = { ruleset };
-  if (choices.start !== undefined) overrides['start'] = choices.start;
-  return overrides;
-}
-
-/** `2026-05-17T13:45:12Z`: the instant truncated to the second, written as scenario files write a start. */
-function wholeSecondIso(ms: number): string {
-  return toIso(Math.floor(ms / 1000) * 1000).replace('.000Z', 'Z');
-}
-
 /**
  * The live server as the HTTP layer sees it, plus one console line per agent and virtual UTC day the first
  * time that agent is answered past the daily quota under `warn` (the answer's warning header says so).
@@ -352,6 +281,33 @@ function runClock(live: LiveServer): () => void {
     void live.tick(step);
   }, TICK_MS);
   return () => clearInterval(timer);
+}
+
+/**
+ * The machine-readable door for harnesses in other languages: where the twin listens, its control token and
+ * this process's id. Written to a temporary name beside the file and renamed over it, so a reader polling for
+ * the file never sees half of it; mode 0600, since it holds the token.
+ */
+function readyFileWritten(
+  path: string,
+  ready: { origin: string; controlToken: string; nowMs: number },
+): boolean {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const body = {
+    url: ready.origin,
+    api: `${ready.origin}/api`,
+    control_token: ready.controlToken,
+    pid: process.pid,
+    now: new Date(ready.nowMs).toISOString(),
+  };
+  try {
+    writeFileSync(temporary, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+    renameSync(temporary, path);
+    return true;
+  } catch (error) {
+    process.stderr.write(`serve: cannot write --ready-file ${path}: ${(error as Error).message}\n`);
+    return false;
+  }
 }
 
 function printWelcome(
