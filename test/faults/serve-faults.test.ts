@@ -170,7 +170,7 @@ describe('serve --faults (src/http/faults.ts) and /_sim/faults', () => {
     await expect(move()).rejects.toThrow(/fetch failed/);
     const game = (await (await call(white, 'GET', `/chess/games/${gameId}`)).json()) as any;
     expect(game.move_count).toBe(1);
-    await server.server.httpFaults.replace(parseFaultProfile({ rules: [] }, 't'));
+    server.server.httpFaults.replace(parseFaultProfile({ rules: [] }, 't'));
     const retry = await move();
     expect(retry.status).toBe(400);
     expect(await retry.json()).toMatchObject({ error: 'bad_request', reason: 'not_your_turn' });
