@@ -28,6 +28,7 @@ import {
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
+import { loadFaultProfileFile } from './faults-file.js';
 import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {
@@ -46,6 +47,7 @@ interface ServeArgs {
   research?: ResearchPreset;
   start?: string;
   readyFile?: string;
+  faults?: string;
 }
 
 // The scenario serve runs (its defaults, SERVE_RULESET, and the flags over them) is built in the library,
@@ -118,6 +120,11 @@ export const serveCommand = {
         describe:
           'once listening, write {"url","api","control_token","pid","now"} as JSON to this file (atomically: written beside it, then renamed), for a test harness in any language',
       })
+      .option('faults', {
+        type: 'string',
+        describe:
+          'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
+      })
       .option('start', {
         type: 'string',
         describe:
@@ -148,7 +155,13 @@ async function serve(args: ServeArgs): Promise<number> {
   const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
   if (!world) return 2;
   const controlToken = token.value;
+  const faults = args.faults === undefined ? undefined : loadFaultProfileFile(args.faults);
+  if (typeof faults === 'string') {
+    process.stderr.write(`${faults}\n`);
+    return 2;
+  }
   const live = new LiveServer(world, {
+    ...(faults ? { faults } : {}),
     clock: { manual: args.manual, speed: args.speed },
     own: loaded,
     wallClockMs: () => performance.now(),
@@ -164,6 +177,7 @@ async function serve(args: ServeArgs): Promise<number> {
     guard,
     virtualNowMs: () => live.current.nowMs,
     largeBodies: live.largeBodies(),
+    faults: live.httpFaults,
   });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
