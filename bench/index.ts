@@ -15,6 +15,7 @@ import { runSweepBench } from './sweep.js';
 import { runCrowdBench, runSmokeBench } from './scenario-run.js';
 import { runSplitLoadBench } from './http-split.js';
 import { median } from './figures.js';
+import { runFaultsBench } from './faults.js';
 
 interface Sample {
   plies: number;
@@ -223,6 +224,8 @@ if (isMain) {
       pollers: Number(process.env['BENCH_POLLERS'] ?? 100),
       log,
     });
+  if (sections.has('faults'))
+    await runFaultsBench({ rounds: Number(process.env['BENCH_FAULTS_ROUNDS'] ?? 5), log });
   if (sections.has('sweep'))
     await runSweepBench({
       seeds: Number(process.env['BENCH_SWEEP_SEEDS'] ?? 12),

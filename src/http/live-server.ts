@@ -8,7 +8,7 @@ import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import type { LargeBodyRoute } from './server.js';
 import { HttpFaults } from './faults.js';
 import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
-import { agentForKey } from '../platform/identity/identity.js';
+import { handleForKey } from '../sim/agent-key.js';
 
 /**
  * The live server (`serve`): it holds the live world, answers platform requests from it, and gives the
@@ -75,7 +75,7 @@ export class LiveServer implements LiveControl {
       seed: scenario.seed,
       startMs: scenario.startMs,
       nowMs: () => this.nowMs,
-      agentOf: (key) => agentForKey(this.current.world.platform, key)?.handle,
+      agentOf: (key) => handleForKey(this.current.world.platform, key),
       ...(options.faultSleep ? { sleep: options.faultSleep } : {}),
     });
   }
