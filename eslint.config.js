@@ -33,7 +33,14 @@ const RANDOM_IMPORTS = [
 
 export default defineConfig(
   // Outputs, and a fixture that is deliberately not valid JavaScript (test/unit/byo.test.ts loads it).
-  globalIgnores(['dist/', 'reports/', 'coverage/', 'test/fixtures/agents/syntax-error.mjs']),
+  // examples/agent-tests is an agent author's own repository, with its own tsconfig (type-checked by .ci/run).
+  globalIgnores([
+    'dist/',
+    'reports/',
+    'coverage/',
+    'test/fixtures/agents/syntax-error.mjs',
+    'examples/agent-tests/',
+  ]),
 
   {
     files: ['**/*.{ts,js,mjs,cjs}'],

@@ -391,8 +391,18 @@ export class Twin {
       async () => {
         gameId ??= await this.#unfinishedGameOf(agent);
         if (gameId === undefined) return false;
-        const game = await this.game(gameId, agent);
-        if (game.status !== 'completed' && game.status !== 'cancelled') return false;
+        // A challenge's id names its game, which exists once the challenge is accepted.
+        const answer = await this.request<GameDetail>(
+          'GET',
+          `/api/chess/games/${encodeURIComponent(gameId)}`,
+          {
+            as: agent,
+          },
+        );
+        if (answer.status === 404) return false;
+        const game = answer.body;
+        if (answer.status >= 400 || (game.status !== 'completed' && game.status !== 'cancelled'))
+          return false;
         ended = game;
         return true;
       },
