@@ -7,14 +7,15 @@ import { median } from './figures.js';
  * Issue 29's cost figure: a run with an empty fault profile against the same run with none (goal: a ratio of
  * at most 1.02), and with an inert profile (one rule scoped to an agent that does not exist), which sends
  * every request through the fault layer (the transport, the decision, the parked steps) without drawing a
- * fault. Rounds are interleaved so that the machine's drift falls on every variant alike; each variant's
- * fingerprint is printed too, since none of them may change the history.
+ * fault. Rounds are interleaved (each starting with another variant, after one uncounted warm-up) so that
+ * the machine's drift falls on every variant alike; each variant's fingerprint is printed too, since none of
+ * them may change the history.
  */
 const SCENARIO = (faults: string) => `
 name: faults-bench
 seed: 29
 start: 2026-01-01T00:00:00Z
-duration: 6h
+duration: 3h
 ruleset: { api: { requestsPerDay: 100000 } }
 population:
   - { persona: random, count: 60, heartbeat: { min: 30s, max: 60s }, options: { maxGames: 2 } }
@@ -33,11 +34,13 @@ export async function runFaultsBench(options: {
   log: (line: string) => void;
 }): Promise<void> {
   const { log } = options;
-  log(`fault injection's cost (80 agents, 6 virtual hours; ${options.rounds} interleaved rounds, median):`);
+  log(`fault injection's cost (80 agents, 3 virtual hours; ${options.rounds} interleaved rounds, median):`);
   const times = new Map<string, number[]>(VARIANTS.map(([name]) => [name, []]));
   const prints = new Map<string, string>();
+  await runScenario(parseScenario(SCENARIO(''), 'faults-bench')); // warm-up, not counted
   for (let round = 0; round < options.rounds; round++)
-    for (const [name, faults] of VARIANTS) {
+    // Each round starts with another variant, so no variant always runs first (after the previous round's garbage).
+    for (const [name, faults] of rotated(VARIANTS, round)) {
       const scenario = parseScenario(SCENARIO(faults), 'faults-bench');
       const started = performance.now();
       const outcome = await runScenario(scenario);
@@ -51,6 +54,11 @@ export async function runFaultsBench(options: {
       `  ${name.padEnd(5)} ${ms.toFixed(0)} ms, ratio ${(ms / base).toFixed(3)}, fingerprint ${prints.get(name)!.slice(0, 12)}`,
     );
   }
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

@@ -13,7 +13,9 @@ export function loadFaultProfileFile(path: string): FaultProfile | string {
   try {
     return parseFaultProfile(raw, path);
   } catch (error) {
-    if (error instanceof FaultProfileError) return `--faults ${error.message}`;
-    throw error;
+    if (!(error instanceof FaultProfileError)) throw error;
+    const shown = error.problems.slice(0, 3).join('; ');
+    const more = error.problems.length > 3 ? ` (and ${error.problems.length - 3} more)` : '';
+    return `--faults ${path}: invalid fault profile: ${shown}${more}`;
   }
 }

@@ -317,7 +317,7 @@ export const getInvariants = defineRoute({
   errors: [],
 });
 
-/** A fault profile as the routes show it (src/faults/profile.ts is its checked form; rules as written). */
+/** A fault profile as the routes show it: its rules in their checked form (src/faults/profile.ts; durations in ms). */
 const FaultProfileView = Shape({
   success: Literal(true),
   profile: Shape({ name: Str(), description: Str(), rules: List(Unknown()) }),
