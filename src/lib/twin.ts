@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { parse as parseYaml } from 'yaml';
 import type { FastifyInstance } from 'fastify';
 import type { InvariantResult } from '../api/contract/control.js';
 import type { ChallengeView } from '../api/contract/challenges.js';
 import type { EscrowFields, GameDetail, GameSummary } from '../api/contract/games.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { parseDurationMs, parseIsoInstant, toIso } from '../kernel/clock.js';
+import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
 import { guardCheck } from '../http/guard.js';
 import { LiveServer } from '../http/live-server.js';
 import { newControlToken, newKeySecret } from '../http/secrets.js';
@@ -59,6 +62,11 @@ export interface TwinOptions {
   host?: string;
   /** The /_sim control token (default: 32 random bytes). */
   controlToken?: string;
+  /**
+   * A fault profile (`serve --faults`): a YAML or JSON file, or the profile as a record. It is acted out on
+   * the socket only (latency, 5xx, resets, ...); `twin.fetch` and the helpers answer without faults.
+   */
+  faults?: string | Record<string, unknown>;
 }
 
 /** Where a twin with no scenario start of its own begins in `manual` mode: a fixed instant, so runs repeat. */
@@ -139,7 +147,12 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
   const testClock = clockOf(options.clock);
   const loaded = twinScenario(options, testClock);
   const world = await LiveWorld.start(loaded, { keySecret: newKeySecret() });
-  const live = new LiveServer(world, { clock: { manual: true, speed: 1 }, own: loaded });
+  const faults = faultProfileOf(options.faults);
+  const live = new LiveServer(world, {
+    clock: { manual: true, speed: 1 },
+    own: loaded,
+    ...(faults ? { faults } : {}),
+  });
   const twin = new Twin(live, options.controlToken ?? newControlToken(), testClock);
   if (options.listen !== false) await twin.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return twin;
@@ -151,6 +164,18 @@ function clockOf(clock: TwinOptions['clock']): TestClock | undefined {
   if (typeof clock.now !== 'function' || typeof clock.sleep !== 'function')
     throw new TwinError('twin_option', "clock: 'manual', 'timers', or an object with now() and sleep(ms)");
   return clock;
+}
+
+function faultProfileOf(faults: TwinOptions['faults']): FaultProfile | undefined {
+  if (faults === undefined) return undefined;
+  try {
+    const raw: unknown = typeof faults === 'string' ? parseYaml(readFileSync(faults, 'utf8')) : faults;
+    return parseFaultProfile(raw, typeof faults === 'string' ? faults : 'faults');
+  } catch (error) {
+    const problems =
+      error instanceof FaultProfileError ? error.problems.join('; ') : (error as Error).message;
+    throw new TwinError('twin_option', `faults: ${problems.split('\n')[0]}`);
+  }
 }
 
 function twinScenario(options: TwinOptions, testClock: TestClock | undefined): ScenarioWithSource {
@@ -231,6 +256,7 @@ export class Twin {
       guard: { controlToken: this.#controlToken, allowedHosts: [host] },
       virtualNowMs: () => this.#live.nowMs,
       largeBodies: this.#live.largeBodies(),
+      faults: this.#live.httpFaults,
     });
     await app.listen({ port, host });
     this.#app = app;

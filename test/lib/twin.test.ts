@@ -191,6 +191,16 @@ describe('the socketless fetch', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('acts out a fault profile on the socket only: twin.fetch and the helpers answer without faults', async () => {
+    const faults = { name: 'down', rules: [{ kind: 'error', rate: 1, statuses: [503] }] };
+    const twin = await twinFor({ ...OPTIONS, listen: true, faults });
+    expect((await fetch(`${twin.apiUrl}/health`)).status).toBe(503);
+    expect((await twin.fetch('http://twin/api/health')).status).toBe(200);
+    await expect(startTwin({ ...OPTIONS, faults: { rules: [{ kind: 'nonsense' }] } })).rejects.toMatchObject({
+      code: 'twin_option',
+    });
+  });
+
   it('serves the same twin over a socket when listening', async () => {
     const twin = await twinFor({ ...OPTIONS, listen: true });
     expect(twin.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
