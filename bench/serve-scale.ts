@@ -95,17 +95,21 @@ population:
  * A server of `agents` pollers at their start writes its snapshot (GET /_sim/snapshot) and restores it
  * (POST /_sim/restore) while a client polls /api/health every 10 ms: the waits are those of the restore.
  */
-async function restoreLargePopulation(agents: number, log: (line: string) => void): Promise<void> {
+export async function restoreLargePopulation(agents: number, log: (line: string) => void): Promise<void> {
   const loaded = crowdScenario(agents);
   let started = performance.now();
   const live = await LiveWorld.start(loaded, SECRET);
   const buildMs = performance.now() - started;
   await withServer(live, loaded, async (origin) => {
-    const text = await (await fetch(`${origin}/_sim/snapshot`, { headers: CONTROL })).text();
-    const bytes = Buffer.byteLength(text);
-    started = performance.now();
-    const restore = fetch(`${origin}/_sim/restore`, { method: 'POST', headers: CONTROL, body: text });
-    const waits = await pollDuring(origin, 1, restore);
+    // Bytes, as a client reads and sends a file: encoding 153 MB of text here would stall the process's own poller.
+    const body = Buffer.from(
+      await (await fetch(`${origin}/_sim/snapshot`, { headers: CONTROL })).arrayBuffer(),
+    );
+    const bytes = body.length;
+    const waits = await pollDuring(origin, 1, () => {
+      started = performance.now();
+      return fetch(`${origin}/_sim/restore`, { method: 'POST', headers: CONTROL, body });
+    });
     const restoreMs = performance.now() - started;
     const waited = latencySummary(waits);
     log(
@@ -118,19 +122,27 @@ async function restoreLargePopulation(agents: number, log: (line: string) => voi
 }
 
 /** A one-day advance of serve's population over HTTP while `pollers` clients poll /api/health back to back. */
-async function advanceUnderPollers(pollers: number, log: (line: string) => void): Promise<void> {
+export async function advanceUnderPollers(pollers: number, log: (line: string) => void): Promise<void> {
   const loaded = loadServeScenario(SERVE_SCENARIO, { start: '2026-01-01T00:00:00Z' }, 0);
   const live = await LiveWorld.start(loaded, SECRET);
   await withServer(live, loaded, async (origin) => {
-    const started = performance.now();
-    const advance = fetch(`${origin}/_sim/clock/advance`, {
-      method: 'POST',
-      headers: CONTROL,
-      body: JSON.stringify({ ms: DAY_MS }),
+    const idle = latencySummary(
+      await pollDuring(origin, pollers, () => sleep(IDLE_MS).then(() => new Response('idle'))),
+    );
+    let started = 0;
+    const waits = await pollDuring(origin, pollers, () => {
+      started = performance.now();
+      return fetch(`${origin}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: CONTROL,
+        body: JSON.stringify({ ms: DAY_MS }),
+      });
     });
-    const waits = await pollDuring(origin, pollers, advance);
     const advanceMs = performance.now() - started;
     const waited = latencySummary(waits);
+    log(
+      `serve-scale: the same ${pollers} clients for ${IDLE_MS / 1000} s with nothing running (the machine's floor): wait p50 ${idle.p50.toFixed(1)} ms, p99 ${idle.p99.toFixed(1)} ms, worst ${idle.max.toFixed(1)} ms`,
+    );
     log(
       `serve-scale: one virtual day advanced over HTTP in ${(advanceMs / 1000).toFixed(1)} s while ${pollers} clients polled /api/health: ${waited.count} answers, wait p50 ${waited.p50.toFixed(1)} ms, p99 ${waited.p99.toFixed(1)} ms`,
     );
@@ -159,10 +171,21 @@ async function withServer(
   }
 }
 
-/** Each of `clients` polls until the job answers, pausing 10 ms between polls; the waits of every poll answered meanwhile. */
-async function pollDuring(origin: string, clients: number, job: Promise<Response>): Promise<number[]> {
+/**
+ * Each of `clients` polls until the job answers, pausing 10 ms between polls; the waits of every poll answered
+ * meanwhile. Each client has made one request (its connection open) before the job starts: a hundred
+ * connections opened at once wait seconds on a loaded machine whatever the server does.
+ */
+async function pollDuring(
+  origin: string,
+  clients: number,
+  startJob: () => Promise<Response>,
+): Promise<number[]> {
+  await Promise.all(
+    Array.from({ length: clients }, async () => (await fetch(`${origin}/api/health`)).arrayBuffer()),
+  );
   let done = false;
-  const finished = job.then(async (r) => {
+  const finished = startJob().then(async (r) => {
     const body = await r.text();
     done = true;
     if (!r.ok) throw new Error(`the job failed: ${r.status} ${body.slice(0, 200)}`);
@@ -178,6 +201,12 @@ async function pollDuring(origin: string, clients: number, job: Promise<Response
   };
   await Promise.all([...Array.from({ length: clients }, poll), finished]);
   return waits;
+}
+
+const IDLE_MS = 5000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function collectGarbage(): void {

@@ -7,6 +7,7 @@ import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../si
 import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import type { LargeBodyRoute } from './server.js';
 import { HttpFaults } from './faults.js';
+import { readSnapshotBody } from './snapshot-body.js';
 import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
 import { handleForKey } from '../sim/agent-key.js';
 
@@ -162,7 +163,15 @@ export class LiveServer implements LiveControl {
 
   /** The restore route may read a body as large as restoreLimitBytes(); every other route keeps the server's limit. */
   largeBodies(): LargeBodyRoute[] {
-    return [{ method: 'POST', path: C.restoreSnapshot.path, limitBytes: () => this.restoreLimitBytes() }];
+    return [
+      {
+        method: 'POST',
+        path: C.restoreSnapshot.path,
+        limitBytes: () => this.restoreLimitBytes(),
+        // In slices, and without the state a restore does not read (snapshot-body.ts).
+        readBody: (bytes) => readSnapshotBody(bytes, this.#slicing()),
+      },
+    ];
   }
 
   /** Runs one long job at a time; another one asked for meanwhile is refused: a PlatformError `busy` (a tick gives way). */

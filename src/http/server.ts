@@ -52,6 +52,8 @@ export interface LargeBodyRoute {
   method: 'POST' | 'PUT' | 'PATCH';
   path: string;
   limitBytes: () => number;
+  /** Reads the body's bytes in its own way (in slices: a restore's snapshot); readJsonBody of the text when left out. */
+  readBody?: (bytes: Buffer) => Promise<BodyRead>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
@@ -105,14 +107,25 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
       ? answer.then((ready) => reply(request, out, ready))
       : reply(request, out, answer);
   };
-  // Only the byte limit differs: these requests go to the same dispatcher as every other.
-  for (const { method, path, limitBytes } of options.largeBodies ?? [])
-    app.route({
-      method,
-      url: path,
-      bodyLimit: Number.MAX_SAFE_INTEGER,
-      preParsing: limitBody(limitBytes),
-      handler,
+  // Only the byte limit and the body reader differ: these requests go to the same dispatcher as every other.
+  // Their bodies stay bytes (a scope of their own parser) so that a reader may decode only what it needs.
+  const large = options.largeBodies ?? [];
+  if (large.length > 0)
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      for (const { method, path, limitBytes, readBody } of large)
+        scope.route({
+          method,
+          url: path,
+          bodyLimit: Number.MAX_SAFE_INTEGER,
+          preParsing: limitBody(limitBytes),
+          handler: (request, out) =>
+            readLargeBody(request.body, readBody).then((read) => {
+              const answer = 'refusal' in read ? read.refusal : dispatchRead(api, request, read.body);
+              return Promise.resolve(answer).then((ready) => reply(request, out, ready));
+            }),
+        });
     });
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
   app.setNotFoundHandler(handler);
@@ -156,10 +169,27 @@ function requestCounter(): () => string {
 function dispatch(api: RequestHandler, request: FastifyRequest): ApiResponse | Promise<ApiResponse> {
   const read = readJsonBody(request.body);
   if ('refusal' in read) return read.refusal;
+  return dispatchRead(api, request, read.body);
+}
+
+function dispatchRead(
+  api: RequestHandler,
+  request: FastifyRequest,
+  body: unknown,
+): ApiResponse | Promise<ApiResponse> {
   // Passed as node gives them, not copied: the only header that node gives as a list is Set-Cookie, which no
   // handler reads (node keeps the first of repeated Authorization headers).
   const headers = request.headers as Record<string, string | undefined>;
-  return api.handle({ method: request.method, path: request.url, headers, body: read.body });
+  return api.handle({ method: request.method, path: request.url, headers, body });
+}
+
+/** A large route's body (bytes, or nothing), read by the route's own reader or as JSON text. */
+async function readLargeBody(
+  raw: unknown,
+  readBody: ((bytes: Buffer) => Promise<BodyRead>) | undefined,
+): Promise<BodyRead> {
+  if (!Buffer.isBuffer(raw)) return readJsonBody(raw);
+  return readBody ? readBody(raw) : readJsonBody(raw.toString('utf8'));
 }
 
 /**

@@ -52,8 +52,23 @@ const MAX_PATH = 4096;
 const MAX_LAMPORTS = 1_000_000_000_000; // the faucet's own per-call cap (1000 SOL)
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The snapshot, typed, or a SnapshotError naming the first field that is wrong. */
-export function checkSnapshot(value: unknown, format: string): LiveSnapshot {
+/** How a long check pauses (`Slicing` in live.ts has this shape): a pause test per slice, a yield between. */
+export interface CheckSlicing {
+  startSlice(): () => boolean;
+  yieldNow(): Promise<void>;
+}
+
+const NO_PAUSES: CheckSlicing = { startSlice: () => () => false, yieldNow: () => Promise.resolve() };
+
+/**
+ * The snapshot, typed, or a SnapshotError naming the first field that is wrong. The usage map has an entry
+ * per actor (100,000 in a large world), so it is checked in slices, yielding between them.
+ */
+export async function checkSnapshot(
+  value: unknown,
+  format: string,
+  slicing: CheckSlicing = NO_PAUSES,
+): Promise<LiveSnapshot> {
   if (!isRecord(value) || value['format'] !== format)
     throw new SnapshotError(`not a live snapshot (format ${format})`);
   const scenario = value['scenario'];
@@ -70,7 +85,7 @@ export function checkSnapshot(value: unknown, format: string): LiveSnapshot {
   const inputs = value['inputs'].map((entry, index) => checkInput(entry, `inputs[${index}]`));
   const stateHash = value['stateHash'] as string;
   const fingerprint = value['fingerprint'] as string;
-  const usage = checkUsageMap(value['usage']);
+  const usage = await checkUsageMap(value['usage'], slicing);
   return {
     format,
     scenario,
@@ -120,12 +135,16 @@ function checkRequest(value: unknown, where: string): RecordedRequest {
   return request;
 }
 
-function checkUsageMap(value: unknown): Record<string, Usage> {
+async function checkUsageMap(value: unknown, slicing: CheckSlicing): Promise<Record<string, Usage>> {
   if (!isRecord(value)) throw new SnapshotError('usage: must map actor ids to counters');
   const out: Record<string, Usage> = {};
-  for (const [id, usage] of Object.entries(value)) {
+  let shouldPause = slicing.startSlice();
+  for (const id of Object.keys(value)) {
     if (!ID.test(id)) throw new SnapshotError('usage: keys must be actor ids');
-    out[id] = checkUsage(usage, `usage.${id}`);
+    out[id] = checkUsage(value[id], `usage.${id}`);
+    if (!shouldPause()) continue;
+    await slicing.yieldNow();
+    shouldPause = slicing.startSlice();
   }
   return out;
 }

@@ -1,0 +1,192 @@
+import type { Slicing } from '../sim/live.js';
+import { MAX_BODY_DEPTH, readJsonBody, type BodyRead } from './server.js';
+
+/**
+ * The restore route's body reader. A snapshot of a large world is mostly its `state` (140 MB of 153 for
+ * 100,000 agents), which a restore never reads: it replays the inputs and checks the replayed world against
+ * `stateHash`. Decoding and parsing the whole body in one go stalled every other client for seconds, so
+ * this reader walks the bytes in slices, yielding between them, and decodes only what the restore uses:
+ * every top-level member but `state`, with `usage` (one entry per actor) parsed a few thousand entries at
+ * a time. The answers are those of `readJsonBody` on the whole text, except that the `state` value is only
+ * scanned for its end (its brackets and strings), not parsed. A body whose outline the scan cannot follow
+ * goes to `readJsonBody` whole, which gives the usual one-line refusal.
+ */
+const SKIPPED = 'state';
+const SPLIT = 'usage';
+const ENTRIES_PER_PARSE = 2000;
+const BYTES_PER_PAUSE_TEST = 1 << 16;
+
+type Pauses = Pick<Slicing, 'startSlice' | 'yieldNow'>;
+
+interface Member {
+  key: string;
+  keyStart: number;
+  valueStart: number;
+  valueEnd: number;
+}
+
+export async function readSnapshotBody(bytes: Buffer, slicing: Pauses): Promise<BodyRead> {
+  const outline = await outlineOf(bytes, 0, bytes.length, slicing);
+  if (!outline || outline.deepest > MAX_BODY_DEPTH) return readJsonBody(bytes.toString('utf8'));
+  const last = new Map(outline.members.map((m) => [m.key, m])); // a repeated key: the last wins, as in JSON.parse
+  const split = last.get(SPLIT);
+  const kept = [...last.values()].filter(
+    (m) => m.key !== SKIPPED && !(m === split && bytes[firstByte(bytes, m.valueStart)] === OPEN_OBJECT),
+  );
+  const head = readJsonBody(textOf(bytes, kept));
+  if ('refusal' in head || !split || kept.includes(split)) return head;
+  const usage = await readObjectInSlices(bytes, split, slicing);
+  // Refused: the refusal of the whole (state aside), so that its field is named from the top (usage.<id>...).
+  if (!usage) return readJsonBody(textOf(bytes, [...kept, split]));
+  return { body: { ...(head.body as Record<string, unknown>), [SPLIT]: usage } };
+}
+
+/** The JSON text of an object of these members. */
+function textOf(bytes: Buffer, members: readonly Member[]): string {
+  return `{${members.map((m) => bytes.toString('utf8', m.keyStart, m.valueEnd)).join(',')}}`;
+}
+
+/**
+ * A member's object value, parsed ENTRIES_PER_PARSE entries at a time (each parse a few milliseconds);
+ * undefined when some part is refused.
+ */
+async function readObjectInSlices(
+  bytes: Buffer,
+  member: Member,
+  slicing: Pauses,
+): Promise<Record<string, unknown> | undefined> {
+  const start = firstByte(bytes, member.valueStart);
+  const inner = await outlineOf(bytes, start, member.valueEnd, slicing);
+  if (!inner) return undefined;
+  // No prototype: an id `__proto__` stays an entry, as in JSON.parse, instead of reaching a setter.
+  const out = Object.create(null) as Record<string, unknown>;
+  let shouldPause = slicing.startSlice();
+  for (let i = 0; i < inner.members.length; i += ENTRIES_PER_PARSE) {
+    const from = inner.members[i]!;
+    const to = inner.members[Math.min(i + ENTRIES_PER_PARSE, inner.members.length) - 1]!;
+    const part = readJsonBody(`{${bytes.toString('utf8', from.keyStart, to.valueEnd)}}`);
+    if ('refusal' in part) return undefined;
+    Object.assign(out, part.body);
+    if (!shouldPause()) continue;
+    await slicing.yieldNow();
+    shouldPause = slicing.startSlice();
+  }
+  return out;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+function firstByte(bytes: Buffer, from: number): number {
+  let i = from;
+  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  return i;
+}
+
+/** What the scan of one object found: its members' byte ranges and the deepest nesting inside it. */
+interface Outline {
+  members: Member[];
+  deepest: number;
+}
+
+/**
+ * The members of the JSON object in bytes[from, to), found by following strings and brackets only (UTF-8
+ * keeps every structural character a single byte, so no decoding is needed); undefined when the bytes are
+ * not shaped as one object. Values are not checked here: those that are kept are parsed afterwards.
+ */
+async function outlineOf(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  slicing: Pauses,
+): Promise<Outline | undefined> {
+  const start = firstByte(bytes, from);
+  if (bytes[start] !== OPEN_OBJECT) return undefined;
+  const members: Member[] = [];
+  let depth = 1;
+  let deepest = 1;
+  let inString = false;
+  let expectKey = true;
+  let keyStart = -1;
+  let valueStart = -1;
+  let shouldPause = slicing.startSlice();
+  for (let i = start + 1; i < to; i++) {
+    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0 && shouldPause()) {
+      await slicing.yieldNow();
+      shouldPause = slicing.startSlice();
+    }
+    const byte = bytes[i]!;
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+      continue;
+    }
+    if (byte === QUOTE) {
+      inString = true;
+      if (depth === 1 && expectKey) {
+        keyStart = i;
+        expectKey = false;
+      }
+    } else if (depth === 1 && expectKey) {
+      // Between `{` or `,` and a key: only spaces, or the `}` of an empty object.
+      if (byte === CLOSE_OBJECT && members.length === 0 && keyStart === -1)
+        return closed(bytes, i + 1, to, members, deepest);
+      if (!isSpace(byte)) return undefined;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) deepest = Math.max(deepest, ++depth);
+    else if (byte === CLOSE_ARRAY) {
+      if (--depth < 1) return undefined;
+    } else if (byte === CLOSE_OBJECT) {
+      if (--depth > 0) continue;
+      if (!pushMember(bytes, members, keyStart, valueStart, i)) return undefined;
+      return closed(bytes, i + 1, to, members, deepest);
+    } else if (depth === 1 && byte === COLON && valueStart === -1) valueStart = i + 1;
+    else if (depth === 1 && byte === COMMA) {
+      if (!pushMember(bytes, members, keyStart, valueStart, i)) return undefined;
+      expectKey = true;
+      valueStart = -1;
+    }
+  }
+  return undefined;
+}
+
+function pushMember(
+  bytes: Buffer,
+  members: Member[],
+  keyStart: number,
+  valueStart: number,
+  end: number,
+): boolean {
+  if (keyStart === -1 || valueStart === -1) return false;
+  const keyEnd = valueStart - 1; // the colon; the key's text runs from its quote to the last quote before it
+  let key: unknown;
+  try {
+    key = JSON.parse(bytes.toString('utf8', keyStart, keyEnd));
+  } catch {
+    return false;
+  }
+  if (typeof key !== 'string') return false;
+  members.push({ key, keyStart, valueStart, valueEnd: end });
+  return true;
+}
+
+/** The outline, when nothing but spaces follows the object's closing brace. */
+function closed(
+  bytes: Buffer,
+  after: number,
+  to: number,
+  members: Member[],
+  deepest: number,
+): Outline | undefined {
+  for (let i = after; i < to; i++) if (!isSpace(bytes[i]!)) return undefined;
+  return { members, deepest };
+}
