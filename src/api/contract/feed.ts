@@ -16,6 +16,7 @@ import {
   PageOf,
   Paging,
   Shape,
+  SINGLE_LINE_TEXT,
   Str,
   Text,
   Union,
@@ -202,7 +203,10 @@ export const activity = defineRoute({
   query: Input({
     ...Paging(),
     type: Opt(
-      Str({
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: SINGLE_LINE_TEXT,
         description: `rows of this type only: ${ACTIVITY_TYPES.join(', ')}; any other value matches no row`,
       }),
     ),
