@@ -7,7 +7,7 @@ import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../si
 import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import type { LargeBodyRoute } from './server.js';
 import { HttpFaults } from './faults.js';
-import { readSnapshotBody } from './snapshot-body.js';
+import { readSnapshotBody, StateDropper } from './snapshot-body.js';
 import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
 import { handleForKey } from '../sim/agent-key.js';
 
@@ -170,6 +170,7 @@ export class LiveServer implements LiveControl {
         limitBytes: () => this.restoreLimitBytes(),
         // In slices, and without the state a restore does not read (snapshot-body.ts).
         readBody: (bytes) => readSnapshotBody(bytes, this.#slicing()),
+        filter: () => new StateDropper(),
       },
     ];
   }

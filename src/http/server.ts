@@ -54,6 +54,8 @@ export interface LargeBodyRoute {
   limitBytes: () => number;
   /** Reads the body's bytes in its own way (in slices: a restore's snapshot); readJsonBody of the text when left out. */
   readBody?: (bytes: Buffer) => Promise<BodyRead>;
+  /** Rewrites the body as it arrives (the restore drops the state it never reads); sets `receivedEncodedLength`. */
+  filter?: () => NodeJS.ReadWriteStream & { receivedEncodedLength: number };
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024; // OURS: the largest valid body (a 1000-character post) is far smaller
@@ -114,12 +116,12 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      for (const { method, path, limitBytes, readBody } of large)
+      for (const { method, path, limitBytes, readBody, filter } of large)
         scope.route({
           method,
           url: path,
           bodyLimit: Number.MAX_SAFE_INTEGER,
-          preParsing: limitBody(limitBytes),
+          preParsing: filter ? filtered(limitBody(limitBytes), filter) : limitBody(limitBytes),
           handler: (request, out) =>
             readLargeBody(request.body, readBody).then((read) => {
               const answer = 'refusal' in read ? read.refusal : dispatchRead(api, request, read.body);
@@ -181,6 +183,16 @@ function dispatchRead(
   // handler reads (node keeps the first of repeated Authorization headers).
   const headers = request.headers as Record<string, string | undefined>;
   return api.handle({ method: request.method, path: request.url, headers, body });
+}
+
+/** The limit's stream piped through a route's filter; an error of the first (413) ends the second. */
+function filtered(limit: ReturnType<typeof limitBody>, filter: NonNullable<LargeBodyRoute['filter']>) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: NodeJS.ReadableStream) => {
+    const limited = await limit(request, reply, payload);
+    const out = filter();
+    limited.on('error', (error: Error) => out.emit('error', error));
+    return limited.pipe(out);
+  };
 }
 
 /** A large route's body (bytes, or nothing), read by the route's own reader or as JSON text. */

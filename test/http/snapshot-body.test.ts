@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../../src/http/server.js';
-import { readSnapshotBody } from '../../src/http/snapshot-body.js';
+import { readSnapshotBody, StateDropper } from '../../src/http/snapshot-body.js';
 
 /** A pause after every test, so every slice boundary is crossed; counts the yields. */
 function everyStep() {
@@ -107,5 +107,52 @@ describe('the restore body reader', () => {
     expect(await read('{}')).toEqual({ body: {} });
     expect(await read(' [1,2] ')).toEqual({ body: [1, 2] }); // not a snapshot: the restore refuses it
     expect(await read('')).toEqual(readJsonBody(''));
+  });
+});
+
+/** The body as the dropper passes it on, fed in pieces of `size` bytes. */
+async function dropped(text: string, size: number): Promise<{ out: string; received: number }> {
+  const bytes = Buffer.from(text, 'utf8');
+  const dropper = new StateDropper();
+  const parts: Buffer[] = [];
+  dropper.on('data', (part: Buffer) => parts.push(part));
+  const ended = new Promise((resolve) => dropper.on('end', resolve));
+  for (let i = 0; i < bytes.length; i += size) dropper.write(bytes.subarray(i, i + size));
+  dropper.end();
+  await ended;
+  return { out: Buffer.concat(parts).toString('utf8'), received: dropper.receivedEncodedLength };
+}
+
+describe('the state dropped while the restore body arrives', () => {
+  const bodies = [
+    JSON.stringify(snapshotLike(), null, 1),
+    '{"usage":{"a":{"n":1}},"st\\u0061te":{"k":"}"},"state":[1,{"x":"]"}],"format":"\\"state\\":"}',
+    '{"format":"f","state":{"x": tru, "y": [nul]}}',
+    `{"format":"f","state":${'['.repeat(40)}${']'.repeat(40)}}`,
+    '{"format":"f","state":{"a":1}} trailing',
+    '{"format":"f","state":{"a":1',
+    '  [1,{"state":2}] ',
+    '{"a":"state","b":{"state":{"deep":1}}}',
+  ];
+
+  it('writes null for each top-level state value, whatever the piece sizes, and counts every byte received', async () => {
+    const whole = JSON.stringify(snapshotLike());
+    for (const size of [1, 7, 4096, whole.length]) {
+      const { out, received } = await dropped(whole, size);
+      expect(JSON.parse(out), `pieces of ${size}`).toEqual({ ...snapshotLike(), state: null });
+      expect(received).toBe(Buffer.byteLength(whole));
+    }
+    expect((await dropped('{"a":1,"state" : {"b":[2]} ,"c":3}', 3)).out).toBe('{"a":1,"state" :null,"c":3}');
+  });
+
+  it('leaves a nested state, a string "state" value and a body that is not an object alone', async () => {
+    for (const text of [bodies[6]!, bodies[7]!]) expect((await dropped(text, 5)).out).toBe(text);
+  });
+
+  it('changes no answer of the reader: dropped or not, each body reads (or is refused) the same', async () => {
+    for (const text of bodies) {
+      const { out } = await dropped(text, 3);
+      expect(await read(out), text.slice(0, 60)).toEqual(await read(text));
+    }
   });
 });
