@@ -204,7 +204,6 @@ export const activity = defineRoute({
     ...Paging(),
     type: Opt(
       Type.String({
-        minLength: 1,
         maxLength: 64,
         pattern: SINGLE_LINE_TEXT,
         description: `rows of this type only: ${ACTIVITY_TYPES.join(', ')}; any other value matches no row`,
