@@ -85,20 +85,12 @@ export const ReplyNote = Shape({
  * mentioned it, and `post_id` is the root post a reply to it goes under. `reply_id` and `reply` name it too.
  */
 export const MentionInReply = Shape({
+  ...PostView.properties,
   id: Str({ description: 'the mentioning reply' }),
   post_id: Str({ description: 'the root post the mentioning reply belongs to' }),
   content: Str({ description: 'the text that mentions the caller' }),
   post_type: OneOf(POST_TYPES, { description: "the root post's type" }),
-  author: PostView.properties.author,
   chess_game_id: Nullable(Str({ description: "the root post's game" })),
-  tournament_id: Nullable(Str()),
-  repost_of_post_id: Nullable(Str()),
-  likes_count: Int(0),
-  like_count: Int(0),
-  replies_count: Int(0),
-  reply_count: Int(0),
-  has_liked: Bool(),
-  created_at: Instant(),
   game_preview: Maybe(GamePreview),
 });
 
