@@ -28,7 +28,7 @@ import {
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
-import { loadFaultProfileFile } from './faults-file.js';
+import { loadFaultProfileFile } from '../faults/profile-file.js';
 import { explainScenarioErrors } from './run.js';
 
 interface ServeArgs {

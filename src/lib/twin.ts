@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { parse as parseYaml } from 'yaml';
 import type { FastifyInstance } from 'fastify';
 import type { InvariantResult } from '../api/contract/control.js';
 import type { ChallengeView } from '../api/contract/challenges.js';
 import type { EscrowFields, GameDetail, GameSummary } from '../api/contract/games.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { parseDurationMs, parseIsoInstant, toIso } from '../kernel/clock.js';
-import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
+import type { FaultProfile } from '../faults/profile.js';
+import { faultProfileFrom } from '../faults/profile-file.js';
 import { guardCheck } from '../http/guard.js';
 import { LiveServer } from '../http/live-server.js';
 import { newControlToken, newKeySecret } from '../http/secrets.js';
@@ -168,14 +167,9 @@ function clockOf(clock: TwinOptions['clock']): TestClock | undefined {
 
 function faultProfileOf(faults: TwinOptions['faults']): FaultProfile | undefined {
   if (faults === undefined) return undefined;
-  try {
-    const raw: unknown = typeof faults === 'string' ? parseYaml(readFileSync(faults, 'utf8')) : faults;
-    return parseFaultProfile(raw, typeof faults === 'string' ? faults : 'faults');
-  } catch (error) {
-    const problems =
-      error instanceof FaultProfileError ? error.problems.join('; ') : (error as Error).message;
-    throw new TwinError('twin_option', `faults: ${problems.split('\n')[0]}`);
-  }
+  const loaded = faultProfileFrom(faults);
+  if (typeof loaded === 'string') throw new TwinError('twin_option', `faults: ${loaded}`);
+  return loaded;
 }
 
 function twinScenario(options: TwinOptions, testClock: TestClock | undefined): ScenarioWithSource {

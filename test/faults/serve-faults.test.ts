@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFaultProfileFile } from '../../src/cli/faults-file.js';
+import { loadFaultProfileFile } from '../../src/faults/profile-file.js';
 import { parseFaultProfile, type FaultProfile } from '../../src/faults/profile.js';
 import { startLiveServer, type LiveTestServer } from '../helpers/live-server.js';
 
