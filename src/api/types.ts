@@ -67,6 +67,12 @@ export interface LiveControl {
   stepToNextTimer(): Promise<number | null>;
   /** Asks the running job to stop at its next slice; false when none runs. */
   cancel(): boolean;
+  /** Stops the real-time clock (it becomes manual); a tick running stops at its next slice. */
+  pause(): void;
+  /** Runs the clock in real time again; `bad_request` where nothing drives one (a library twin). */
+  resume(): void;
+  /** The real-time clock's virtual ms per wall ms from now on; `bad_request` where nothing drives one. */
+  setSpeed(speed: number): void;
   /** The whole world as the snapshot route answers it (with `success: true`), as JSON text. */
   snapshotText(): string;
   /** Replaces the world by replaying a snapshot. */

@@ -28,6 +28,7 @@ import {
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
+import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
 import { explainScenarioErrors } from './run.js';
 
@@ -163,6 +164,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const live = new LiveServer(world, {
     ...(faults ? { faults } : {}),
     clock: { manual: args.manual, speed: args.speed },
+    realTime: true, // runClock below drives it whenever it is not manual (paused)
     own: loaded,
     wallClockMs: () => performance.now(),
   });
@@ -194,7 +196,7 @@ async function serve(args: ServeArgs): Promise<number> {
   warnIfExposed(args.host);
   const argvWarning = argvTokenWarning(token);
   if (argvWarning) process.stderr.write(`${argvWarning}\n`);
-  const stopClock = live.clock.manual ? () => undefined : runClock(live);
+  const stopClock = runClock(live);
   const signal = await untilSignal();
   stopClock();
   live.cancel();
@@ -206,7 +208,8 @@ async function serve(args: ServeArgs): Promise<number> {
 }
 
 function argumentProblem(args: ServeArgs): string | undefined {
-  if (!(args.speed > 0 && args.speed <= 100_000)) return '--speed: must be more than 0 and at most 100000';
+  if (!(args.speed > 0 && args.speed <= MAX_SPEED))
+    return `--speed: must be more than 0 and at most ${MAX_SPEED}`;
   if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535))
     return '--port: must be an integer from 0 to 65535';
   return undefined;
@@ -281,13 +284,15 @@ function noticeQuota(
 /**
  * Real time (times `speed`) drives the virtual clock; the wall clock is read only here, in the CLI. Each
  * step is an advance in slices (other clients are answered meanwhile); while one runs, time owed carries.
+ * While the clock is manual (--manual, or paused by /_sim/clock/pause) no time is owed, and the speed is
+ * read at every step, so /_sim/clock/speed and /resume take effect at the next one.
  */
 function runClock(live: LiveServer): () => void {
   let lastWall = performance.now();
   let carry = 0;
   const timer = setInterval(() => {
     const wall = performance.now();
-    carry += (wall - lastWall) * live.clock.speed;
+    carry = live.clock.manual ? 0 : carry + (wall - lastWall) * live.clock.speed;
     lastWall = wall;
     const step = Math.floor(carry);
     if (step < 1 || live.job) return;
@@ -340,7 +345,7 @@ function printWelcome(
     `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
     controlTokenLine(controlToken),
     `  curl -s ${origin}/_sim/clock ${auth}`,
-    `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
+    `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel, /pause, /resume, /speed {"speed":60}; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
     'Ctrl-C stops the server.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -30,6 +30,11 @@ export interface ClockMode {
 
 export interface LiveServerOptions {
   clock: ClockMode;
+  /**
+   * Something drives the clock in real time when it is not manual (serve's ticker, src/cli/serve.ts), so
+   * /_sim/clock/resume and /speed may act. A library twin has none: its clock is manual for good.
+   */
+  realTime?: boolean;
   /** The scenario the server's owner started it with: a restore of its own snapshots uses this copy. */
   own: ScenarioWithSource;
   /** Wall-clock milliseconds (serve passes performance.now); without one, slices are counted in instants. */
@@ -55,6 +60,7 @@ const CONTROL = new LiveControlApi();
 export class LiveServer implements LiveControl {
   current: LiveWorld;
   readonly clock: ClockMode;
+  readonly #realTime: boolean;
   readonly own: ScenarioWithSource;
   readonly #wallClockMs: (() => number) | undefined;
   readonly #sliceMs: number;
@@ -67,7 +73,8 @@ export class LiveServer implements LiveControl {
 
   constructor(world: LiveWorld, options: LiveServerOptions) {
     this.current = world;
-    this.clock = options.clock;
+    this.clock = { ...options.clock };
+    this.#realTime = options.realTime ?? false;
     this.own = options.own;
     this.#wallClockMs = options.wallClockMs;
     this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
@@ -199,6 +206,29 @@ export class LiveServer implements LiveControl {
     if (!this.#job) return false;
     this.#cancel = true;
     return true;
+  }
+
+  pause(): void {
+    this.clock.manual = true;
+    if (this.#job === 'tick') this.#cancel = true;
+  }
+
+  resume(): void {
+    this.#requireRealTime('resume');
+    this.clock.manual = false;
+  }
+
+  setSpeed(speed: number): void {
+    this.#requireRealTime('speed');
+    this.clock.speed = speed;
+  }
+
+  #requireRealTime(route: string): void {
+    if (!this.#realTime)
+      fail(
+        'bad_request',
+        `${route}: this server has no real-time clock (a library twin): advance, set or step it instead`,
+      );
   }
 
   /** The real-time clock's step: skipped (refused busy) while another job runs; the caller keeps the carry. */

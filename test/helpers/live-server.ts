@@ -27,12 +27,15 @@ export async function startLiveServer(
     /** A fault profile HTTP clients meet (serve --faults), and a faster wall wait for its latency. */
     faults?: FaultProfile;
     faultSleep?: (ms: number) => Promise<void>;
+    /** Let /_sim/clock/resume and /speed act, as serve does (nothing ticks the clock here: the test does). */
+    realTime?: boolean;
   } = {},
 ): Promise<LiveTestServer> {
   const loaded = parseScenarioWithSource(scenarioText);
   const world = await LiveWorld.start(loaded, { keySecret: Buffer.alloc(32, 7) });
   const server = new LiveServer(world, {
     clock: { manual: true, speed: 1 },
+    ...(options.realTime ? { realTime: true } : {}),
     own: loaded,
     ...(options.wallClockMs ? { wallClockMs: options.wallClockMs } : {}),
     ...(options.faults ? { faults: options.faults } : {}),

@@ -105,9 +105,9 @@ function holdJob(): () => Promise<void> {
 }
 
 describe('the simulator-control contracts', () => {
-  it('lists the fifteen /_sim routes, each in the Simulator control group and keyless', () => {
-    expect(C.CONTROL_ROUTES).toHaveLength(15);
-    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(15);
+  it('lists the eighteen /_sim routes, each in the Simulator control group and keyless', () => {
+    expect(C.CONTROL_ROUTES).toHaveLength(18);
+    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(18);
     for (const contract of C.CONTROL_ROUTES) {
       expect([contract.path.startsWith('/_sim/'), contract.group, contract.auth]).toEqual([
         true,
@@ -230,6 +230,45 @@ describe('the simulator-control contracts', () => {
       'unsupported_media_type',
     );
     expect(server.current.nowMs).toBe(stepped['now_ms']);
+  });
+
+  it('pauses, resumes and sets the speed of a real-time clock; a bad speed changes nothing', async () => {
+    const realTime = await startLiveServer(SCENARIO, { listen: false, realTime: true });
+    try {
+      const on = (contract: RouteContract, body?: unknown) =>
+        realTime.app.inject({
+          method: contract.method,
+          url: contract.path,
+          headers: realTime.control,
+          ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+        });
+      const resumed = expectSuccess(C.resumeClock, await on(C.resumeClock));
+      expect([resumed['manual'], resumed['speed']]).toEqual([false, 1]);
+      const faster = expectSuccess(C.setSpeed, await on(C.setSpeed, { speed: 60 }));
+      expect([faster['manual'], faster['speed']]).toEqual([false, 60]);
+      for (const speed of [0, -1, C.MAX_SPEED + 1, 'fast', null]) {
+        const refused = expectRefusal(C.setSpeed, await on(C.setSpeed, { speed }), 'validation_error');
+        expect(refused['field'], String(speed)).toBe('speed');
+      }
+      expectRefusal(C.setSpeed, await on(C.setSpeed, {}), 'validation_error');
+      expectRefusal(C.pauseClock, await on(C.pauseClock, '{"'), 'validation_error');
+      expect(realTime.server.clock).toEqual({ manual: false, speed: 60 });
+      const paused = expectSuccess(C.pauseClock, await on(C.pauseClock));
+      expect([paused['manual'], paused['speed']]).toEqual([true, 60]);
+      // A paused clock keeps its new speed for when it resumes.
+      expectSuccess(C.setSpeed, await on(C.setSpeed, { speed: 0.5 }));
+      expect(realTime.server.clock).toEqual({ manual: true, speed: 0.5 });
+    } finally {
+      await realTime.app.close();
+    }
+  });
+
+  it('refuses resume and speed where nothing runs the clock in real time, changing nothing', async () => {
+    const before = { ...server.clock };
+    expectRefusal(C.resumeClock, await call(C.resumeClock), 'bad_request');
+    expectRefusal(C.setSpeed, await call(C.setSpeed, { body: { speed: 10 } }), 'bad_request');
+    expect(server.clock).toEqual(before);
+    expect(expectSuccess(C.pauseClock, await call(C.pauseClock))['manual']).toBe(true);
   });
 
   it('refuses a second long job busy, with Retry-After, and cancels the one running', async () => {

@@ -36,6 +36,8 @@ import {
 export const MAX_ADVANCE_MS = 366 * 24 * 60 * 60 * 1000;
 /** OURS: the faucet's cap per call, the scenario airdrop's bound. */
 export const MAX_AIRDROP_SOL = 1000;
+/** OURS: the real-time clock's speed bounds, virtual seconds per wall second (`serve --speed` too). */
+export const MAX_SPEED = 100_000;
 /** The long jobs of a live server, one at a time: the real-time clock's tick, an advance, a restore. */
 export const SIM_JOBS = ['tick', 'advance', 'restore'] as const;
 
@@ -265,6 +267,40 @@ export const cancelJob = defineRoute({
   errors: [...IGNORED_BODY_CODES],
 });
 
+export const setSpeed = defineRoute({
+  method: 'POST',
+  path: '/_sim/clock/speed',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    "Set the real-time clock's speed (virtual seconds per wall second, more than 0 and at most 100000); a paused clock stays paused",
+  body: Input({ speed: Type.Number({ exclusiveMinimum: 0, maximum: MAX_SPEED }) }),
+  response: ClockResponse,
+  errors: ['validation_error', 'bad_request'],
+});
+
+export const pauseClock = defineRoute({
+  method: 'POST',
+  path: '/_sim/clock/pause',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    'Stop the real-time clock (manual becomes true; a tick running stops at its next slice); advance, set and step still move it',
+  response: ClockResponse,
+  errors: [...IGNORED_BODY_CODES],
+});
+
+export const resumeClock = defineRoute({
+  method: 'POST',
+  path: '/_sim/clock/resume',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    'Run the clock in real time again at its speed (manual becomes false); bad_request where no real-time clock exists (a startTwin twin)',
+  response: ClockResponse,
+  errors: ['bad_request', ...IGNORED_BODY_CODES],
+});
+
 export const getSnapshot = defineRoute({
   method: 'GET',
   path: '/_sim/snapshot',
@@ -358,6 +394,9 @@ export const CONTROL_ROUTES = [
   setClock,
   stepClock,
   cancelJob,
+  setSpeed,
+  pauseClock,
+  resumeClock,
   getSnapshot,
   restoreSnapshot,
   airdrop,

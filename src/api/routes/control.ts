@@ -80,6 +80,18 @@ export const liveControlRoutes: LiveRoute[] = [
     cancelled: live.cancel(),
     ...clockFields(live),
   })),
+  implementLive(C.setSpeed, ({ live, body }) => {
+    live.setSpeed(body.speed);
+    return { success: true as const, ...clockFields(live) };
+  }),
+  implementLive(C.pauseClock, ({ live }) => {
+    live.pause();
+    return { success: true as const, ...clockFields(live) };
+  }),
+  implementLive(C.resumeClock, ({ live }) => {
+    live.resume();
+    return { success: true as const, ...clockFields(live) };
+  }),
   implementLive(C.getSnapshot, ({ live }) => new JsonText<C.SnapshotResponse>(live.snapshotText())),
   implementLive(C.restoreSnapshot, async ({ live, body }) => {
     await live.restore(body);
