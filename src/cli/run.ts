@@ -17,6 +17,8 @@ import { PERSONAS } from '../../agents/registry.js';
 import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
 import { LEVELS } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
+import type { AgentCrash } from '../faults/run-faults.js';
+import { toIso } from '../kernel/clock.js';
 
 export interface RunArgs {
   scenario?: string;
@@ -555,8 +557,14 @@ class MatchScore {
     this.#progress = progress;
   }
 
+  /** The games are played, or the agent under test crashed (its code threw): it will play no more. */
   get finished(): boolean {
-    return this.#played >= this.#target;
+    return this.#played >= this.#target || this.#crash() !== undefined;
+  }
+
+  #crash(): AgentCrash | undefined {
+    const first = this.#world.agents[0];
+    return first === undefined ? undefined : this.#world.crashOf(first.handle);
   }
 
   get fractionDone(): number {
@@ -595,7 +603,12 @@ class MatchScore {
       total.losses += t.losses;
     }
     if (this.#byOpponent.size > 1) lines.push(scoreLine(this.#player, 'all', total), eloLine(total));
-    if (!this.finished)
+    const crash = this.#crash();
+    if (crash !== undefined)
+      lines.push(
+        `${this.#player} crashed at ${toIso(crash.atMs)}, ${crash.error}: the match ends there, after ${this.#played} of the ${this.#target} games asked for`,
+      );
+    else if (!this.finished)
       lines.push(
         `${this.#player} finished ${this.#played} of the ${this.#target} games asked for in the virtual time allowed; its refusals and timeouts are in its verdict (report.json, verdicts.agents)`,
       );

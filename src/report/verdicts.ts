@@ -66,7 +66,7 @@ export interface AgentVerdict extends Tally {
   refused: Record<string, number>;
   requests_max_per_day: number;
   requests_limit: number;
-  /** "crashed at <virtual time>, <error>" when the agent's own code threw under a fault profile (src/sim/world.ts); absent otherwise. */
+  /** "crashed at <virtual time>, <error>" when the agent's own code threw (a module agent, or any agent under a fault profile: src/sim/world.ts); absent otherwise. */
   crashed?: string;
 }
 

@@ -140,8 +140,10 @@ export class World {
   /** Fault injection, only for a scenario whose profile has rules (nothing else draws from its stream). */
   readonly #faults: RunFaults | undefined;
   /**
-   * Agents whose thrown errors are recorded as crashes rather than ending the run, by index: every agent under
-   * a fault profile. Without one a throw still stops the run naming the module (a sweep counts a crashed seed).
+   * Agents whose thrown errors are recorded as crashes rather than ending the run, by index: every module agent
+   * (its code is the user's, and one agent's bug must not end everyone's run), and every agent under a fault
+   * profile (a built-in persona meeting a 502 it does not handle). A built-in persona that throws without a
+   * profile is a bug of the simulator, so it still stops the run.
    */
   readonly #guarded: boolean[] = [];
   readonly #crashes = new Map<string, AgentCrash>();
@@ -230,7 +232,7 @@ export class World {
         const client = new PlatformClient(faulty ?? counted);
         await this.#signUp(client, handle, group, factory);
         faulty?.arm();
-        this.#guarded.push(this.#faults !== undefined);
+        this.#guarded.push(this.#faults !== undefined || group.module !== undefined);
         const rng = this.#rng.fork(`agent:${handle}`);
         const options = levels ? { ...group.options, level: levels[i] } : group.options;
         const heartbeat = agentHeartbeat(group, rng);
@@ -383,6 +385,11 @@ export class World {
     return this.invariants.results();
   }
 
+  /** The crash of `handle`'s own code, once a guarded agent threw: it takes no further step. */
+  crashOf(handle: string): AgentCrash | undefined {
+    return this.#crashes.get(handle);
+  }
+
   /** The fingerprint of the event log so far. */
   fingerprintSoFar(): string {
     return this.#fingerprint.digest();
@@ -408,9 +415,9 @@ export class World {
   }
 
   /**
-   * A step of an agent meeting faults: a throw is
-   * recorded as its crash, at the virtual time it happened, and the agent takes no further step; the run goes
-   * on. Under a fault profile the step may also wait in virtual time (src/faults/parking.ts).
+   * A step of a guarded agent (a module, or any agent under a fault profile): a throw is recorded as its
+   * crash, at the virtual time it happened, and the agent takes no further step; the run goes on. Under a
+   * fault profile the step may also wait in virtual time (src/faults/parking.ts).
    */
   #guardedStep(agent: SimAgent, step: () => Promise<void>, then?: () => void): Promise<void> {
     if (this.#crashes.has(agent.handle)) return Promise.resolve();
