@@ -1,7 +1,7 @@
 import { CONTRACTS } from '../api/contract/index.js';
 import { isControlRoute, type RouteContract } from '../api/contract/define.js';
 import { bySpecificity, matchSegments, pathSegments, wirePath } from '../api/contract/paths.js';
-import { Rng } from '../kernel/rng.js';
+import { Rng, type AleaState } from '../kernel/rng.js';
 import { burstAnswer, errorAnswer, outageAnswer, type FaultAnswer } from './bodies.js';
 import type { FaultKind, FaultProfile, FaultRule, RouteGroup } from './profile.js';
 
@@ -44,6 +44,13 @@ export interface FaultDecision {
   keepForStaleMs: number;
 }
 
+/** Besides the profile, all that decides the faults still to come: each agent's stream where it stands, and the 429 bursts running. */
+export interface InjectorState {
+  streams: Record<string, AleaState>;
+  /** A burst of rule `rule` (its index in the profile) refusing `agent`'s requests until `untilMs` (virtual). */
+  bursts: Array<{ rule: number; agent: string; untilMs: number }>;
+}
+
 const PASS: FaultOutcome = { kind: 'pass' };
 /** Standard normal quantile at 0.99: a log-normal's p99 is median * exp(2.326 sigma). */
 const Z99 = 2.326;
@@ -75,6 +82,28 @@ export class FaultInjector {
   replace(profile: FaultProfile): void {
     this.#profile = profile;
     this.#burstUntil.clear();
+  }
+
+  /** The state a snapshot keeps, in a stable order (agents and bursts sorted). */
+  state(): InjectorState {
+    const streams: Record<string, AleaState> = {};
+    for (const agent of [...this.#streams.keys()].sort()) streams[agent] = this.#streams.get(agent)!.state();
+    const bursts = [...this.#burstUntil]
+      .map(([key, untilMs]) => {
+        const [rule, agent] = key.split('\u0000');
+        return { rule: Number(rule), agent: agent!, untilMs };
+      })
+      .sort((a, b) => a.rule - b.rule || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+    return { streams, bursts };
+  }
+
+  /** Continues from a state taken with `state()` (a restore): the same requests then meet the same faults. */
+  resume(state: InjectorState): void {
+    this.#streams.clear();
+    for (const [agent, at] of Object.entries(state.streams))
+      this.#streams.set(agent, Rng.resume(this.#seed, streamPath(agent), at));
+    this.#burstUntil.clear();
+    for (const b of state.bursts) this.#burstUntil.set(`${b.rule}\u0000${b.agent}`, b.untilMs);
   }
 
   /** The fault this request meets, or undefined when the profile has no rule that applies to it. */
@@ -151,11 +180,16 @@ export class FaultInjector {
   #stream(agent: string): Rng {
     let rng = this.#streams.get(agent);
     if (rng === undefined) {
-      rng = new Rng(this.#seed).fork('faults').fork(`agent:${agent}`);
+      rng = new Rng(this.#seed, streamPath(agent));
       this.#streams.set(agent, rng);
     }
     return rng;
   }
+}
+
+/** The path of an agent's stream: `new Rng(seed).fork('faults').fork('agent:<handle>')`, named so a restore can resume it. */
+function streamPath(agent: string): string {
+  return `root/faults/agent:${agent}`;
 }
 
 /** The kind a decision's outcome is tallied under (a pass with a delay counts as latency). */

@@ -142,6 +142,36 @@ export function parseFaultProfile(raw: unknown, source: string): FaultProfile {
   return profile;
 }
 
+/**
+ * A checked profile back in the form a person writes it (durations with a unit, defaults spelled out):
+ * `GET /_sim/faults` shows it so, `POST /_sim/faults` takes it as it is, and a snapshot keeps it so.
+ * `parseFaultProfile` of it gives the profile again.
+ */
+export function faultProfileSource(profile: FaultProfile): Record<string, unknown> {
+  return { name: profile.name, description: profile.description, rules: profile.rules.map(ruleSource) };
+}
+
+function ruleSource(rule: FaultRule): Record<string, unknown> {
+  const ms = (value: number) => `${value}ms`;
+  const out: Record<string, unknown> = { kind: rule.kind };
+  const s = rule.scope;
+  const scope: Record<string, unknown> = {};
+  if (s.routes !== undefined) scope['routes'] = [...s.routes];
+  if (s.agents !== undefined) scope['agents'] = [...s.agents];
+  if (s.fromMs !== undefined) scope['from'] = ms(s.fromMs);
+  if (s.untilMs !== undefined) scope['until'] = ms(s.untilMs);
+  if (Object.keys(scope).length > 0) out['scope'] = scope;
+  if (rule.kind !== 'outage') out['rate'] = rule.rate;
+  if (rule.kind === 'latency') Object.assign(out, { median: ms(rule.medianMs), p99: ms(rule.p99Ms) });
+  else if (rule.kind === 'error') out['statuses'] = [...rule.statuses];
+  else if (rule.kind === 'hang') out['timeout'] = ms(rule.timeoutMs);
+  else if (rule.kind === 'malformed') out['form'] = rule.form;
+  else if (rule.kind === 'burst429')
+    Object.assign(out, { length: ms(rule.lengthMs), retryAfter: ms(rule.retryAfterMs) });
+  else if (rule.kind === 'stale') out['lag'] = ms(rule.lagMs);
+  return out;
+}
+
 function checkRule(raw: unknown, field: string, problems: string[]): FaultRule {
   const fallback: FaultRule = { kind: 'reset', scope: {}, rate: 0 };
   if (!isRecord(raw)) {
@@ -278,6 +308,6 @@ function unknownFields(
       problems.push(`${field}.${key}: unknown field (expected one of ${known.join(', ')})`);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

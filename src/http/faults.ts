@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiResponse } from '../api/types.js';
 import { brokenJson } from '../faults/bodies.js';
 import { FaultInjector, outcomeKind, type FaultDecision } from '../faults/decide.js';
-import { EMPTY_PROFILE, type FaultKind, type FaultProfile } from '../faults/profile.js';
+import { EMPTY_PROFILE, faultProfileSource, type FaultKind, type FaultProfile } from '../faults/profile.js';
+import type { FaultsState } from '../faults/state.js';
 import { FaultTally, requestSignature } from '../faults/tally.js';
 import { JSON_TYPE } from './direct-get.js';
 
@@ -37,7 +38,7 @@ interface Kept {
 }
 
 export class HttpFaults {
-  readonly injector: FaultInjector;
+  injector: FaultInjector;
   readonly tally = new FaultTally();
   readonly #options: HttpFaultsOptions;
   readonly #kept = new Map<string, Kept>();
@@ -45,6 +46,28 @@ export class HttpFaults {
   constructor(profile: FaultProfile | undefined, options: HttpFaultsOptions) {
     this.injector = new FaultInjector(profile ?? EMPTY_PROFILE, options.seed, options.startMs);
     this.#options = options;
+  }
+
+  /** What a snapshot keeps (src/faults/state.ts): the profile as written, the streams, bursts and stale answers. */
+  state(): FaultsState {
+    const kept = [...this.#kept.keys()].sort().map((key) => {
+      const { atMs, response } = this.#kept.get(key)!;
+      return { key, atMs, status: response.status, text: textOf(response) };
+    });
+    return { profile: faultProfileSource(this.injector.profile), ...this.injector.state(), kept };
+  }
+
+  /**
+   * A restored world's fault layer: its seed and start, and the snapshot's profile and state when it has
+   * them (else the profile in force goes on, its streams starting afresh from the restored seed).
+   */
+  restore(seed: string, startMs: number, from?: { profile: FaultProfile; state: FaultsState }): void {
+    this.injector = new FaultInjector(from?.profile ?? this.injector.profile, seed, startMs);
+    this.#kept.clear();
+    if (from === undefined) return;
+    this.injector.resume(from.state);
+    for (const k of from.state.kept)
+      this.#kept.set(k.key, { atMs: k.atMs, response: { status: k.status, body: undefined, text: k.text } });
   }
 
   get empty(): boolean {

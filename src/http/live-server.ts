@@ -8,7 +8,14 @@ import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
 import type { LargeBodyRoute } from './server.js';
 import { HttpFaults } from './faults.js';
 import { readSnapshotBody, StateDropper } from './snapshot-body.js';
-import { FaultProfileError, parseFaultProfile, type FaultProfile } from '../faults/profile.js';
+import {
+  FaultProfileError,
+  faultProfileSource,
+  parseFaultProfile,
+  type FaultProfile,
+} from '../faults/profile.js';
+import { checkFaultsState } from '../faults/state.js';
+import { isRecord } from '../sim/scenario/scenario-fields.js';
 import { handleForKey } from '../sim/agent-key.js';
 
 /**
@@ -89,10 +96,9 @@ export class LiveServer implements LiveControl {
   }
 
   faults(): C.FaultsResponse {
-    const { name, description, rules } = this.httpFaults.injector.profile;
     return {
       success: true as const,
-      profile: { name, description, rules: rules.map((r) => ({ ...r })) },
+      profile: faultProfileSource(this.httpFaults.injector.profile) as C.FaultsResponse['profile'],
       met_by_kind: this.httpFaults.metByKind(),
     };
   }
@@ -141,13 +147,20 @@ export class LiveServer implements LiveControl {
   }
 
   snapshotText(): string {
-    const text = this.current.snapshotText({ success: true });
+    const text = this.current.snapshotText({ success: true, faults: this.httpFaults.state() });
     this.#largestSnapshotBytes = Math.max(this.#largestSnapshotBytes, Buffer.byteLength(text));
     return text;
   }
 
-  /** A snapshot that does not replay to what it says is a `validation_error` naming the field `snapshot`. */
-  restore(snapshot: unknown): Promise<void> {
+  /**
+   * A snapshot that does not replay to what it says is a `validation_error` naming the field `snapshot`.
+   * Its `faults` (the fault layer, a profile set at run time included) comes back with it; a snapshot
+   * without one leaves the profile in force.
+   */
+  async restore(snapshot: unknown): Promise<void> {
+    const raw = isRecord(snapshot) ? snapshot['faults'] : undefined;
+    const faults = raw === undefined ? undefined : checkFaultsState(raw);
+    if (typeof faults === 'string') fail('validation_error', `snapshot: ${faults}`, { field: 'snapshot' });
     return this.exclusive('restore', async (slicing) => {
       try {
         this.current = await LiveWorld.restore(snapshot, this.own, slicing);
@@ -156,6 +169,8 @@ export class LiveServer implements LiveControl {
           fail('validation_error', `snapshot: ${error.message}`, { field: 'snapshot' });
         throw error;
       }
+      const { seed, startMs } = this.current.world.scenario;
+      this.httpFaults.restore(seed, startMs, faults);
     });
   }
 

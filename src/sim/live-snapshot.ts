@@ -1,4 +1,5 @@
 import { isRecord } from './scenario/scenario-fields.js';
+import type { FaultsState } from '../faults/state.js';
 
 /**
  * The live snapshot's format, and the check every snapshot passes before a restore touches it: a snapshot
@@ -43,6 +44,8 @@ export interface LiveSnapshot {
   usage: Record<string, Usage>;
   /** The platform's whole state at the snapshot, as canonical JSON data, for reading; restore replays `inputs`. */
   state: unknown;
+  /** The live server's fault layer (src/faults/state.ts), written and taken back by the server, not the world. */
+  faults?: FaultsState;
 }
 
 export class SnapshotError extends Error {}

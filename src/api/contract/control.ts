@@ -132,6 +132,20 @@ export const SnapshotResponse = Shape(
     state: Unknown({
       description: "the platform's whole state, for reading; a restore replays `inputs` instead",
     }),
+    faults: Opt(
+      Shape(
+        {
+          profile: Dict(Unknown()),
+          streams: Dict(Unknown()),
+          bursts: List(Unknown()),
+          kept: List(Unknown()),
+        },
+        {
+          description:
+            "serve's fault layer: the profile in force (one set through POST /_sim/faults included), each agent's fault stream, the 429 bursts running and the answers kept for stale reads; a restore takes it back",
+        },
+      ),
+    ),
   },
   { description: 'Everything a restore needs, and the state for reading' },
 );
@@ -353,7 +367,7 @@ export const getInvariants = defineRoute({
   errors: [],
 });
 
-/** A fault profile as the routes show it: its rules in their checked form (src/faults/profile.ts; durations in ms). */
+/** A fault profile as the routes show it: in the form it is written (src/faults/profile.ts `faultProfileSource`), so POST /_sim/faults takes `profile` back as it is. */
 const FaultProfileView = Shape({
   success: Literal(true),
   profile: Shape({ name: Str(), description: Str(), rules: List(Unknown()) }),
