@@ -65,6 +65,16 @@ export function controlTokenLine(token: ControlToken): string {
   return `simulator control token: ${from}, not printed (${needs})`;
 }
 
+/**
+ * The dashboard's address with the token in its fragment (`#token=`): a browser never sends a fragment, so
+ * the token reaches no request line and no log, and the page passes it on as the Authorization header. Only
+ * a token serve drew is written out; for one the user gave, the link shows where it goes.
+ */
+export function dashboardLink(origin: string, token: ControlToken): string {
+  const value = token.source.kind === 'generated' ? encodeURIComponent(token.value) : '<your control token>';
+  return `${origin}/#token=${value}`;
+}
+
 /** A curl `-H` option that sends the token: the value itself, or the shell word that holds it. */
 export function controlAuthHeader(token: ControlToken): string {
   const { source } = token;

@@ -24,10 +24,12 @@ import {
   argvTokenWarning,
   controlAuthHeader,
   controlTokenLine,
+  dashboardLink,
   resolveControlToken,
   type ControlToken,
 } from './control-token.js';
 import { LiveServer } from '../http/live-server.js';
+import { liveViewPages } from '../lib/live-view/pages.js';
 import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
 import { explainScenarioErrors } from './run.js';
@@ -180,6 +182,7 @@ async function serve(args: ServeArgs): Promise<number> {
     virtualNowMs: () => live.current.nowMs,
     largeBodies: live.largeBodies(),
     faults: live.httpFaults,
+    pages: liveViewPages(),
   });
   const listening = await listenOrExplain(app, args);
   if (!listening) return 2;
@@ -343,6 +346,8 @@ function printWelcome(
     quotaLine(scenario.ruleset.api),
     ...firstGameLines(origin, scenario.ruleset.research, live, auth),
     `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
+    `watch: ${origin}/stream (?game=ID, ?agent=HANDLE, ?tournament=ID; replay=1&timestep=S, rotate=S)`,
+    `dashboard with the clock controls (the token after # never leaves the browser): ${dashboardLink(origin, controlToken)}`,
     controlTokenLine(controlToken),
     `  curl -s ${origin}/_sim/clock ${auth}`,
     `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel, /pause, /resume, /speed {"speed":60}; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,

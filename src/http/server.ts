@@ -44,6 +44,16 @@ export interface ServerOptions {
   onInternalError?: InternalErrorHook;
   /** `serve --faults`: the fault profile acted out on the sockets (faults.ts); with rules, every request goes through fastify. */
   faults?: HttpFaults;
+  /** Fixed GET answers besides the route table (serve's live view: /, /stream and their assets), guarded as every route. */
+  pages?: readonly PageRoute[];
+}
+
+/** A page or asset answered as is: its bytes, type and headers (a Content-Security-Policy, caching). */
+export interface PageRoute {
+  path: string;
+  contentType: string;
+  headers: Readonly<Record<string, string>>;
+  body: () => string;
 }
 
 export type InternalErrorHook = (requestId: string, error: unknown) => void;
@@ -100,6 +110,8 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
   const faults = options.faults;
   if (faults) app.addHook('preHandler', (request, reply) => faults.preHandler(request, reply));
   registerDocs(app, CONTRACTS);
+  for (const page of options.pages ?? [])
+    app.get(page.path, (_request, out) => out.type(page.contentType).headers(page.headers).send(page.body()));
   const reply = (request: FastifyRequest, out: FastifyReply, answer: ApiResponse) =>
     faults?.finish(request, out, answer) ? out : send(out, answer);
   const handler = (request: FastifyRequest, out: FastifyReply) => {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/http/server.js';
+import { buildServer, type PageRoute } from '../../src/http/server.js';
 import { LiveServer } from '../../src/http/live-server.js';
 import { LiveWorld } from '../../src/sim/live.js';
 import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
@@ -29,6 +29,8 @@ export async function startLiveServer(
     faultSleep?: (ms: number) => Promise<void>;
     /** Let /_sim/clock/resume and /speed act, as serve does (nothing ticks the clock here: the test does). */
     realTime?: boolean;
+    /** Pages served beside the routes (serve's live view). */
+    pages?: readonly PageRoute[];
   } = {},
 ): Promise<LiveTestServer> {
   const loaded = parseScenarioWithSource(scenarioText);
@@ -45,6 +47,7 @@ export async function startLiveServer(
     guard: { controlToken: TEST_CONTROL_TOKEN },
     largeBodies: server.largeBodies(),
     faults: server.httpFaults,
+    ...(options.pages ? { pages: options.pages } : {}),
   });
   const control = { authorization: `Bearer ${TEST_CONTROL_TOKEN}`, 'content-type': 'application/json' };
   if (options.listen === false) return { app, server, origin: '', control };
