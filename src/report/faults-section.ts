@@ -23,6 +23,16 @@ export interface AgentFaultRow {
   crashed: string | null;
 }
 
+/** The agents a fault or a crash cost something: crashed, lost a game under a fault, or had to retry. */
+export function agentsHurt(section: FaultsSection): AgentFaultRow[] {
+  return section.agents.filter((a) => a.crashed !== null || a.games_lost_while_faulted > 0 || a.retried > 0);
+}
+
+/** Every fault an agent met, all kinds together. */
+export function faultsMet(row: AgentFaultRow): number {
+  return Object.values(row.met).reduce((sum, n) => sum + n, 0);
+}
+
 /** "crashed at <ISO virtual time>, <error>" for an agent whose own code threw; null otherwise. */
 export function crashedLine(outcome: RunOutcome, handle: string): string | null {
   const crash = outcome.crashes.get(handle);

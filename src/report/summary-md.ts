@@ -4,6 +4,7 @@ import { markdownTable, verdictSections, type TableSection } from './verdict-tab
 import { mdCode, mdText } from './markdown.js';
 import { MATCH_HEADER, matchCells, matchHeadline, matchRows } from './agent-match.js';
 import { invariantStatus, statusCounts } from '../sim/invariants/exercised.js';
+import { agentsHurt, faultsMet } from './faults-section.js';
 
 /**
  * summary.md: the run in a few lines of Markdown for a CI step summary (`cat summary.md >>
@@ -69,15 +70,13 @@ function faultsBlock(report: Report): string[] {
   const section = report.faults;
   if (!section) return [];
   const kinds = Object.entries(section.met_by_kind).map(([k, n]) => `${k} ${n}`);
-  const rows = section.agents
-    .filter((a) => a.crashed !== null || a.games_lost_while_faulted > 0 || a.retried > 0)
-    .map((a) => [
-      a.handle,
-      String(Object.values(a.met).reduce((sum, n) => sum + n, 0)),
-      String(a.retried),
-      String(a.games_lost_while_faulted),
-      a.crashed ?? '',
-    ]);
+  const rows = agentsHurt(section).map((a) => [
+    a.handle,
+    String(faultsMet(a)),
+    String(a.retried),
+    String(a.games_lost_while_faulted),
+    a.crashed ?? '',
+  ]);
   const header = ['agent', 'faults met', 'retried', 'games lost under a fault', 'crashed'];
   return [
     '### Faults',
