@@ -30,6 +30,7 @@ import {
   type TimeAxis,
 } from './series.js';
 import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
+import { faultsParts } from './faults.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
 import { invariantStatus, statusCounts } from '../../sim/invariants/exercised.js';
 
@@ -98,6 +99,7 @@ function sections(ctx: Context): Array<[string, string, string]> {
     ['tournaments', 'Tournaments', tournamentsSection(ctx.input.outcome.platform, ctx.gameIndex)],
     ['social', 'Social', socialSection(ctx)],
     ['invariants', 'Invariants', invariantsSection(ctx)],
+    ...faultsParts(ctx.input.report.faults),
     ...verdictParts,
     ['games', 'Games', gamesSection(ctx)],
   ];
