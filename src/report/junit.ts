@@ -63,7 +63,7 @@ function testCases(report: Report, context: RunContext): Case[] {
     const first = inv.violations[0]?.message ?? '(no message kept)';
     const message = `${inv.name} broke ${inv.violationCount} time(s); first: ${first}`;
     const detail = [
-      ...inv.violations.map((v) => `t=${v.t} event ${v.event}: ${v.message}`),
+      ...inv.violations.map((v) => `${new Date(v.t).toISOString()} (event ${v.event}): ${v.message}`),
       seedAndReplay,
     ].join('\n');
     return { name: inv.name, passed: false, message, detail };

@@ -182,7 +182,7 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
 
     // An agent link opens that agent's section when the report has verdicts.
     if ((report as { verdicts?: unknown }).verdicts) {
-      await page.locator('a[href="#agent-entrant_0001"]').first().click();
+      await page.locator('a[href="#agent=entrant_0001"]').first().click();
       await expect.poll(() => page.locator('details#agent-entrant_0001').getAttribute('open')).not.toBeNull();
     }
 

@@ -1,6 +1,7 @@
 import type { Platform } from '../../platform/platform.js';
 import type { Match, Tournament } from '../../platform/state.js';
-import { agentAnchor, esc, facts, note, section } from './html.js';
+import { agentLink } from './agent-table.js';
+import { esc, facts, note, section } from './html.js';
 
 /**
  * Tournaments drawn as knockout brackets, in HTML and CSS (text stays selectable and every match links
@@ -67,7 +68,7 @@ function matchCell(
     if (id === null) return `<div class="slot empty">${m.status === 'completed' ? 'bye' : '—'}</div>`;
     const seed = seedOf.get(id);
     const won = m.winnerId === id ? ' won' : m.winnerId ? ' lost' : '';
-    return `<div class="slot${won}"><span class="seed">${seed ?? ''}</span><a href="#${agentAnchor(handle(id))}">${esc(handle(id))}</a></div>`;
+    return `<div class="slot${won}"><span class="seed">${seed ?? ''}</span>${agentLink(handle(id), handle(id))}</div>`;
   };
   const index = m.gameId ? gameIndex.get(m.gameId) : undefined;
   const game = index ? `<a class="game" href="#g${index}" title="replay this game">game ${index}</a>` : '';

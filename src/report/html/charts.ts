@@ -27,12 +27,65 @@ function hoursX(axis: TimeAxis) {
   };
 }
 
-/** Groups keep one colour in every chart: the domain is the sorted list of all groups. */
-function groupColor(groups: readonly string[], title = 'group') {
-  return { field: 'group', type: 'nominal', title, scale: { domain: [...groups] } };
+/**
+ * Groups keep one colour in every chart: the domain is the sorted list of all groups. The legend sits under
+ * the chart with no label limit, so a long group name (`engine (population[0].mix.engine)`) is shown whole
+ * and groups that share a prefix can still be told apart; many groups take two columns.
+ */
+function groupColor(groups: readonly string[], stroke = false) {
+  const legend = {
+    orient: 'bottom',
+    direction: 'vertical',
+    columns: groups.length > 6 ? 2 : 1,
+    labelLimit: 0,
+    ...(stroke ? STROKE_LEGEND : {}),
+  };
+  return { field: 'group', type: 'nominal', title: 'group', scale: { domain: [...groups] }, legend };
 }
 
 const STROKE_LEGEND = { symbolType: 'stroke', symbolOpacity: 1, symbolStrokeWidth: 2 };
+
+/** Elo gap shown around ratings that never moved, so the axis reads 1150..1250 rather than 1,200.000000. */
+const FLAT_ELO_MARGIN = 50;
+
+/** A y scale for ratings: fitted to the data, or a fixed band around a rating nobody left. */
+export function eloScale(values: readonly number[]): Record<string, unknown> {
+  const [min, max] = extent(values);
+  if (max - min >= 1) return { zero: false };
+  return { domain: [Math.floor(min) - FLAT_ELO_MARGIN, Math.ceil(max) + FLAT_ELO_MARGIN], nice: false };
+}
+
+function extent(values: readonly number[]): [number, number] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return values.length === 0 ? [0, 0] : [min, max];
+}
+
+/** At most this many histogram bars, however wide the data spreads. */
+const MAX_BINS = 60;
+
+/**
+ * Histogram bins chosen from the data: the Freedman–Diaconis width (twice the interquartile range over the
+ * cube root of the count), Sturges' rule when the middle half is one value, widened to at most MAX_BINS
+ * bars and rounded to whole Elo; the bins start on a multiple of their width.
+ */
+export function histogramBins(values: readonly number[]): { step: number; extent: [number, number] } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const [min, max] = extent(sorted);
+  const span = max - min;
+  const iqr = n > 0 ? sorted[Math.floor((n - 1) * 0.75)]! - sorted[Math.floor((n - 1) * 0.25)]! : 0;
+  let width = iqr > 0 ? (2 * iqr) / Math.cbrt(n) : span / Math.ceil(Math.log2(Math.max(1, n)) + 1);
+  width = Math.max(width, span / MAX_BINS);
+  const step = Math.max(1, Math.ceil(width));
+  const lo = Math.floor(min / step) * step;
+  const hi = Math.max(lo + step, Math.ceil((max + 1) / step) * step);
+  return { step, extent: [lo, hi] };
+}
 
 export interface GroupRatingRow {
   hour: number;
@@ -46,6 +99,7 @@ export interface GroupRatingRow {
 export function ratingByGroupChart(axis: TimeAxis, rows: GroupRatingRow[], groups: readonly string[]): Chart {
   const x = hoursX(axis);
   const color = groupColor(groups);
+  const scale = eloScale(rows.flatMap((r) => [r.q1, r.q3, r.mean]));
   return chart('rating-groups', {
     title: 'Mean rating per group (band: middle half of the group)',
     data: { values: rows },
@@ -55,8 +109,8 @@ export function ratingByGroupChart(axis: TimeAxis, rows: GroupRatingRow[], group
         mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
         encoding: {
           x,
-          y: { field: 'mean', type: 'quantitative', title: 'Elo', scale: { zero: false } },
-          color: { ...color, legend: STROKE_LEGEND },
+          y: { field: 'mean', type: 'quantitative', title: 'Elo', scale, axis: { format: 'd' } },
+          color: groupColor(groups, true),
         },
       },
       {
@@ -86,8 +140,14 @@ export function ratingByAgentChart(
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1, opacity: 0.55 },
     encoding: {
       x: hoursX(axis),
-      y: { field: 'elo', type: 'quantitative', title: 'Elo', scale: { zero: false } },
-      color: { ...groupColor(groups), legend: STROKE_LEGEND },
+      y: {
+        field: 'elo',
+        type: 'quantitative',
+        title: 'Elo',
+        scale: eloScale(rows.map((r) => r.elo)),
+        axis: { format: 'd' },
+      },
+      color: groupColor(groups, true),
       detail: { field: 'handle', type: 'nominal' },
     },
   });
@@ -102,7 +162,13 @@ export function ratingDistributionChart(
     data: { values: rows },
     mark: 'bar',
     encoding: {
-      x: { field: 'elo', type: 'quantitative', bin: { maxbins: 30 }, title: 'Elo at the end' },
+      x: {
+        field: 'elo',
+        type: 'quantitative',
+        bin: histogramBins(rows.map((r) => r.elo)),
+        title: 'Elo at the end',
+        axis: { format: 'd' },
+      },
       y: { aggregate: 'count', type: 'quantitative', title: 'agents' },
       color: groupColor(groups),
     },

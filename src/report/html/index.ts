@@ -32,6 +32,8 @@ import {
 import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
 import { faultsParts } from './faults.js';
 import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
+import { AGENT_TABLE_SCRIPT } from './agent-table.js';
+import { failureHeadline, whatBrokeSection } from './failures.js';
 import { invariantStatus, statusCounts } from '../../sim/invariants/exercised.js';
 
 /**
@@ -77,7 +79,7 @@ export function htmlReportPieces(input: HtmlReportInput): Generator<string> {
     nav: parts.map(([id, label]) => [id, label]),
     body: `${header(report)}\n${parts.map(([, , html]) => html).join('\n')}`,
     viewerCss: assets.css,
-    script: `${assets.script}\n${PAGE_SCRIPT}`,
+    script: `${assets.script}\n${PAGE_SCRIPT}\n${AGENT_TABLE_SCRIPT}`,
     pgn: input.pgn,
   });
 }
@@ -89,8 +91,14 @@ function sections(ctx: Context): Array<[string, string, string]> {
     ['verdicts', 'Verdicts', groupVerdictsSection(verdicts)],
     ['agents', 'Agents', agentVerdictsSection(verdicts)],
   ];
-  const match = ctx.input.report.match;
+  const { report, outcome } = ctx.input;
+  const match = report.match;
+  // A failing run opens on what broke, before anything else.
+  const broke: Array<[string, string, string]> = report.passed
+    ? []
+    : [['broke', 'What broke', whatBrokeSection(report, outcome.platform, ctx.gameIndex)]];
   return [
+    ...broke,
     ...(match ? [['match', 'Match', matchSection(match)] as [string, string, string]] : []),
     ['summary', 'Summary', summarySection(ctx)],
     ['ratings', 'Ratings', ratingsSection(ctx)],
@@ -138,14 +146,8 @@ function header(report: Report): string {
   const s = report.scenario;
   const badge = report.passed
     ? `<span class="badge pass">invariants: ${statusCounts(report.invariants.map(invariantStatus))}</span>`
-    : `<span class="badge fail">${failedBadge(report)}</span>`;
+    : `<a class="badge fail" href="#broke">${esc(failureHeadline(report))}</a>`;
   return `<h1>${esc(s.name)} <span class="muted">seed ${esc(s.seed)}</span></h1>\n<p>${badge} virtual time ${esc(s.start)} to ${esc(s.end)} · fingerprint <code>${esc(report.fingerprint)}</code></p>`;
-}
-
-function failedBadge(report: Report): string {
-  if (report.invariants.some((i) => !i.passed)) return 'an invariant broke';
-  if (report.required_not_exercised.length > 0) return 'a required invariant was not exercised';
-  return 'the run failed';
 }
 
 function summarySection(ctx: Context): string {
@@ -378,9 +380,18 @@ function rateLimitChart(
   );
 }
 
+/**
+ * Broken invariants first, then the held ones; the ones not exercised (0 checks: they held only because
+ * nothing they watch happened) in a table of their own, so "held" never counts them.
+ */
 function invariantsSection(ctx: Context): string {
-  const invariants = ctx.input.report.invariants;
-  const rows = invariants.map((inv): Cell[] => [
+  const all = ctx.input.report.invariants;
+  const rank = { broken: 0, held: 1, not_exercised: 2 } as const;
+  const tested = all
+    .filter((inv) => invariantStatus(inv) !== 'not_exercised')
+    .sort((a, b) => rank[invariantStatus(a)] - rank[invariantStatus(b)]);
+  const untested = all.filter((inv) => invariantStatus(inv) === 'not_exercised');
+  const rows = tested.map((inv): Cell[] => [
     inv.name,
     { html: invariantResult(inv) },
     inv.checks,
@@ -394,22 +405,22 @@ function invariantsSection(ctx: Context): string {
       : '',
     inv.description,
   ]);
-  // A not-exercised row is greyed: it held only because nothing it watches happened.
-  const classes = invariants.map((inv) => {
-    const status = invariantStatus(inv);
-    if (status === 'broken' || (status === 'not_exercised' && inv.required)) return 'failed';
-    return status === 'not_exercised' ? 'muted' : '';
-  });
-  return section(
-    'invariants',
-    'Invariants',
-    table(
-      ['invariant', 'result', 'checks', 'violations', 'first violations', 'what it checks'],
-      rows,
-      'wide',
-      classes,
-    ),
+  const classes = tested.map((inv) => (invariantStatus(inv) === 'broken' ? 'failed' : ''));
+  const checked = table(
+    ['invariant', 'result', 'checks', 'violations', 'first violations', 'what it checks'],
+    rows,
+    'wide',
+    classes,
   );
+  const notExercised = untested.length
+    ? `<h3>Not exercised <span class="muted">(0 checks ran: nothing they watch happened)</span></h3>\n${table(
+        ['invariant', 'result', 'what it checks'],
+        untested.map((inv): Cell[] => [inv.name, { html: invariantResult(inv) }, inv.description]),
+        'wide',
+        untested.map((inv) => (inv.required ? 'failed' : 'muted')),
+      )}`
+    : '';
+  return section('invariants', 'Invariants', `${checked}\n${notExercised}`);
 }
 
 function invariantResult(inv: Report['invariants'][number]): string {

@@ -116,6 +116,8 @@ section { scroll-margin-top: 40px; }
 a { color: #1565c0; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: 600; color: white; }
 .badge.pass { background: #2e7d32; } .badge.fail { background: #c62828; }
+a.badge { text-decoration: none; }
+.broke { border-left: 4px solid #c62828; padding: 2px 12px; margin: 8px 0; background: #fff5f5; }
 .muted, .note { color: #666; }
 .note { font-style: italic; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-size: 13px; background: white; }
@@ -134,6 +136,11 @@ details.agent { border: 1px solid #e0e0e0; background: white; padding: 4px 10px;
 details.agent[open] { box-shadow: 0 1px 4px rgba(0,0,0,.12); }
 .agent-pages { max-height: 700px; overflow-y: auto; }
 .wide { width: 100%; }
+.table-bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+table.sortable th { padding: 0; }
+table.sortable th button.sort { all: unset; display: block; padding: 3px 8px; cursor: pointer; }
+table.sortable th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
+table.sortable th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 .tournament { margin-bottom: 24px; }
 .bracket { display: flex; overflow-x: auto; padding-bottom: 8px; }
 .bracket .round { flex: 0 0 200px; }

@@ -1,4 +1,5 @@
 import type { AgentVerdict, Performance, PoolRating, Verdicts, VsRow } from '../verdicts.js';
+import { AGENT_PAGE_ROWS, agentLink, agentTable, type AgentRow } from './agent-table.js';
 import { agentAnchor, eloDiff, esc, facts, fixed, section, table, type Cell } from './html.js';
 
 /**
@@ -56,21 +57,28 @@ export function groupVerdictsSection(v: Verdicts): string {
   return section('verdicts', 'Verdicts by group', `${summary}\n${vs}`);
 }
 
-/** One table with a row per agent, then a collapsible section per agent (its "page"): open it from the table. */
+/**
+ * One table with a row per agent (paged, sortable and searchable: agent-table.ts), then a collapsible
+ * section per agent (its "page"), opened from the table's links or `#agent=handle`.
+ */
 export function agentVerdictsSection(v: Verdicts): string {
-  const rows = v.agents.map((a): Cell[] => [
-    { html: `<a href="#${agentAnchor(a.handle)}">${esc(a.name)}</a>` },
-    a.group,
-    a.games,
-    wdl(a),
-    score(a.score),
-    `${a.elo_start} → ${a.elo_final}`,
-    perf(a.performance, a),
-    pool(a.pool),
-    a.timeouts,
-    refusedTotal(a),
-  ]);
-  const overview = table(
+  const rows = v.agents.map((a): AgentRow => ({
+    handle: a.handle,
+    find: `${a.name} ${a.handle} ${a.group}`.toLowerCase(),
+    cells: [
+      { text: a.name, html: agentLink(a.handle, a.name) },
+      { text: a.group },
+      { text: String(a.games), sortBy: a.games },
+      { text: wdl(a), sortBy: a.wins },
+      { text: score(a.score), sortBy: a.score ?? -1 },
+      { text: `${a.elo_start} → ${a.elo_final}`, sortBy: a.elo_final },
+      { text: perf(a.performance, a), sortBy: a.performance?.elo_diff ?? undefined },
+      { text: pool(a.pool), sortBy: a.pool?.elo },
+      { text: String(a.timeouts), sortBy: a.timeouts },
+      { text: String(refusedTotal(a)), sortBy: refusedTotal(a) },
+    ],
+  }));
+  const overview = agentTable(
     [
       'agent',
       'group',
@@ -84,9 +92,8 @@ export function agentVerdictsSection(v: Verdicts): string {
       'refused',
     ],
     rows,
-    'wide',
   );
-  const pages = v.agents.map(agentPage).join('\n');
+  const pages = v.agents.map((a, i) => agentPage(a, i >= AGENT_PAGE_ROWS)).join('\n');
   return section('agents', 'Verdicts by agent', `${overview}\n<div class="agent-pages">\n${pages}\n</div>`);
 }
 
@@ -94,7 +101,8 @@ function refusedTotal(a: AgentVerdict): number {
   return Object.values(a.refused ?? {}).reduce((sum, n) => sum + n, 0);
 }
 
-function agentPage(a: AgentVerdict): string {
+/** An agent's section; `hidden` past the table's first page, like its row (agent-table.ts). */
+function agentPage(a: AgentVerdict, hidden: boolean): string {
   const refused = Object.entries(a.refused ?? {}).sort(([x], [y]) => (x < y ? -1 : 1));
   const summary = facts([
     ['persona / group', `${a.persona} / ${a.group}`],
@@ -115,5 +123,5 @@ function agentPage(a: AgentVerdict): string {
     ],
   ]);
   const id = agentAnchor(a.handle);
-  return `<details id="${id}" class="agent"><summary>${esc(a.name)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;
+  return `<details id="${id}" class="agent"${hidden ? ' hidden' : ''}><summary>${esc(a.name)} <span class="muted">${esc(a.group)}, ${a.elo_start} → ${a.elo_final}</span></summary>\n${summary}\n<h4>Against each kind of opponent</h4>\n${vsTable(a.vs)}\n</details>`;
 }

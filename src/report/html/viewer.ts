@@ -46,7 +46,8 @@ export function bindDefaultExport(bundle: string): string {
 /**
  * The page's own code, appended to the viewer bundle in one module script. It reads the embedded PGN,
  * fills the game picker (every game of games.pgn, unfinished ones too; filterable by handle, ending or
- * number), shows a game in the viewer, and follows links: `#g12` opens the 12th game of games.pgn, `#games=handle` filters the picker to one agent's games,
+ * number), shows a game in the viewer, and follows links: `#g12` opens the 12th game of games.pgn (`#g12.30`
+ * at its 30th ply), `#games=handle` filters the picker to one agent's games,
  * `#agent-handle` opens that agent's section.
  */
 export const PAGE_SCRIPT = String.raw`
@@ -79,7 +80,7 @@ function fillPicker(text) {
   status.textContent = shown + ' of ' + games.length + ' games';
 }
 
-function showGame(i) {
+function showGame(i, ply = 0) {
   if (!(i >= 0 && i < games.length)) return;
   const el = document.createElement('div');
   board.replaceChildren(el);
@@ -87,18 +88,20 @@ function showGame(i) {
     pgn: games[i],
     lichess: false,
     showClocks: false,
-    initialPly: 0,
+    initialPly: ply,
     menu: { practiceWithComputer: { enabled: false }, analysisBoard: { enabled: false }, getPgn: { enabled: true } },
   });
   picker.value = String(i);
   board.dataset.game = String(i + 1);
+  board.dataset.ply = String(ply);
 }
 
 function follow() {
   const hash = decodeURIComponent(location.hash.slice(1));
   if (!picker && !hash.startsWith('agent-')) return;
-  if (/^g\d+$/.test(hash)) {
-    showGame(Number(hash.slice(1)) - 1);
+  const gameAt = /^g(\d+)(?:\.(\d+))?$/.exec(hash);
+  if (gameAt) {
+    showGame(Number(gameAt[1]) - 1, Number(gameAt[2] ?? 0));
     document.getElementById('games').scrollIntoView();
   } else if (hash.startsWith('games=')) {
     filter.value = hash.slice(6);
