@@ -1,7 +1,7 @@
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteContract } from './contract/define.js';
-import type { FaultsResponse, InvariantResult, SimJob } from './contract/control.js';
+import type { FaultsResponse, InvariantResult, SimJob, WriteReportResponse } from './contract/control.js';
 
 export type { AuthMode } from './contract/define.js';
 
@@ -73,6 +73,8 @@ export interface LiveControl {
   resume(): void;
   /** The real-time clock's virtual ms per wall ms from now on; `bad_request` where nothing drives one. */
   setSpeed(speed: number): void;
+  /** Writes the session's report set (serve --out), as a job; `bad_request` where no folder was given. */
+  writeReport(): Promise<WriteReportResponse>;
   /** The whole world as the snapshot route answers it (with `success: true`), as JSON text. */
   snapshotText(): string;
   /** Replaces the world by replaying a snapshot. */

@@ -28,7 +28,9 @@ import {
   resolveControlToken,
   type ControlToken,
 } from './control-token.js';
-import { LiveServer } from '../http/live-server.js';
+import { LiveServer, type SessionReportWriter } from '../http/live-server.js';
+import { sessionReportWriter } from '../lib/session-report.js';
+import { OutputError } from '../report/write.js';
 import { liveViewPages } from '../lib/live-view/pages.js';
 import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
@@ -51,6 +53,7 @@ interface ServeArgs {
   start?: string;
   readyFile?: string;
   faults?: string;
+  out?: string;
 }
 
 // The scenario serve runs (its defaults, SERVE_RULESET, and the flags over them) is built in the library,
@@ -128,6 +131,11 @@ export const serveCommand = {
         describe:
           'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
       })
+      .option('out', {
+        type: 'string',
+        describe:
+          "write the session's report set here when the server stops (Ctrl-C, SIGTERM), as run --out does: report.json, games.pgn, report.html, junit.xml, summary.md, with verdicts for the agents registered over HTTP; POST /_sim/report writes it on demand",
+      })
       .option('start', {
         type: 'string',
         describe:
@@ -163,8 +171,11 @@ async function serve(args: ServeArgs): Promise<number> {
     process.stderr.write(`${faults}\n`);
     return 2;
   }
+  const sessionReport = args.out === undefined ? undefined : reportWriterOrExplain(args.out, loaded.scenario);
+  if (sessionReport === null) return 2;
   const live = new LiveServer(world, {
     ...(faults ? { faults } : {}),
+    ...(sessionReport ? { sessionReport } : {}),
     clock: { manual: args.manual, speed: args.speed },
     realTime: true, // runClock below drives it whenever it is not manual (paused)
     own: loaded,
@@ -204,8 +215,34 @@ async function serve(args: ServeArgs): Promise<number> {
   stopClock();
   live.cancel();
   await app.close();
+  const stopped = `${signal}: stopped the server at virtual ${new Date(live.current.nowMs).toISOString()}`;
+  if (!sessionReport) {
+    process.stdout.write(
+      `${stopped}; nothing was saved (GET /_sim/snapshot keeps a world; --out DIR keeps a report)\n`,
+    );
+    return 0;
+  }
+  return writeFinalReport(live, stopped);
+}
+
+/** The --out writer, or null after one line saying why the folder cannot be written. */
+function reportWriterOrExplain(dir: string, scenario: Scenario): SessionReportWriter | null {
+  try {
+    const replay = `a serve session of scenario ${scenario.name}, seed ${scenario.seed}: run does not replay its HTTP requests (GET /_sim/snapshot and POST /_sim/restore do)`;
+    return sessionReportWriter(dir, replay);
+  } catch (error) {
+    if (!(error instanceof OutputError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return null;
+  }
+}
+
+/** At stop: the job cancelled above ends at its next slice, then the report is written. A stop is not a failure: exit 0 either way, the report tells. */
+async function writeFinalReport(live: LiveServer, stopped: string): Promise<number> {
+  while (live.job) await new Promise((resolve) => setTimeout(resolve, 10));
+  const written = await live.writeReport();
   process.stdout.write(
-    `${signal}: stopped the server at virtual ${new Date(live.current.nowMs).toISOString()}; nothing was saved (GET /_sim/snapshot keeps a world)\n`,
+    `${stopped}; wrote ${written.files.join(', ')} (${written.agents} agents with a verdict${written.failed ? '; an invariant broke' : ''})\n`,
   );
   return 0;
 }

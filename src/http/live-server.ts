@@ -17,6 +17,7 @@ import {
 import { checkFaultsState } from '../faults/state.js';
 import { isRecord } from '../sim/scenario/scenario-fields.js';
 import { handleForKey } from '../sim/agent-key.js';
+import { toIso } from '../kernel/clock.js';
 
 /**
  * The live server (`serve`): it holds the live world, answers platform requests from it, and gives the
@@ -52,7 +53,12 @@ export interface LiveServerOptions {
   faults?: FaultProfile;
   /** Wall waits for latency faults (tests pass a faster one). */
   faultSleep?: (ms: number) => Promise<void>;
+  /** Writes the session's report set from the world (serve --out: src/lib/session-report.ts); none without --out. */
+  sessionReport?: SessionReportWriter;
 }
+
+/** What POST /_sim/report and serve's stop call: the files written, the agents with a verdict, and whether an invariant broke. */
+export type SessionReportWriter = (world: LiveWorld) => { files: string[]; agents: number; failed: boolean };
 
 export const DEFAULT_SLICE_MS = 10;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
@@ -68,6 +74,7 @@ export class LiveServer implements LiveControl {
   current: LiveWorld;
   readonly clock: ClockMode;
   readonly #realTime: boolean;
+  readonly #sessionReport: SessionReportWriter | undefined;
   readonly own: ScenarioWithSource;
   readonly #wallClockMs: (() => number) | undefined;
   readonly #sliceMs: number;
@@ -82,6 +89,7 @@ export class LiveServer implements LiveControl {
     this.current = world;
     this.clock = { ...options.clock };
     this.#realTime = options.realTime ?? false;
+    this.#sessionReport = options.sessionReport;
     this.own = options.own;
     this.#wallClockMs = options.wallClockMs;
     this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
@@ -236,6 +244,17 @@ export class LiveServer implements LiveControl {
   setSpeed(speed: number): void {
     this.#requireRealTime('speed');
     this.clock.speed = speed;
+  }
+
+  /** The report as a job, so no world event runs while it is read; refused busy while an advance or restore runs. */
+  writeReport(): Promise<C.WriteReportResponse> {
+    const writer =
+      this.#sessionReport ??
+      fail('bad_request', 'report: serve was started without --out DIR, so there is nowhere to write it');
+    return this.exclusive('report', async () => {
+      const written = writer(this.current);
+      return { success: true as const, ...written, now: toIso(this.nowMs) };
+    });
   }
 
   #requireRealTime(route: string): void {

@@ -463,6 +463,14 @@ export class World {
     );
   }
 
+  /**
+   * The outcome as if the run ended now: serve's session report (src/lib/session-report.ts). The final
+   * invariant checks run at this instant; a world that goes on is checked again at its next report.
+   */
+  outcomeSoFar(): RunOutcome {
+    return this.#outcome(this.platform.nowMs);
+  }
+
   #outcome(endMs: number): RunOutcome {
     this.#failOnWireFaults();
     const invariants = this.invariants.finish(endMs);

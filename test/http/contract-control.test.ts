@@ -105,9 +105,9 @@ function holdJob(): () => Promise<void> {
 }
 
 describe('the simulator-control contracts', () => {
-  it('lists the eighteen /_sim routes, each in the Simulator control group and keyless', () => {
-    expect(C.CONTROL_ROUTES).toHaveLength(18);
-    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(18);
+  it('lists the nineteen /_sim routes, each in the Simulator control group and keyless', () => {
+    expect(C.CONTROL_ROUTES).toHaveLength(19);
+    expect(new Set(C.CONTROL_ROUTES.map((c) => `${c.method} ${c.path}`)).size).toBe(19);
     for (const contract of C.CONTROL_ROUTES) {
       expect([contract.path.startsWith('/_sim/'), contract.group, contract.auth]).toEqual([
         true,

@@ -38,8 +38,8 @@ export const MAX_ADVANCE_MS = 366 * 24 * 60 * 60 * 1000;
 export const MAX_AIRDROP_SOL = 1000;
 /** OURS: the real-time clock's speed bounds, virtual seconds per wall second (`serve --speed` too). */
 export const MAX_SPEED = 100_000;
-/** The long jobs of a live server, one at a time: the real-time clock's tick, an advance, a restore. */
-export const SIM_JOBS = ['tick', 'advance', 'restore'] as const;
+/** The long jobs of a live server, one at a time: the real-time clock's tick, an advance, a restore, a session report. */
+export const SIM_JOBS = ['tick', 'advance', 'restore', 'report'] as const;
 
 // ------------------------------------------------------------------------------------------------ shapes
 
@@ -398,6 +398,23 @@ export const setFaults = defineRoute({
   errors: ['validation_error'],
 });
 
+export const writeReport = defineRoute({
+  method: 'POST',
+  path: '/_sim/report',
+  group: 'Simulator control',
+  auth: 'none',
+  summary:
+    "Write the session's report set (report.json, games.pgn, report.html, junit.xml, summary.md, as run writes them; verdicts include agents registered over HTTP) into serve --out DIR now; bad_request without --out",
+  response: Shape({
+    success: Literal(true),
+    files: List(Str()),
+    agents: Int(0),
+    failed: Bool(), // an invariant broke so far (junit.xml and summary.md say which)
+    now: Instant(),
+  }),
+  errors: ['bad_request', 'busy', ...IGNORED_BODY_CODES],
+});
+
 export const CONTROL_ROUTES = [
   createHuman,
   publishExternalPost,
@@ -417,6 +434,7 @@ export const CONTROL_ROUTES = [
   getInvariants,
   getFaults,
   setFaults,
+  writeReport,
 ] as const;
 
 export type SimJob = (typeof SIM_JOBS)[number];
@@ -438,5 +456,6 @@ export type Violation = Static<typeof Violation>;
 export type InvariantResult = Static<typeof InvariantResult>;
 export type InvariantsResponse = Static<typeof getInvariants.response>;
 export type FaultsResponse = Static<typeof getFaults.response>;
+export type WriteReportResponse = Static<typeof writeReport.response>;
 export type SetClockBody = Static<typeof setClock.body>;
 export type AirdropBody = Static<typeof airdrop.body>;

@@ -104,6 +104,7 @@ export const liveControlRoutes: LiveRoute[] = [
   })),
   implementLive(C.getFaults, ({ live }) => live.faults()),
   implementLive(C.setFaults, ({ live, body }) => live.setFaults(body)),
+  implementLive(C.writeReport, ({ live }) => live.writeReport()),
 ];
 
 /** The clock as every clock route reports it (the contract's clock fields). */
