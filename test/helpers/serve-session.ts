@@ -32,8 +32,8 @@ export async function startServe(args: readonly string[]): Promise<ServeProcess>
   );
   let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   for (const started = Date.now(); !existsSync(readyFile);) {
     if (child.exitCode !== null || Date.now() - started > 20_000)
