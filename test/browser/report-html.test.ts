@@ -165,6 +165,12 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
     // The 8-player knockout: 4 + 2 + 1 matches, drawn as three columns.
     expect(await page.locator('.bracket .round').count()).toBe(3);
     expect(await page.locator('.bracket .match').count()).toBe(7);
+    // Every match says how it was decided, and the whole bracket fits the column, final included.
+    expect(await page.locator('.bracket .match .how').count()).toBe(7);
+    expect(await page.locator('.bracket .round').last().locator('.how').textContent()).toMatch(
+      /^(1-0|0-1|½-½) [a-z -]+( → lower seed advances)?$/,
+    );
+    expect(await page.$eval('.bracket', (b) => b.scrollWidth - b.clientWidth)).toBe(0);
 
     // The viewer shows a board with the 32 pieces of the start and steps one move forward.
     expect(await page.locator('#game-viewer cg-board piece').count()).toBe(32);

@@ -1,5 +1,5 @@
 import type { Platform } from '../../platform/platform.js';
-import type { Match, Tournament } from '../../platform/state.js';
+import type { EndReason, Match, Tournament } from '../../platform/state.js';
 import { agentLink } from './agent-table.js';
 import { esc, facts, note, section } from './html.js';
 
@@ -28,7 +28,7 @@ function tournamentBlock(platform: Platform, t: Tournament, gameIndex: ReadonlyM
   ]);
   const bracket =
     t.rounds.length > 0
-      ? bracketGrid(t, handle, gameIndex)
+      ? bracketGrid(t, handle, platform.state.games, gameIndex)
       : note('No bracket: the tournament never started.');
   return `<div class="tournament"><h3>${esc(t.name)}</h3>\n${info}\n${bracket}</div>`;
 }
@@ -40,12 +40,15 @@ function sol(lamports: number): string {
 function bracketGrid(
   t: Tournament,
   handle: (id: string) => string,
+  games: Platform['state']['games'],
   gameIndex: ReadonlyMap<string, number>,
 ): string {
   const rows = t.rounds[0]!.length;
   const seedOf = new Map(t.participants.map((p) => [p.agentId, p.seed]));
   const columns = t.rounds.map((round, r) => {
-    const cells = round.map((m) => matchCell(m, r, t.rounds.length, handle, seedOf, gameIndex)).join('');
+    const cells = round
+      .map((m) => matchCell(m, r, t.rounds.length, handle, seedOf, games, gameIndex))
+      .join('');
     return `<div class="round"><h4>${roundName(r, t.rounds.length)}</h4><div class="cells" style="grid-template-rows: repeat(${rows}, var(--row))">${cells}</div></div>`;
   });
   return `<div class="bracket">${columns.join('')}</div>`;
@@ -62,6 +65,7 @@ function matchCell(
   rounds: number,
   handle: (id: string) => string,
   seedOf: ReadonlyMap<string, number | null>,
+  games: Platform['state']['games'],
   gameIndex: ReadonlyMap<string, number>,
 ): string {
   const slot = (id: string | null) => {
@@ -70,9 +74,40 @@ function matchCell(
     const won = m.winnerId === id ? ' won' : m.winnerId ? ' lost' : '';
     return `<div class="slot${won}"><span class="seed">${seed ?? ''}</span>${agentLink(handle(id), handle(id))}</div>`;
   };
-  const index = m.gameId ? gameIndex.get(m.gameId) : undefined;
-  const game = index ? `<a class="game" href="#g${index}" title="replay this game">game ${index}</a>` : '';
   const side = m.matchIndex % 2 === 0 ? 'upper' : 'lower';
   const final = r === rounds - 1 ? ' final' : '';
-  return `<div class="cell ${side}${final}${r > 0 ? ' fed' : ''}" style="grid-row: span ${2 ** r}"><div class="match">${slot(m.slots[0])}${slot(m.slots[1])}${game}</div></div>`;
+  const how = howDecided(m, games, gameIndex);
+  return `<div class="cell ${side}${final}${r > 0 ? ' fed' : ''}" style="grid-row: span ${2 ** r}"><div class="match">${slot(m.slots[0])}${slot(m.slots[1])}${how}</div></div>`;
+}
+
+/** How a game ended, in a few words for a bracket cell. */
+const ENDING: Record<EndReason, string> = {
+  checkmate: 'checkmate',
+  stalemate: 'stalemate',
+  insufficient_material: 'insufficient material',
+  threefold_repetition: 'threefold repetition',
+  fifty_move_rule: 'fifty-move rule',
+  timeout: 'timeout',
+  move_limit: 'move limit',
+};
+
+/**
+ * The match's result and how it was decided, linked to its game in the viewer: "1-0 checkmate", or for a
+ * draw "½-½ stalemate → lower seed advances" (the draw tiebreak, src/rules/chess/brackets.ts `advancer`),
+ * so a low seed going through on draws reads as the rule it is. Full text in the title when it is cut.
+ */
+function howDecided(
+  m: Match,
+  games: Platform['state']['games'],
+  gameIndex: ReadonlyMap<string, number>,
+): string {
+  const game = m.gameId ? games.get(m.gameId) : undefined;
+  if (!game) return m.status === 'completed' ? '<div class="how">bye: advances unplayed</div>' : '';
+  if (!game.end)
+    return `<div class="how">${esc(game.status === 'cancelled' ? 'game cancelled' : 'in play')}</div>`;
+  const result = game.end.result === '1/2-1/2' ? '½-½' : game.end.result;
+  const text = `${result} ${ENDING[game.end.reason]}${game.end.winner === null ? ' → lower seed advances' : ''}`;
+  const index = gameIndex.get(game.id);
+  const label = index ? `<a class="game" href="#g${index}">${esc(text)}</a>` : esc(text);
+  return `<div class="how" title="${esc(text)}${index ? ` (game ${index})` : ''}">${label}</div>`;
 }

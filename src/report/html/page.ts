@@ -102,12 +102,12 @@ function isPair(high: number, low: number): boolean {
 }
 
 const PAGE_CSS = `
-:root { --row: 62px; --gap: 14px; color-scheme: light; }
+:root { --row: 84px; --gap: 14px; color-scheme: light; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; background: #fafafa; }
 nav.top { position: sticky; top: 0; z-index: 10; background: #263238; padding: 6px 16px; }
 nav.top a { color: #eceff1; margin-right: 14px; text-decoration: none; font-size: 13px; }
 nav.top a:hover { text-decoration: underline; }
-main { max-width: 1100px; margin: 0 auto; padding: 8px 20px 60px; }
+main { max-width: 1320px; margin: 0 auto; padding: 8px 20px 60px; }
 h1 { font-size: 22px; margin: 16px 0 4px; }
 h2 { font-size: 18px; margin: 28px 0 8px; padding-top: 8px; border-top: 1px solid #ddd; }
 h3 { font-size: 15px; margin: 18px 0 6px; }
@@ -143,18 +143,18 @@ table.sortable th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
 table.sortable th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 .tournament { margin-bottom: 24px; }
 .bracket { display: flex; overflow-x: auto; padding-bottom: 8px; }
-.bracket .round { flex: 0 0 200px; }
+.bracket .round { flex: 1 1 0; min-width: 150px; max-width: 240px; }
 .bracket .round h4 { text-align: center; }
-.bracket .cells { display: grid; grid-auto-flow: row; }
+.bracket .cells { display: grid; grid-auto-flow: row; grid-template-columns: minmax(0, 1fr); }
 .bracket .cell { position: relative; display: flex; align-items: center; padding: 0 var(--gap); }
-.bracket .match { flex: 1; border: 1px solid #bbb; background: white; font-size: 12px; position: relative; }
+.bracket .match { flex: 1; min-width: 0; border: 1px solid #bbb; background: white; font-size: 12px; position: relative; }
 .bracket .slot { display: flex; gap: 6px; padding: 1px 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .bracket .slot + .slot { border-top: 1px solid #eee; }
 .bracket .slot.won { font-weight: 700; }
 .bracket .slot.lost a { color: #888; }
 .bracket .slot.empty { color: #aaa; }
 .bracket .seed { color: #999; min-width: 16px; text-align: right; }
-.bracket .game { position: absolute; right: 4px; bottom: -15px; font-size: 10px; }
+.bracket .how { padding: 1px 6px; border-top: 1px dashed #ddd; font-size: 11px; line-height: 1.25; color: #555; }
 .bracket .cell:not(.final)::after { content: ""; position: absolute; right: 0; width: var(--gap); border-right: 1px solid #999; }
 .bracket .cell.upper:not(.final)::after { top: 50%; height: 50%; border-top: 1px solid #999; }
 .bracket .cell.lower:not(.final)::after { top: 0; height: 50%; border-bottom: 1px solid #999; }
