@@ -1,18 +1,9 @@
 // First, so the heap's growth is bounded before any command allocates (see heap-growth.ts).
 import './heap-growth.js';
-import yargs from 'yargs';
+import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { runCommand } from './run.js';
-import { benchCommand } from './bench.js';
-import { serveCommand } from './serve.js';
-import { calibrateCommand } from './calibrate.js';
-import { sweepCommand } from './sweep.js';
-import { mergeCommand } from './merge.js';
-import { workerCommand } from './worker.js';
-import { shrinkCommand } from './shrink.js';
-import { compareCommand } from './compare.js';
-import { diffCommand } from './diff.js';
 import { joinSignedValues } from './options.js';
+import { COMMAND_LOADERS, commandNamed, loadCommand, type CommandName } from './command-table.js';
 
 /**
  * A usage mistake (unknown option, missing value, no command) is one line on stderr and exit 2, without the
@@ -25,20 +16,22 @@ function usageFailure(message: string | undefined, error: Error | undefined): vo
   process.exit(2);
 }
 
+/**
+ * The command modules this invocation needs: only the named one when the first word names one (each
+ * imports its whole part of the project, the bench's all of it), every one for the overview `--help` and
+ * for a word that names none (so yargs can list and suggest them).
+ */
+async function commandsFor(args: readonly string[]): Promise<CommandModule[]> {
+  const named = commandNamed(args);
+  const names = named === undefined ? (Object.keys(COMMAND_LOADERS) as CommandName[]) : [named];
+  return Promise.all(names.map(loadCommand));
+}
+
 /** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */
-await yargs(joinSignedValues(hideBin(process.argv)))
-  .scriptName('agent-chess-sim')
-  .usage('$0 <command> [options]')
-  .command(runCommand)
-  .command(serveCommand)
-  .command(benchCommand)
-  .command(calibrateCommand)
-  .command(sweepCommand)
-  .command(mergeCommand)
-  .command(workerCommand)
-  .command(shrinkCommand)
-  .command(compareCommand)
-  .command(diffCommand)
+const args = joinSignedValues(hideBin(process.argv));
+let cli = yargs(args).scriptName('agent-chess-sim').usage('$0 <command> [options]');
+for (const command of await commandsFor(args)) cli = cli.command(command);
+await cli
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()
