@@ -55,7 +55,7 @@ function showBoard(game, ply) {
 function markBoard() {
   const data = viewer.curData();
   boardEl.dataset.fen = data.fen;
-  boardEl.dataset.ply = String(data.ply);
+  boardEl.dataset.ply = String(data.ply || 0); // the initial position carries no ply
 }
 
 function showGame(game, nowMs) {
