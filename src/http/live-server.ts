@@ -49,7 +49,10 @@ export interface LiveServerOptions {
   wallClockMs?: () => number;
   /** Wall time one slice of world work may take before other requests are answered. */
   sliceMs?: number;
-  /** The fault profile HTTP clients meet from the start (`serve --faults FILE`); none when left out. */
+  /**
+   * The fault profile HTTP clients meet from the start (`serve --faults FILE`); when left out, the scenario's
+   * own `faults:` (the one its in-process agents meet), so agents over HTTP meet the same profile; else none.
+   */
   faults?: FaultProfile;
   /** Wall waits for latency faults (tests pass a faster one). */
   faultSleep?: (ms: number) => Promise<void>;
@@ -94,7 +97,7 @@ export class LiveServer implements LiveControl {
     this.#wallClockMs = options.wallClockMs;
     this.#sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
     const scenario = world.world.scenario;
-    this.httpFaults = new HttpFaults(options.faults, {
+    this.httpFaults = new HttpFaults(options.faults ?? scenario.faults, {
       seed: scenario.seed,
       startMs: scenario.startMs,
       nowMs: () => this.nowMs,
