@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { register } from 'node:module';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1';
@@ -121,6 +124,20 @@ describe('examples/ci/github-actions-sweep.yml', () => {
       /Unknown argument: shards/,
     );
   });
+
+  it("publishes the merged junit.xml to the run's test panel and summary.md to the step summary", () => {
+    const merge = workflow.jobs['merge'] as unknown as {
+      permissions: Record<string, string>;
+      steps: Array<{ uses?: string; run?: string; if?: string; with?: Record<string, unknown> }>;
+    };
+    const junit = merge.steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'));
+    expect(junit?.with?.['report_paths']).toBe('sweep/junit.xml');
+    expect(junit?.if).toBe('always()');
+    expect(merge.permissions['checks']).toBe('write');
+    expect(merge.steps.some((s) => s.run?.includes('cat sweep/summary.md >> "$GITHUB_STEP_SUMMARY"'))).toBe(
+      true,
+    );
+  });
 });
 
 describe('examples/ci/k8s-sweep-job.yaml', () => {
@@ -156,6 +173,7 @@ describe('examples/ci/k8s-sweep-job.yaml', () => {
     expect(spec.template.spec.restartPolicy).toBe('Never');
     const script: string = container.args[0];
     expect(script).toContain('shard=$((JOB_COMPLETION_INDEX + 1))');
+    expect(env.RUN_ID).toBe('run-001');
     const [sweep] = agentCommands(script, { ...env, shard: '1' });
     expect(sweep).toEqual([
       'sweep',
@@ -167,18 +185,62 @@ describe('examples/ci/k8s-sweep-job.yaml', () => {
       '--workers',
       '2',
       '--out',
-      '/results/shard-1',
+      '/results/run-001/shard-1',
       '--no-progress',
     ]);
     const mergeContainer = merge!['spec'].template.spec.containers[0];
-    expect(mergeContainer.env).toEqual([{ name: 'SHARDS', value: env.SHARDS }]);
-    const [mergeArgv] = agentCommands(mergeContainer.args[0], {});
-    expect(mergeArgv).toEqual(['merge', '/results/shard-*', '--out', '/results/sweep']);
+    expect(mergeContainer.env).toEqual([
+      { name: 'SHARDS', value: env.SHARDS },
+      { name: 'RUN_ID', value: env.RUN_ID },
+    ]);
+    const [mergeArgv] = agentCommands(mergeContainer.args[0], env);
+    expect(mergeArgv).toEqual(['merge', '/results/run-001/shard-*', '--out', '/results/run-001/sweep']);
     for (const argv of [sweep!, mergeArgv!]) expect(cliParseProblem(argv), argv.join(' ')).toBeUndefined();
     // both Jobs mount the claim the manifest declares
     for (const job of [shards!, merge!])
       expect(job['spec'].template.spec.volumes[0].persistentVolumeClaim.claimName).toBe(
         docs[0]!['metadata'].name,
       );
+  });
+
+  it("merges only its own run's shards, then deletes them; a refused merge keeps them", () => {
+    const merge = docs[2]!['spec'].template.spec.containers[0];
+    const script = (merge.args[0] as string).replaceAll('/results', '$RESULTS');
+    const results = mkdtempSync(join(tmpdir(), 'acs-k8s-'));
+    const bin = join(results, 'bin');
+    mkdirSync(bin);
+    // A stand-in for npx: records the merge's arguments and exits with $MERGE_EXIT, as merge would.
+    writeFileSync(join(bin, 'npx'), '#!/bin/sh\necho "$@" >> "$RESULTS/merged.log"\nexit "$MERGE_EXIT"\n', {
+      mode: 0o755,
+    });
+    for (const run of ['run-001', 'run-002'])
+      for (let shard = 1; shard <= 4; shard++) {
+        mkdirSync(join(results, run, `shard-${shard}`), { recursive: true });
+        writeFileSync(join(results, run, `shard-${shard}`, 'shard.json'), '{}');
+      }
+    const mergeRun = (runId: string, exit: number) =>
+      spawnSync('/bin/sh', ['-c', script], {
+        env: {
+          PATH: `${bin}:${process.env.PATH}`,
+          RESULTS: results,
+          RUN_ID: runId,
+          SHARDS: '4',
+          MERGE_EXIT: String(exit),
+        },
+        encoding: 'utf8',
+        timeout: 5000,
+      });
+    try {
+      expect(mergeRun('run-002', 1).status).toBe(1);
+      expect(readFileSync(join(results, 'merged.log'), 'utf8')).toBe(
+        `agent-chess-sim merge ${[1, 2, 3, 4].map((i) => `${results}/run-002/shard-${i}`).join(' ')} --out ${results}/run-002/sweep\n`,
+      );
+      expect(readdirSync(join(results, 'run-002'))).toEqual([]);
+      expect(readdirSync(join(results, 'run-001'))).toHaveLength(4);
+      expect(mergeRun('run-001', 2).status).toBe(2);
+      expect(readdirSync(join(results, 'run-001'))).toHaveLength(4);
+    } finally {
+      rmSync(results, { recursive: true, force: true });
+    }
   });
 });
