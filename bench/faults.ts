@@ -36,6 +36,9 @@ export async function runFaultsBench(options: {
   const { log } = options;
   log(`fault injection's cost (80 agents, 3 virtual hours; ${options.rounds} interleaved rounds, median):`);
   const times = new Map<string, number[]>(VARIANTS.map(([name]) => [name, []]));
+  // CPU time as well as wall time: on a shared machine the wall time carries other processes' load, the
+  // process's own CPU time (user + system, GC threads included) much less of it.
+  const cpu = new Map<string, number[]>(VARIANTS.map(([name]) => [name, []]));
   const prints = new Map<string, string>();
   await runScenario(parseScenario(SCENARIO(''), 'faults-bench')); // warm-up, not counted
   for (let round = 0; round < options.rounds; round++)
@@ -43,15 +46,20 @@ export async function runFaultsBench(options: {
     for (const [name, faults] of rotated(VARIANTS, round)) {
       const scenario = parseScenario(SCENARIO(faults), 'faults-bench');
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const outcome = await runScenario(scenario);
       times.get(name)!.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.get(name)!.push((used.user + used.system) / 1000);
       prints.set(name, outcome.fingerprint);
     }
   const base = median(times.get('none')!);
+  const cpuBase = median(cpu.get('none')!);
   for (const [name] of VARIANTS) {
     const ms = median(times.get(name)!);
+    const cpuMs = median(cpu.get(name)!);
     log(
-      `  ${name.padEnd(5)} ${ms.toFixed(0)} ms, ratio ${(ms / base).toFixed(3)}, fingerprint ${prints.get(name)!.slice(0, 12)}`,
+      `  ${name.padEnd(5)} ${ms.toFixed(0)} ms, ratio ${(ms / base).toFixed(3)}; CPU ${cpuMs.toFixed(0)} ms, ratio ${(cpuMs / cpuBase).toFixed(3)}; fingerprint ${prints.get(name)!.slice(0, 12)}`,
     );
   }
 }

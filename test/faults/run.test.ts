@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { prettyCanonicalJson } from '../../src/kernel/canonical.js';
 import { buildReport } from '../../src/report/report.js';
+import { renderRunReport } from '../../src/report/write.js';
 import { summaryMarkdown } from '../../src/report/summary-md.js';
 import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { runScenario } from '../../src/sim/world.js';
@@ -34,19 +35,25 @@ faults:
     - { kind: outage, scope: { from: 50m, until: 60m } }
 `;
 
-async function reportText(text: string): Promise<{ json: string; md: string }> {
+async function reportText(text: string): Promise<{ json: string; md: string; files: string[] }> {
   const s = parseScenario(text, 'faults-run', undefined, EXAMPLES);
   const outcome = await runScenario(s);
   const report = buildReport(s, outcome);
-  return { json: prettyCanonicalJson(report), md: summaryMarkdown(report, { replay: 'run' }) };
+  // Every file run writes (report.json, games.pgn, junit.xml, summary.md, report.html), as bytes.
+  const files = [...renderRunReport(s, outcome, { replay: 'run' }).files].map(
+    ([name, text]) => `${name}\n${typeof text === 'string' ? text : [...text].join('')}`,
+  );
+  return { json: prettyCanonicalJson(report), md: summaryMarkdown(report, { replay: 'run' }), files };
 }
 
 describe('a run under a fault profile (src/sim/world.ts with src/faults/)', () => {
-  it('the same seed and profile give byte-identical report.json and summary.md twice, and the profile changes the run', async () => {
+  it('the same seed and profile give byte-identical report files (report.json, summary.md, report.html, games.pgn, junit.xml) twice, and the profile changes the run', async () => {
     const first = await reportText(scenario(HOSTILE_FOR_RANDOMS));
     const second = await reportText(scenario(HOSTILE_FOR_RANDOMS));
     expect(second.json).toBe(first.json);
     expect(second.md).toBe(first.md);
+    expect(first.files).toHaveLength(5);
+    expect(second.files).toEqual(first.files);
     const report = JSON.parse(first.json);
     expect(report.faults.profile).toBe('test-mix');
     for (const kind of ['latency', 'lost', 'outage'])
