@@ -1,9 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LONG_TESTS } from './vitest.long-tests.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The long tier (vitest.long.config.ts) runs in .ci/run through `npm run test:long`.
+    exclude: ['**/node_modules/**', ...LONG_TESTS],
     // One seed for every fast-check property (FC_SEED or the pinned default; test/helpers/fc-seed.ts).
     setupFiles: ['test/setup/fast-check.ts'],
     testTimeout: 120_000,
