@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,8 @@ import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { buildReport, type Report } from '../../src/report/report.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
 import { renderHtmlReport } from '../../src/report/html/index.js';
+import { eloScale, histogramBins } from '../../src/report/html/charts.js';
+import { junitXml } from '../../src/report/junit.js';
 import type { AgentVerdict } from '../../src/report/verdicts.js';
 import type { Agent } from '../../src/platform/state.js';
 
@@ -106,7 +108,7 @@ function failing(report: Report): Report {
 
 describe('report.html at scale, as a file', () => {
   it('keeps every agent in the page but shows one page of rows before any script runs', () => {
-    const html = renderHtmlReport({ report: crowded(buildReportAgain(), CROWD), outcome, pgn });
+    const html = readFileSync(crowdFile, 'utf8');
     expect(html.match(/<tr data-agent="/g)?.length).toBe(CROWD);
     expect(html.match(/<tr data-agent="[^"]*"[^>]*>/g)!.filter((tr) => !tr.includes(' hidden')).length).toBe(
       25,
@@ -115,12 +117,31 @@ describe('report.html at scale, as a file', () => {
   });
 
   it('opens a failing run on what broke, naming the invariant in the badge, time in ISO', () => {
-    const html = renderHtmlReport({ report: failing(buildReportAgain()), outcome, pgn });
+    const html = readFileSync(failingFile, 'utf8');
     const main = html.slice(html.indexOf('<main>'));
     expect(main.indexOf('<section id="broke">')).toBeLessThan(main.indexOf('<section id="summary">'));
     expect(main).toMatch(/<a class="badge fail" href="#broke">broke: elo_conservation<\/a>/);
     expect(main).toMatch(/<time>2026-01-01T00:\d\d:\d\d\.\d{3}Z<\/time>/);
     expect(main).toContain(`href="#g${brokenGame.index}.${brokenGame.ply}"`);
+  });
+});
+
+describe('what a failing or flat run prints', () => {
+  it("JUnit's failure text gives the violation's virtual time in ISO, never the raw epoch", () => {
+    const xml = junitXml(failing(buildReportAgain()), { replay: 'npx agent-chess-sim run x.yaml --seed 7' });
+    expect(xml).toMatch(/2026-01-01T00:\d\d:\d\d\.\d{3}Z \(event 40\): game /);
+    expect(xml).not.toMatch(/t=\d{10,}/);
+  });
+
+  it('reads a rating nobody left as a band around it, and bins ratings from their spread', () => {
+    expect(eloScale([1200, 1200, 1200])).toEqual({ domain: [1150, 1250], nice: false });
+    expect(eloScale([1180, 1230])).toEqual({ zero: false });
+    // 4,000 ratings at 1200 and a tail up to 2400: narrow bins, not one bar over the whole range.
+    const crowd = [...Array.from({ length: 4000 }, (_, i) => 1200 + (i % 40)), 2400];
+    const bins = histogramBins(crowd);
+    expect(bins.step).toBeLessThanOrEqual(25);
+    expect((bins.extent[1] - bins.extent[0]) / bins.step).toBeLessThanOrEqual(60);
+    expect(histogramBins([1200, 1200])).toEqual({ step: 1, extent: [1200, 1201] });
   });
 });
 

@@ -79,12 +79,13 @@ export function histogramBins(values: readonly number[]): { step: number; extent
   const [min, max] = extent(sorted);
   const span = max - min;
   const iqr = n > 0 ? sorted[Math.floor((n - 1) * 0.75)]! - sorted[Math.floor((n - 1) * 0.25)]! : 0;
-  let width = iqr > 0 ? (2 * iqr) / Math.cbrt(n) : span / Math.ceil(Math.log2(Math.max(1, n)) + 1);
-  width = Math.max(width, span / MAX_BINS);
-  const step = Math.max(1, Math.ceil(width));
-  const lo = Math.floor(min / step) * step;
-  const hi = Math.max(lo + step, Math.ceil((max + 1) / step) * step);
-  return { step, extent: [lo, hi] };
+  const width = iqr > 0 ? (2 * iqr) / Math.cbrt(n) : span / Math.ceil(Math.log2(Math.max(1, n)) + 1);
+  // Bins start on a multiple of the step, so the range can need one bar more than span / step: widen till it fits.
+  for (let step = Math.max(1, Math.ceil(Math.max(width, span / MAX_BINS))); ; step++) {
+    const lo = Math.floor(min / step) * step;
+    const hi = Math.max(lo + step, Math.ceil((max + 1) / step) * step);
+    if ((hi - lo) / step <= MAX_BINS) return { step, extent: [lo, hi] };
+  }
 }
 
 export interface GroupRatingRow {
@@ -156,9 +157,10 @@ export function ratingByAgentChart(
 export function ratingDistributionChart(
   rows: Array<{ elo: number; group: string }>,
   groups: readonly string[],
+  title: string,
 ): Chart {
   return chart('rating-distribution', {
-    title: 'Final ratings',
+    title,
     data: { values: rows },
     mark: 'bar',
     encoding: {

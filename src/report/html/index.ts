@@ -190,11 +190,19 @@ function ratingsSection(ctx: Context): string {
     drawn.length === ranked.length
       ? 'Rating of every agent'
       : `Rating of ${drawn.length} of ${ranked.length} agents (evenly spaced along the final ranking)`;
-  const finals = report.elo.map((row) => ({ elo: row.elo, group: ctx.groupOf.get(row.handle)! }));
+  // An agent that finished no game still has its starting rating: in a crowd they would be the one bar.
+  const played = report.elo.filter((row) => row.games > 0);
+  const shown = played.length > 0 ? played : report.elo;
+  const finals = shown.map((row) => ({ elo: row.elo, group: ctx.groupOf.get(row.handle)! }));
+  const unplayed = report.elo.length - shown.length;
+  const finalsTitle =
+    unplayed === 0
+      ? 'Final ratings'
+      : `Final ratings of the ${shown.length} agents that finished a game (${unplayed} more finished none)`;
   const body = [
     figure(ratingByGroupChart(ctx.axis, groupRatingRows(ctx, samples, hours), ctx.groups).svg),
     figure(ratingByAgentChart(ctx.axis, agentRows, ctx.groups, agentTitle).svg),
-    figure(ratingDistributionChart(finals, ctx.groups).svg),
+    figure(ratingDistributionChart(finals, ctx.groups, finalsTitle).svg),
     leaderboard(ctx),
   ];
   return section('ratings', 'Ratings', body.join('\n'));
