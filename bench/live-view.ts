@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * What serve's live view costs (issue 30): the bytes of each page and asset, and the server's CPU when 100
+ * pages watch games. The server is the real command (`serve --speed 60`, its own background population) in
+ * a process of its own, so its CPU is read from /proc apart from the watchers'. A watcher does what the page
+ * does once a wall second: /stream?game= reads the game and /api/health; the rotating page (no target)
+ * reads the live list as well. Each phase is measured over the same wall time, idle first.
+ *
+ *   npm run build && node dist/bench/live-view.js [watchers=100] [seconds=20]
+ */
+const BIN = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
+const PAGES = [
+  '/',
+  '/stream',
+  '/_view/board.js',
+  '/_view/view.css',
+  '/_view/common.js',
+  '/_view/stream.js',
+  '/_view/dashboard.js',
+];
+const CLOCK_TICKS = 100; // /proc/<pid>/stat counts CPU in clock ticks (USER_HZ, 100 on Linux)
+
+async function main(): Promise<void> {
+  const watchers = Number(process.argv[2] ?? 100);
+  const seconds = Number(process.argv[3] ?? 20);
+  const dir = mkdtempSync(join(tmpdir(), 'acs-live-bench-'));
+  const ready = join(dir, 'ready.json');
+  const server = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--speed', '60', '--start', '2026-01-01T00:00:00Z', '--ready-file', ready],
+    { stdio: 'ignore' },
+  );
+  try {
+    while (!existsSync(ready)) await sleep(50);
+    const { url: origin, control_token: token } = JSON.parse(readFileSync(ready, 'utf8')) as {
+      url: string;
+      control_token: string;
+    };
+    await pageSizes(origin);
+    // Two virtual hours at once, so that the background agents have games going to be watched.
+    await fetch(`${origin}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 2 * 3600_000 }),
+    });
+    const games = await liveGames(origin);
+    console.log(
+      `live games to watch: ${games.length} (each watched by ${watchers / games.length} pages on average)`,
+    );
+    const pid = server.pid!;
+    const idle = await measure(pid, seconds, () => Promise.resolve(0));
+    const stream = await measure(pid, seconds, (i) => watchGame(origin, games[i % games.length]!), watchers);
+    const rotating = await measure(pid, seconds, () => watchRotation(origin), watchers);
+    report('idle (no page open)', idle, idle);
+    report(`${watchers} pages of /stream?game=`, stream, idle);
+    report(`${watchers} pages of /stream (rotating)`, rotating, idle);
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What /stream loads the first time: its HTML and the four files it names (the dashboard swaps its own script). */
+const STREAM_LOAD = new Set([
+  '/stream',
+  '/_view/board.js',
+  '/_view/view.css',
+  '/_view/common.js',
+  '/_view/stream.js',
+]);
+
+async function pageSizes(origin: string): Promise<void> {
+  let load = 0;
+  let loadGzip = 0;
+  for (const path of PAGES) {
+    const body = Buffer.from(await (await fetch(`${origin}${path}`)).arrayBuffer());
+    const gzipped = gzipSync(body).length;
+    if (STREAM_LOAD.has(path)) [load, loadGzip] = [load + body.length, loadGzip + gzipped];
+    console.log(`${path}: ${body.length} bytes (${gzipped} gzipped)`);
+  }
+  console.log(
+    `a first load of /stream: ${load} bytes as served (${loadGzip} if gzipped); later loads within 5 minutes fetch only its HTML`,
+  );
+}
+
+async function liveGames(origin: string): Promise<string[]> {
+  const page = (await (await fetch(`${origin}/api/chess/games?status=active&limit=100`)).json()) as {
+    games: Array<{ game_id: string }>;
+  };
+  if (page.games.length === 0) throw new Error('no live game to watch');
+  return page.games.map((g) => g.game_id);
+}
+
+/** One look of /stream?game=: the game and the virtual time; the number of requests it made. */
+async function watchGame(origin: string, id: string): Promise<number> {
+  await Promise.all([
+    fetch(`${origin}/api/chess/games/${id}`).then(drain),
+    fetch(`${origin}/api/health`).then(drain),
+  ]);
+  return 2;
+}
+
+/** One look of /stream with no target: the live list, then one of its games, and the virtual time. */
+async function watchRotation(origin: string): Promise<number> {
+  const [list] = await Promise.all([
+    fetch(`${origin}/api/chess/games?status=active&limit=100`).then(
+      (r) => r.json() as Promise<{ games: Array<{ game_id: string }> }>,
+    ),
+    fetch(`${origin}/api/health`).then(drain),
+  ]);
+  const first = list.games[0];
+  if (first) await fetch(`${origin}/api/chess/games/${first.game_id}`).then(drain);
+  return first ? 3 : 2;
+}
+
+const drain = (r: Response) => r.arrayBuffer();
+
+interface Phase {
+  cpuSeconds: number;
+  wallSeconds: number;
+  requests: number;
+  /** Wall milliseconds of each look (its requests answered), in order. */
+  looks: number[];
+}
+
+/** The server's CPU over `seconds` while `pages` watchers each look once a wall second (staggered). */
+async function measure(
+  pid: number,
+  seconds: number,
+  look: (i: number) => Promise<number>,
+  pages = 0,
+): Promise<Phase> {
+  let requests = 0;
+  const looks: number[] = [];
+  let running = true;
+  const loops = Array.from({ length: pages }, async (_, i) => {
+    await sleep((1000 * i) / pages);
+    while (running) {
+      const started = performance.now();
+      requests += await look(i);
+      looks.push(performance.now() - started);
+      await sleep(Math.max(0, 1000 - (performance.now() - started)));
+    }
+  });
+  const cpuBefore = cpuSeconds(pid);
+  const wallBefore = performance.now();
+  await sleep(seconds * 1000);
+  const phase = {
+    cpuSeconds: cpuSeconds(pid) - cpuBefore,
+    wallSeconds: (performance.now() - wallBefore) / 1000,
+    requests,
+    looks,
+  };
+  running = false;
+  await Promise.all(loops);
+  return phase;
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+}
+
+function report(label: string, phase: Phase, idle: Phase): void {
+  const cpu = (100 * phase.cpuSeconds) / phase.wallSeconds;
+  const idleCpu = (100 * idle.cpuSeconds) / idle.wallSeconds;
+  const rps = phase.requests / phase.wallSeconds;
+  const sorted = [...phase.looks].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(0);
+  const latency = sorted.length > 0 ? `; a look answered in ${at(0.5)} ms median, ${at(0.95)} ms p95` : '';
+  const perRequest =
+    rps > 0 ? `, ${((10 * (cpu - idleCpu)) / rps).toFixed(3)} ms of server CPU per request` : '';
+  console.log(
+    `${label}: ${rps.toFixed(1)} requests/s, server CPU ${cpu.toFixed(1)}% of a core (${(cpu - idleCpu).toFixed(1)} points over idle${perRequest})${latency}`,
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+await main();
