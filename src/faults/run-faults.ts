@@ -5,6 +5,12 @@ import type { FaultProfile } from './profile.js';
 import { FaultTally } from './tally.js';
 import { FaultyTransport } from './transport.js';
 
+/** What a report reads of the faults of a run (or of a serve session): the profile and who met what. */
+export interface FaultsMet {
+  profile: FaultProfile;
+  tally: FaultTally;
+}
+
 /** A module agent's step that threw: recorded in its verdict instead of ending the run. */
 export interface AgentCrash {
   atMs: number;

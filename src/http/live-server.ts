@@ -61,7 +61,11 @@ export interface LiveServerOptions {
 }
 
 /** What POST /_sim/report and serve's stop call: the files written, the agents with a verdict, and whether an invariant broke. */
-export type SessionReportWriter = (world: LiveWorld) => { files: string[]; agents: number; failed: boolean };
+export type SessionReportWriter = (
+  world: LiveWorld,
+  /** What HTTP clients met on the socket, for the report's faults section beside the world's own. */
+  httpFaults: HttpFaults,
+) => { files: string[]; agents: number; failed: boolean };
 
 export const DEFAULT_SLICE_MS = 10;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
@@ -255,7 +259,7 @@ export class LiveServer implements LiveControl {
       this.#sessionReport ??
       fail('bad_request', 'report: serve was started without --out DIR, so there is nowhere to write it');
     return this.exclusive('report', async () => {
-      const written = writer(this.current);
+      const written = writer(this.current, this.httpFaults);
       return { success: true as const, ...written, now: toIso(this.nowMs) };
     });
   }

@@ -1,4 +1,7 @@
+import type { HttpFaults } from '../http/faults.js';
 import type { SessionReportWriter } from '../http/live-server.js';
+import type { FaultsMet } from '../faults/run-faults.js';
+import { FaultTally } from '../faults/tally.js';
 import { findAgent } from '../platform/identity/identity.js';
 import { OutputStage, renderRunReport } from '../report/write.js';
 import type { LiveWorld } from '../sim/live.js';
@@ -15,9 +18,13 @@ import type { RunOutcome, SimAgent } from '../sim/world.js';
  */
 export const HTTP_PERSONA = 'http';
 
-/** The world's outcome so far, with every agent the scenario did not create added as an `http` agent (by handle order). */
-export function sessionOutcome(live: LiveWorld): RunOutcome {
-  const outcome = live.world.outcomeSoFar();
+/**
+ * The world's outcome so far, with every agent the scenario did not create added as an `http` agent (by
+ * handle order), and the faults HTTP clients met on the socket (`httpFaults`) beside the world's own.
+ */
+export function sessionOutcome(live: LiveWorld, httpFaults?: HttpFaults): RunOutcome {
+  const outcome = { ...live.world.outcomeSoFar() };
+  outcome.faults = sessionFaults(outcome.faults, httpFaults);
   const platform = outcome.platform;
   const simulated = new Set(outcome.agents.map((sim) => findAgent(platform, sim.handle)?.id));
   const fromHttp = [...platform.state.agents.values()]
@@ -31,6 +38,23 @@ export function sessionOutcome(live: LiveWorld): RunOutcome {
     agents: [...outcome.agents, ...agents],
     agentGroups: [...outcome.agentGroups, ...agents.map(() => HTTP_PERSONA)],
   };
+}
+
+/**
+ * The session's faults in one tally: those the simulated agents met in process (the scenario's profile) and
+ * those HTTP clients met on the socket; their handles never overlap. Named by both profiles when they differ.
+ */
+function sessionFaults(own: FaultsMet | undefined, http: HttpFaults | undefined): FaultsMet | undefined {
+  if (http === undefined || (http.empty && http.tally.byAgent.size === 0)) return own;
+  const tally = new FaultTally();
+  for (const source of [own?.tally, http.tally])
+    for (const [handle, met] of source?.byAgent ?? []) tally.byAgent.set(handle, met);
+  const onSocket = http.injector.profile;
+  const profile =
+    own === undefined || own.profile.name === onSocket.name
+      ? onSocket
+      : { ...onSocket, name: `${own.profile.name} (in process), ${onSocket.name} (HTTP)` };
+  return { profile, tally };
 }
 
 /**
@@ -56,8 +80,8 @@ function httpAgent(index: number, handle: string): SimAgent {
  */
 export function sessionReportWriter(dir: string, replay: string): SessionReportWriter {
   OutputStage.prepare(dir).discard();
-  return (live) => {
-    const outcome = sessionOutcome(live);
+  return (live, httpFaults) => {
+    const outcome = sessionOutcome(live, httpFaults);
     const stage = OutputStage.prepare(dir);
     try {
       const { report, files } = renderRunReport(live.scenario, outcome, { replay });

@@ -57,7 +57,7 @@ export function faultsSection(outcome: RunOutcome): FaultsSection | undefined {
     };
   });
   return {
-    profile: outcome.faults?.injector.profile.name ?? null,
+    profile: outcome.faults?.profile.name ?? null,
     met_by_kind: sortedRecord(totals),
     agents,
   };

@@ -23,7 +23,7 @@ import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { wirePlatform, type WiredPlatform } from './wiring.js';
 import { MinuteCounts } from './minute-counts.js';
-import { crashLine, RunFaults, type AgentCrash } from '../faults/run-faults.js';
+import { crashLine, RunFaults, type AgentCrash, type FaultsMet } from '../faults/run-faults.js';
 
 /**
  * The world runner: a bounded loop over one virtual timeline. Each step takes the next due event
@@ -94,10 +94,10 @@ export interface RunOutcome {
   endMs: number;
   /** Present when the run replayed its ledger through litesvm. */
   crossCheck: CrossCheckResult | null;
-  /** Agents whose own code threw under a fault profile, by handle (without a profile a throw ends the run). */
+  /** Agents whose own code threw (module agents, and any agent under a fault profile), by handle. */
   crashes: ReadonlyMap<string, AgentCrash>;
-  /** The fault profile's injection, when the scenario has one with rules: what each agent met. */
-  faults: RunFaults | undefined;
+  /** The fault profile and what each agent met, when the scenario has a profile with rules. */
+  faults: FaultsMet | undefined;
   /** The population group label (`population[1]`, ...) of each agent, by `SimAgent.index`. */
   agentGroups: readonly string[];
 }
@@ -498,7 +498,7 @@ export class World {
       crossCheck: ledgerCheck,
       agentGroups: [...this.#agentGroups],
       crashes: this.#crashes,
-      faults: this.#faults,
+      faults: this.#faults && { profile: this.#faults.injector.profile, tally: this.#faults.tally },
     };
   }
 }
