@@ -1,5 +1,7 @@
 import { esc, facts, section, table } from '../report/html/html.js';
-import type { RulesetCompare } from './ruleset-compare.js';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderVegaLite } from '../report/html/vega.js';
+import type { MetricRow, RulesetCompare } from './ruleset-compare.js';
 import {
   countLines,
   familyLine,
@@ -12,8 +14,8 @@ import {
 } from './ruleset-text.js';
 
 /**
- * compare.html: the ruleset compare as one small self-contained page (the report's HTML helpers, its own
- * few styles, no script, and a Content-Security-Policy that loads nothing). report.html's page shell
+ * compare.html: the ruleset compare as one small self-contained page (the report's HTML helpers and chart
+ * renderer, its own few styles, no script, and a Content-Security-Policy that loads nothing). report.html's page shell
  * carries the game viewer, which a table of means does not need. The same headline, rows and lines as
  * compare.md (src/compare/ruleset-text.ts).
  */
@@ -48,6 +50,7 @@ export function rulesetHtml(c: RulesetCompare): string {
       'metrics',
       'Metrics',
       [
+        forestPlot(moving),
         metrics,
         unchanged === null ? '' : paragraphs([unchanged]),
         paragraphs([`${c.interval}.`], 'note'),
@@ -55,6 +58,66 @@ export function rulesetHtml(c: RulesetCompare): string {
     ),
   ].join('\n');
   return page(title, body);
+}
+
+/** Metrics drawn in the forest plot at most: the table lists them all, in the same order. */
+const MAX_FOREST_ROWS = 40;
+
+/**
+ * A forest plot: each moving metric's mean paired difference b − a and its interval (at the row's own
+ * Holm-corrected level, as the table gives it), in percent of side a's mean so metrics of every unit
+ * share one axis; flagged rows are red. A metric whose side-a mean is 0 has no percent and stays in the
+ * table only.
+ */
+function forestPlot(rows: readonly MetricRow[]): string {
+  const pct = (x: number, r: MetricRow) => Math.round((x / Math.abs(r.mean_a)) * 1000) / 10;
+  const drawn = rows
+    .filter((r) => r.mean_a !== 0)
+    .slice(0, MAX_FOREST_ROWS)
+    .map((r) => ({
+      metric: r.metric,
+      diff: pct(r.mean_diff, r),
+      low: pct(r.low ?? r.mean_diff, r),
+      high: pct(r.high ?? r.mean_diff, r),
+      verdict: r.differs ? 'differs (Holm)' : 'within noise',
+    }));
+  if (drawn.length === 0) return '';
+  const y = { field: 'metric', type: 'nominal', title: null, sort: drawn.map((d) => d.metric) };
+  const color = {
+    field: 'verdict',
+    type: 'nominal',
+    title: null,
+    scale: { domain: ['differs (Holm)', 'within noise'], range: ['#c62828', '#546e7a'] },
+    legend: { orient: 'bottom' },
+  };
+  const spec = {
+    width: 520,
+    height: Math.max(40, 20 * drawn.length),
+    title: 'Mean paired difference b − a, % of a, with its interval',
+    data: { values: drawn },
+    layer: [
+      // The no-change line, drawn once (its own one-row data, not once per metric).
+      {
+        data: { values: [{}] },
+        mark: { type: 'rule', color: '#999', strokeDash: [4, 3] },
+        encoding: { x: { datum: 0 } },
+      },
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: {
+          y,
+          x: { field: 'low', type: 'quantitative', title: 'b − a, % of a' },
+          x2: { field: 'high' },
+          color,
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 50 },
+        encoding: { y, x: { field: 'diff', type: 'quantitative' }, color },
+      },
+    ],
+  } as unknown as TopLevelSpec;
+  return `<figure class="chart">${renderVegaLite(spec, 'forest')}</figure>`;
 }
 
 function sideText(side: RulesetCompare['sides'][number]): string {
@@ -68,7 +131,7 @@ function page(title: string, body: string): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <link rel="icon" href="data:,">
@@ -98,4 +161,5 @@ table.metrics td:nth-child(n+2):nth-child(-n+5), table.metrics td:nth-child(n+7)
 .warning { background: #fdecea; border-left: 4px solid #c62828; padding: 4px 8px; }
 tr.differs td { background: #fff8e1; font-weight: 600; }
 .note { color: #666; font-style: italic; }
+figure.chart { margin: 8px 0 12px; } figure.chart svg { max-width: 100%; height: auto; }
 `;
