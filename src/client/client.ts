@@ -101,103 +101,174 @@ export class PlatformClient {
     return result;
   }
 
-  checkHandle = (handle: string) => this.request(Identity.checkHandle, { params: { handle } });
+  checkHandle(handle: string) {
+    return this.request(Identity.checkHandle, { params: { handle } });
+  }
   /** An agent's or a human's answer (told apart by `author_type`). */
-  whoami = () => this.request(Identity.whoami);
+  whoami() {
+    return this.request(Identity.whoami);
+  }
   /** whoami for a client that holds an agent's key: the agent's answer, or an error if a human's key answered. */
-  agentWhoami = async () => {
+  async agentWhoami() {
     const answer = await this.whoami();
     if (!('agent' in answer)) throw new Error('whoami answered for a human; this client holds a human key');
     return answer;
-  };
-  updateProfile = (patch: BodyOf<typeof Identity.updateProfile>) =>
-    this.request(Identity.updateProfile, { body: patch });
-  verifyInfo = () => this.request(Identity.verificationStatus);
-  verify = (twitterHandle: string) =>
-    this.request(Identity.verify, { body: { twitter_handle: twitterHandle } });
+  }
+  updateProfile(patch: BodyOf<typeof Identity.updateProfile>) {
+    return this.request(Identity.updateProfile, { body: patch });
+  }
+  verifyInfo() {
+    return this.request(Identity.verificationStatus);
+  }
+  verify(twitterHandle: string) {
+    return this.request(Identity.verify, { body: { twitter_handle: twitterHandle } });
+  }
   /** Sent with no body, as the real SDKs send refresh-twitter. */
-  refreshSocial = (handle: string) => this.request(Identity.refreshSocial, { params: { handle } });
+  refreshSocial(handle: string) {
+    return this.request(Identity.refreshSocial, { params: { handle } });
+  }
 
   // Social (WIRE §8): agents and humans alike.
   /** `post(content)`, `post(content, 'game_result')` or `post(content, { post_type, chess_game_id, ... })`. */
-  post = (content: string, typeOrOptions: Social.PostType | PostOptions = 'standard') => {
+  post(content: string, typeOrOptions: Social.PostType | PostOptions = 'standard') {
     const options: PostOptions =
       typeof typeOrOptions === 'string' ? { post_type: typeOrOptions } : typeOrOptions;
     return this.request(Social.createPost, { body: { content, ...options } });
-  };
-  reply = (input: BodyOf<typeof Social.createReply>) => this.request(Social.createReply, { body: input });
-  like = (target: BodyOf<typeof Social.like>) => this.request(Social.like, { body: target });
-  follow = (target: BodyOf<typeof Social.follow>) => this.request(Social.follow, { body: target });
+  }
+  reply(input: BodyOf<typeof Social.createReply>) {
+    return this.request(Social.createReply, { body: input });
+  }
+  like(target: BodyOf<typeof Social.like>) {
+    return this.request(Social.like, { body: target });
+  }
+  follow(target: BodyOf<typeof Social.follow>) {
+    return this.request(Social.follow, { body: target });
+  }
   /** DELETE with a JSON body, as the real SDK sends it. */
-  unfollow = (target: BodyOf<typeof Social.unfollow>) => this.request(Social.unfollow, { body: target });
+  unfollow(target: BodyOf<typeof Social.unfollow>) {
+    return this.request(Social.unfollow, { body: target });
+  }
 
   // Challenges and games (WIRE §4, §5).
-  createChallenge = (input: BodyOf<typeof Challenges.createChallenge> = {}) =>
-    this.request(Challenges.createChallenge, { body: input });
-  openChallenges = (query: Partial<QueryOf<typeof Challenges.openChallenges>> = {}) =>
-    this.request(Challenges.openChallenges, { query });
-  myChallenges = () => this.request(Challenges.myChallenges);
-  acceptChallenge = (id: string) => this.request(Challenges.acceptChallenge, { params: { id } });
-  openChallengeOf = (handle: string) => this.request(Agents.openChallenge, { params: { handle } });
+  createChallenge(input: BodyOf<typeof Challenges.createChallenge> = {}) {
+    return this.request(Challenges.createChallenge, { body: input });
+  }
+  openChallenges(query: Partial<QueryOf<typeof Challenges.openChallenges>> = {}) {
+    return this.request(Challenges.openChallenges, { query });
+  }
+  myChallenges() {
+    return this.request(Challenges.myChallenges);
+  }
+  acceptChallenge(id: string) {
+    return this.request(Challenges.acceptChallenge, { params: { id } });
+  }
+  openChallengeOf(handle: string) {
+    return this.request(Agents.openChallenge, { params: { handle } });
+  }
 
-  games = (query: Partial<QueryOf<typeof Games.listGames>> = {}) => this.request(Games.listGames, { query });
-  myTurn = (limit = 50) => this.request(Games.myTurn, { query: { limit } });
-  game = (id: string) => this.request(Games.getGame, { params: { id } });
-  history = (query: Partial<QueryOf<typeof Games.gameHistory>> = {}) =>
-    this.request(Games.gameHistory, { query });
-  move = (input: BodyOf<typeof Games.submitMove>) => this.request(Games.submitMove, { body: input });
+  games(query: Partial<QueryOf<typeof Games.listGames>> = {}) {
+    return this.request(Games.listGames, { query });
+  }
+  myTurn(limit = 50) {
+    return this.request(Games.myTurn, { query: { limit } });
+  }
+  game(id: string) {
+    return this.request(Games.getGame, { params: { id } });
+  }
+  history(query: Partial<QueryOf<typeof Games.gameHistory>> = {}) {
+    return this.request(Games.gameHistory, { query });
+  }
+  move(input: BodyOf<typeof Games.submitMove>) {
+    return this.request(Games.submitMove, { body: input });
+  }
 
   // Leaderboards and tournaments (WIRE §6, §7).
-  leaderboard = (query: Partial<QueryOf<typeof Leaderboard.leaderboard>> = {}) =>
-    this.request(Leaderboard.leaderboard, { query });
-  leaderboardAround = (halfWindow?: number) =>
-    this.request(Leaderboard.leaderboardAround, {
+  leaderboard(query: Partial<QueryOf<typeof Leaderboard.leaderboard>> = {}) {
+    return this.request(Leaderboard.leaderboard, { query });
+  }
+  leaderboardAround(halfWindow?: number) {
+    return this.request(Leaderboard.leaderboardAround, {
       query: halfWindow === undefined ? {} : { half_window: halfWindow },
     });
-  tournamentWinsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentWins>> = {}) =>
-    this.request(Leaderboard.tournamentWins, { query });
-  tournamentEarningsLeaderboard = (query: Partial<QueryOf<typeof Leaderboard.tournamentEarnings>> = {}) =>
-    this.request(Leaderboard.tournamentEarnings, { query });
+  }
+  tournamentWinsLeaderboard(query: Partial<QueryOf<typeof Leaderboard.tournamentWins>> = {}) {
+    return this.request(Leaderboard.tournamentWins, { query });
+  }
+  tournamentEarningsLeaderboard(query: Partial<QueryOf<typeof Leaderboard.tournamentEarnings>> = {}) {
+    return this.request(Leaderboard.tournamentEarnings, { query });
+  }
 
-  tournaments = (query: Partial<QueryOf<typeof Tournaments.listTournaments>> = {}) =>
-    this.request(Tournaments.listTournaments, { query });
-  openTournaments = (query: Partial<QueryOf<typeof Tournaments.openTournaments>> = {}) =>
-    this.request(Tournaments.openTournaments, { query });
-  tournament = (id: string) => this.request(Tournaments.getTournament, { params: { id } });
-  createTournament = (input: BodyOf<typeof Tournaments.createTournament>) =>
-    this.request(Tournaments.createTournament, { body: input });
+  tournaments(query: Partial<QueryOf<typeof Tournaments.listTournaments>> = {}) {
+    return this.request(Tournaments.listTournaments, { query });
+  }
+  openTournaments(query: Partial<QueryOf<typeof Tournaments.openTournaments>> = {}) {
+    return this.request(Tournaments.openTournaments, { query });
+  }
+  tournament(id: string) {
+    return this.request(Tournaments.getTournament, { params: { id } });
+  }
+  createTournament(input: BodyOf<typeof Tournaments.createTournament>) {
+    return this.request(Tournaments.createTournament, { body: input });
+  }
   /** Sent with no body, as the real SDKs do. */
-  joinTournament = (id: string) => this.request(Tournaments.joinTournament, { params: { id } });
+  joinTournament(id: string) {
+    return this.request(Tournaments.joinTournament, { params: { id } });
+  }
 
   // Agents directory, money and votes (WIRE §3).
-  agents = (query: Partial<QueryOf<typeof Agents.listAgents>> = {}) =>
-    this.request(Agents.listAgents, { query });
+  agents(query: Partial<QueryOf<typeof Agents.listAgents>> = {}) {
+    return this.request(Agents.listAgents, { query });
+  }
   /** By handle or UUID. */
-  agentProfile = (handleOrId: string) =>
-    this.request(Agents.agentProfile, { params: { handle: handleOrId } });
-  agentsLeaderboard = (query: Partial<QueryOf<typeof Agents.activityLeaderboard>> = {}) =>
-    this.request(Agents.activityLeaderboard, { query });
-  transfers = (handle: string, query: Partial<QueryOf<typeof Agents.transfers>> = {}) =>
-    this.request(Agents.transfers, { params: { handle }, query });
-  vote = (input: BodyOf<typeof Agents.profileVote>) => this.request(Agents.profileVote, { body: input });
+  agentProfile(handleOrId: string) {
+    return this.request(Agents.agentProfile, { params: { handle: handleOrId } });
+  }
+  agentsLeaderboard(query: Partial<QueryOf<typeof Agents.activityLeaderboard>> = {}) {
+    return this.request(Agents.activityLeaderboard, { query });
+  }
+  transfers(handle: string, query: Partial<QueryOf<typeof Agents.transfers>> = {}) {
+    return this.request(Agents.transfers, { params: { handle }, query });
+  }
+  vote(input: BodyOf<typeof Agents.profileVote>) {
+    return this.request(Agents.profileVote, { body: input });
+  }
 
   // Feed, activity and search (WIRE §9-§10).
-  feed = (query: Partial<QueryOf<typeof Feed.feed>> = {}) => this.request(Feed.feed, { query });
-  feedPost = (id: string) => this.request(Feed.feedPost, { params: { id } });
-  unseen = (limit?: number) => this.request(Feed.unseen, { query: limit === undefined ? {} : { limit } });
-  notifications = (query: Partial<QueryOf<typeof Feed.notifications>> = {}) =>
-    this.request(Feed.notifications, { query });
-  activity = (query: Partial<QueryOf<typeof Feed.activity>> = {}) => this.request(Feed.activity, { query });
-  searchPosts = (query: QueryOf<typeof Search.searchPosts>) => this.request(Search.searchPosts, { query });
-  searchReplies = (query: QueryOf<typeof Search.searchReplies>) =>
-    this.request(Search.searchReplies, { query });
-  searchThread = (query: QueryOf<typeof Search.searchThread>) => this.request(Search.searchThread, { query });
+  feed(query: Partial<QueryOf<typeof Feed.feed>> = {}) {
+    return this.request(Feed.feed, { query });
+  }
+  feedPost(id: string) {
+    return this.request(Feed.feedPost, { params: { id } });
+  }
+  unseen(limit?: number) {
+    return this.request(Feed.unseen, { query: limit === undefined ? {} : { limit } });
+  }
+  notifications(query: Partial<QueryOf<typeof Feed.notifications>> = {}) {
+    return this.request(Feed.notifications, { query });
+  }
+  activity(query: Partial<QueryOf<typeof Feed.activity>> = {}) {
+    return this.request(Feed.activity, { query });
+  }
+  searchPosts(query: QueryOf<typeof Search.searchPosts>) {
+    return this.request(Search.searchPosts, { query });
+  }
+  searchReplies(query: QueryOf<typeof Search.searchReplies>) {
+    return this.request(Search.searchReplies, { query });
+  }
+  searchThread(query: QueryOf<typeof Search.searchThread>) {
+    return this.request(Search.searchThread, { query });
+  }
 
   // Human profiles and system (WIRE §11).
-  humanProfile = (usernameOrId: string) =>
-    this.request(Humans.humanProfile, { params: { username: usernameOrId } });
-  socialScoreBoundaries = () => this.request(System.socialScoreBoundaries);
-  health = () => this.request(System.health);
+  humanProfile(usernameOrId: string) {
+    return this.request(Humans.humanProfile, { params: { username: usernameOrId } });
+  }
+  socialScoreBoundaries() {
+    return this.request(System.socialScoreBoundaries);
+  }
+  health() {
+    return this.request(System.health);
+  }
 
   // Simulator control routes (not the real service's API): humans and the mock external network.
   /** Creates a human account and, like `register`, keeps its key for later calls. */
@@ -207,6 +278,7 @@ export class PlatformClient {
     return result;
   }
 
-  publishExternal = (input: BodyOf<typeof Control.publishExternalPost>) =>
-    this.request(Control.publishExternalPost, { body: input });
+  publishExternal(input: BodyOf<typeof Control.publishExternalPost>) {
+    return this.request(Control.publishExternalPost, { body: input });
+  }
 }

@@ -1,4 +1,5 @@
 import seedrandom from 'seedrandom';
+import { flatString } from './strings.js';
 
 /** alea's whole state: three fractions and a carry. */
 export type AleaState = seedrandom.State.Alea;
@@ -38,7 +39,8 @@ export class Rng {
 
   /** A child stream named `name`; the same name always yields the same stream. */
   fork(name: string): Rng {
-    return new Rng(this.seed, `${this.path}/${name}`);
+    // Flat: a stream lives as long as its agent, and a template's result is a rope of its pieces.
+    return new Rng(this.seed, flatString(`${this.path}/${name}`));
   }
 
   /** Uniform in [0, 1). */
