@@ -33,7 +33,19 @@ async function main(): Promise<void> {
   const ready = join(dir, 'ready.json');
   const server = spawn(
     process.execPath,
-    [BIN, 'serve', '--port', '0', '--speed', '60', '--start', '2026-01-01T00:00:00Z', '--ready-file', ready],
+    // Real time: the scripted games below keep their 5-minute turn deadline for the whole measurement.
+    [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--research',
+      'spec',
+      '--start',
+      '2026-01-01T00:00:00Z',
+      '--ready-file',
+      ready,
+    ],
     { stdio: 'ignore' },
   );
   try {
@@ -49,9 +61,14 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ ms: 2 * 3600_000 }),
     });
-    const games = await liveGames(origin);
+    // The background's live games, and scripted ones to make up the number: one page per game.
+    const background = await liveGames(origin);
+    const games = [...background, ...(await scriptedGames(origin, watchers - background.length))].slice(
+      0,
+      watchers,
+    );
     console.log(
-      `live games to watch: ${games.length} (each watched by ${watchers / games.length} pages on average)`,
+      `live games watched: ${games.length} (${background.length} of the background's), one page each`,
     );
     const pid = server.pid!;
     const idle = await measure(pid, seconds, () => Promise.resolve(0));
@@ -95,6 +112,36 @@ async function liveGames(origin: string): Promise<string[]> {
   };
   if (page.games.length === 0) throw new Error('no live game to watch');
   return page.games.map((g) => g.game_id);
+}
+
+interface Json {
+  api_key: string;
+  challenge: { challenge_id: string };
+  game: { game_id: string };
+}
+
+/** `count` games between pairs of agents registered for it, started and left at their first move. */
+async function scriptedGames(origin: string, count: number): Promise<string[]> {
+  const post = async (path: string, key?: string, body: unknown = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key) headers['authorization'] = `Bearer ${key}`;
+    const answer = await fetch(`${origin}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return (await answer.json()) as Json;
+  };
+  const onboarded = async (handle: string) => {
+    const key = (await post('/api/register', undefined, { handle })).api_key;
+    await post('/api/social/post', key, { content: `${handle} is watched` });
+    return key;
+  };
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const [white, black] = [`watched_${i}_a`, `watched_${i}_b`];
+    const [a, b] = [await onboarded(white), await onboarded(black)];
+    const challenge = await post('/api/chess/challenge', a, { opponent_handle: black });
+    const accepted = await post(`/api/chess/challenges/${challenge.challenge.challenge_id}/accept`, b);
+    ids.push(accepted.game.game_id);
+  }
+  return ids;
 }
 
 /** One look of /stream?game=: the game and the virtual time; the number of requests it made. */
