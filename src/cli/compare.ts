@@ -32,6 +32,7 @@ import {
   type RulesetCompareIdentity,
 } from '../compare/ruleset-compare.js';
 import { rulesetHtml } from '../compare/ruleset-html.js';
+import { agentHtml } from '../compare/agent-html.js';
 import { checkGuards, parseGuards, type Guard } from '../compare/ruleset-guard.js';
 import { rulesetLines, rulesetMarkdown } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
@@ -365,6 +366,7 @@ function finishAgents(
     'compare.json': agentCompareJson(c),
     'compare.md': agentMarkdown(c, setup, tally),
     'games.pgn': tally.pgn.join('\n'),
+    'compare.html': agentHtml(c, tally.pgn.join('\n')),
   });
   const lines = [
     '',

@@ -5,6 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildRulesetCompare, type RulesetCompareIdentity } from '../../src/compare/ruleset-compare.js';
 import { rulesetHtml } from '../../src/compare/ruleset-html.js';
+import { agentHtml, pairHistory } from '../../src/compare/agent-html.js';
+import type { AgentCompare } from '../../src/compare/match-output.js';
+import { pairsLlr, sprtLimits } from '../../src/rules/chess/sprt.js';
 import type { Metrics } from '../../src/sweep/outputs/metrics.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
 
@@ -53,6 +56,44 @@ describe('compare.html for rulesets', () => {
   });
 });
 
+/** A made-up agent duel: four pairs, the third void, A scoring 1.5, 2, -, 1 of 2. */
+const bounds = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
+const game = (result: string) => ({ white: 'a', black: 'b', result, ending: 'checkmate' });
+const pair = (seed: number, scores: [number, number] | null) => ({
+  seed,
+  opponent: null,
+  games: [game('1-0'), game('0-1')],
+  scores,
+  void: scores ? null : 'the duel game did not finish inside the world',
+  broken: [],
+});
+const duel = {
+  version: '0.0.0-test',
+  agents: { a: { name: 'a', written: 'a.mjs' }, b: { name: 'b', written: 'random' } },
+  sprt: { ...bounds, ...sprtLimits(bounds) },
+  decision: null,
+  llr: 0,
+  pairs: { played: 4, counted: 3, void: 1 },
+  games: { wins: 3, draws: 3, losses: 0, total: 6 },
+  elo: null,
+  seeds_played: '1..4',
+  results: [pair(1, [1, 0.5]), pair(2, [1, 1]), pair(3, null), pair(4, [0.5, 0.5])],
+} as unknown as AgentCompare;
+const FOOLS_MATE =
+  '[Event "duel"]\n[White "b"]\n[Black "a"]\n[Result "0-1"]\n[EndReason "checkmate"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n';
+const agentPage = agentHtml(duel, `${FOOLS_MATE}\n${FOOLS_MATE}`);
+
+describe('compare.html for agents', () => {
+  it('recomputes the LLR after each counted pair as the match took them, void pairs skipped', () => {
+    const history = pairHistory(duel);
+    expect(history.map((p) => p.pair)).toEqual([1, 2, 3]);
+    expect(history.map((p) => p.score)).toEqual([0.75, 0.875, 0.75]);
+    const counts = { lossLoss: 0, lossDraw: 0, even: 1, winDraw: 1, winWin: 1 };
+    expect(history[2]!.llr).toBeCloseTo(pairsLlr(counts, bounds), 4);
+    expect(agentPage).toContain('no decision after 4 pairs (3 counted)');
+  });
+});
+
 const CHROMIUM = '/usr/bin/chromium';
 describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
   'compare.html in headless Chromium',
@@ -94,8 +135,17 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
           1,
         );
         await page.screenshot({ path: join(dir, 'compare.png') });
+
+        // The agent duel's page: the LLR and score lines over 3 counted pairs, and the viewer on its games.
+        const agentFile = join(dir, 'compare-agents.html');
+        writeFileSync(agentFile, agentPage);
+        const agentUrl = pathToFileURL(agentFile).href;
+        await page.goto(agentUrl, { waitUntil: 'load' });
+        await page.waitForSelector('#game-viewer cg-board piece');
+        expect(await page.locator('figure.chart .mark-line.role-mark path').count()).toBe(2);
+        expect(await page.locator('#game-picker option').count()).toBe(2);
         expect(problems).toEqual([]);
-        expect(requests.filter((r) => r !== url)).toEqual([]);
+        expect(requests.filter((r) => r !== url && r !== agentUrl)).toEqual([]);
       } finally {
         await context.close();
         rmSync(profile, { recursive: true, force: true });

@@ -31,7 +31,7 @@ import {
 } from './series.js';
 import { agentVerdictsSection, groupVerdictsSection } from './verdicts.js';
 import { faultsParts } from './faults.js';
-import { PAGE_SCRIPT, viewerAssets } from './viewer.js';
+import { PAGE_SCRIPT, VIEWER_MARKUP, viewerAssets } from './viewer.js';
 import { AGENT_TABLE_SCRIPT } from './agent-table.js';
 import { failureHeadline, whatBrokeSection } from './failures.js';
 import { invariantStatus, statusCounts } from '../../sim/invariants/exercised.js';
@@ -441,10 +441,8 @@ function invariantResult(inv: Report['invariants'][number]): string {
 function gamesSection(ctx: Context): string {
   if (ctx.games.length === 0)
     return section('games', 'Games', note('No game finished in this run, so there is nothing to replay.'));
-  const bar = `<div class="viewer-bar"><label>filter <input id="game-filter" type="search" placeholder="handle, ending, #number"></label>
-<select id="game-picker" aria-label="game"></select> <span id="game-status" class="muted"></span></div>`;
   const hint = note(
     'Every game of games.pgn (an unfinished one ends in *). Arrow keys or the buttons under the board step through the moves.',
   );
-  return section('games', 'Games', `${hint}\n${bar}\n<div id="game-viewer"></div>`);
+  return section('games', 'Games', `${hint}\n${VIEWER_MARKUP}`);
 }

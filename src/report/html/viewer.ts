@@ -43,6 +43,11 @@ export function bindDefaultExport(bundle: string): string {
   return `${bundle.slice(0, match.index)}\nconst LichessPgnViewer = ${match[1]};\n`;
 }
 
+/** The viewer's markup (the filter, the picker, the board), which PAGE_SCRIPT finds by id; inside a `#games` section. */
+export const VIEWER_MARKUP = `<div class="viewer-bar"><label>filter <input id="game-filter" type="search" placeholder="handle, ending, #number"></label>
+<select id="game-picker" aria-label="game"></select> <span id="game-status" class="muted"></span></div>
+<div id="game-viewer"></div>`;
+
 /**
  * The page's own code, appended to the viewer bundle in one module script. It reads the embedded PGN,
  * fills the game picker (every game of games.pgn, unfinished ones too; filterable by handle, ending or
