@@ -134,10 +134,19 @@ describe.skipIf(!enabled)('the live view in headless Chromium', () => {
     // replay=1&timestep=1 from the first move to the last, while rotate=1 shows the two live games in turn.
     const [second, third] = [await startGame(origin, carol, dave), await startGame(origin, dave, alice)];
     await play(origin, second, 0, 'e2e4');
-    const [replay, rotating] = await Promise.all([
+    const [replay, rotating, following] = await Promise.all([
       openPage(`/stream?game=${mate.gameId}&replay=1&timestep=1`),
       openPage('/stream?rotate=1'),
+      openPage('/stream?agent=dave'),
     ]);
+    // agent= follows dave into his newest live game; its deadline counts down in virtual time (the manual
+    // clock has not moved: the full five minutes).
+    await expect.poll(() => boardOf(following, 'game'), SOON).toBe(third.gameId);
+    await expect
+      .poll(() => following.textContent('#deadline'), SOON)
+      .toBe('5:00 left to move (virtual time)');
+    const white = third.keys.white === dave.key ? 'dave' : 'alice';
+    expect(await following.textContent('#turn')).toBe(`${white} (white) to move`);
     const seen = new Set<string>();
     await expect
       .poll(
