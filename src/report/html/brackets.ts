@@ -13,11 +13,21 @@ export function tournamentsSection(platform: Platform, gameIndex: ReadonlyMap<st
   const tournaments = [...platform.state.tournaments.values()].sort((a, b) => a.seq - b.seq);
   if (tournaments.length === 0)
     return section('tournaments', 'Tournaments', note('No tournament was created in this run.'));
-  const body = tournaments.map((t) => tournamentBlock(platform, t, gameIndex)).join('\n');
+  const body = tournaments
+    .map((t, i) => tournamentBlock(platform, t, gameIndex, i < OPEN_BRACKETS))
+    .join('\n');
   return section('tournaments', 'Tournaments', body);
 }
 
-function tournamentBlock(platform: Platform, t: Tournament, gameIndex: ReadonlyMap<string, number>): string {
+/** Tournaments shown open; later ones are folded, so a run with many cups keeps a bounded page. */
+const OPEN_BRACKETS = 2;
+
+function tournamentBlock(
+  platform: Platform,
+  t: Tournament,
+  gameIndex: ReadonlyMap<string, number>,
+  open: boolean,
+): string {
   const handle = (id: string) => platform.state.agents.get(id)?.handle ?? id;
   const placements = t.placements.map((id, i) => `${i + 1}. ${handle(id)}`).join(', ');
   const info = facts([
@@ -30,7 +40,8 @@ function tournamentBlock(platform: Platform, t: Tournament, gameIndex: ReadonlyM
     t.rounds.length > 0
       ? bracketGrid(t, handle, platform.state.games, gameIndex)
       : note('No bracket: the tournament never started.');
-  return `<div class="tournament"><h3>${esc(t.name)}</h3>\n${info}\n${bracket}</div>`;
+  const summary = `<summary><h3>${esc(t.name)} <span class="muted">${esc(t.status)}</span></h3></summary>`;
+  return `<details class="tournament"${open ? ' open' : ''}>${summary}\n${info}\n${bracket}</details>`;
 }
 
 function sol(lamports: number): string {

@@ -142,6 +142,7 @@ table.sortable th button.sort { all: unset; display: block; padding: 3px 8px; cu
 table.sortable th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
 table.sortable th[aria-sort="descending"] button.sort::after { content: " ▼"; }
 .tournament { margin-bottom: 24px; }
+.tournament > summary h3 { display: inline; }
 .bracket { display: flex; overflow-x: auto; padding-bottom: 8px; }
 .bracket .round { flex: 1 1 0; min-width: 150px; max-width: 240px; }
 .bracket .round h4 { text-align: center; }
