@@ -1,6 +1,7 @@
 /**
  * The long tier: whole shipped scenarios run twice or checked answer by answer, the rules compared with an
- * independent chess library over hundreds of games, and whole sweeps and SPRT comparisons through the CLI.
+ * independent chess library over hundreds of games, whole sweeps and SPRT comparisons through the CLI, and
+ * the fetch agent played through fault profiles over a real socket.
  * Each file took 30 s to 2 min of the suite on 2 cores, so `npm test` (held under five minutes) leaves them
  * to `npm run test:long`, which .ci/run runs right after it: CI runs every test.
  */
@@ -11,4 +12,5 @@ export const LONG_TESTS = [
   'test/property/chess-differential.test.ts',
   'test/compare/compare-cli.test.ts',
   'test/sweep/sweep-cli.test.ts',
+  'test/faults/serve-faults.test.ts',
 ];
