@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_VIEW_CSP, liveViewPages } from '../../src/lib/live-view/pages.js';
+import { dashboardLink } from '../../src/cli/control-token.js';
 import { startLiveServer } from '../helpers/live-server.js';
 
 /**
@@ -84,5 +85,16 @@ describe('the live view over HTTP', () => {
       });
       expect([answer.statusCode, answer.json()['error']], path).toEqual([401, 'control_token_required']);
     }
+  });
+
+  it("prints the dashboard's link with the token after #, and only a token serve drew", () => {
+    const origin = 'http://127.0.0.1:8787';
+    expect(dashboardLink(origin, { value: 'abc+def/0123456789', source: { kind: 'generated' } })).toBe(
+      `${origin}/#token=abc%2Bdef%2F0123456789`,
+    );
+    for (const source of [{ kind: 'env' }, { kind: 'flag' }, { kind: 'file', file: 't' }] as const)
+      expect(dashboardLink(origin, { value: 'secret-from-the-user', source })).toBe(
+        `${origin}/#token=<your control token>`,
+      );
   });
 });
