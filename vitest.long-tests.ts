@@ -13,4 +13,5 @@ export const LONG_TESTS = [
   'test/compare/compare-cli.test.ts',
   'test/sweep/sweep-cli.test.ts',
   'test/faults/serve-faults.test.ts',
+  'test/browser/live-view.test.ts', // serve's live view in Chromium: its pages look once a wall second (~15 s)
 ];
