@@ -14,4 +14,5 @@ export const LONG_TESTS = [
   'test/sweep/sweep-cli.test.ts',
   'test/faults/serve-faults.test.ts',
   'test/browser/live-view.test.ts', // serve's live view in Chromium: its pages look once a wall second (~15 s)
+  'test/browser/report-scale.test.ts', // report.html grown to 2,000 agents and a failing run, in Chromium (~12 s)
 ];
