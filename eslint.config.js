@@ -64,7 +64,9 @@ export default defineConfig(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['vitest.config.ts', 'vitest.long.config.ts', 'vitest.long-tests.ts'] },
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'vitest.long.config.ts', 'vitest.long-tests.ts'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
