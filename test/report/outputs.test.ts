@@ -94,7 +94,7 @@ describe('junit.xml and summary.md', () => {
     expectWellFormedXml(junit);
     expect(junit).toContain('failures="1"');
     expect(junit).toContain(
-      '<failure message="elo_conservation broke 2 time(s); first: ratings drift by 1 &lt;&amp;&gt; &quot;x&quot;" type="invariant">t=5 event 9: ratings drift by 1 &lt;&amp;&gt; "x"\nt=6 event 12: again\nseed: 11\nreplay: npx agent-chess-sim run outputs.yaml --seed 11</failure>',
+      '<failure message="elo_conservation broke 2 time(s); first: ratings drift by 1 &lt;&amp;&gt; &quot;x&quot;" type="invariant">1970-01-01T00:00:00.005Z (event 9): ratings drift by 1 &lt;&amp;&gt; "x"\n1970-01-01T00:00:00.006Z (event 12): again\nseed: 11\nreplay: npx agent-chess-sim run outputs.yaml --seed 11</failure>',
     );
     const summary = summaryMarkdown(report, { replay: REPLAY });
     expect(summary).toContain('**FAILED**');

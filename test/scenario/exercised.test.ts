@@ -119,7 +119,7 @@ describe('invariants that ran no check', () => {
     expect(junit).toContain(
       `<testcase name="escrow_settles_once" classname="exercised">\n      <failure message="required invariant escrow_settles_once was not exercised: 0 checks ran" type="not_exercised">`,
     );
-    expect(text(files.get('report.html'))).toContain('a required invariant was not exercised');
+    expect(text(files.get('report.html'))).toContain('required, not exercised: escrow_settles_once');
   });
 
   it('`all` requires every invariant the run checks, user invariants included', async () => {
