@@ -76,6 +76,15 @@ function screenshot(page: Page, name: string): Promise<unknown> {
   });
 }
 
+/** Makes `username` a human who owns `agent`: the agent verified with that external handle. */
+async function ownedBy(origin: string, token: string, agent: { key: string }, username: string) {
+  const info = await call(origin, 'GET', '/api/verify', agent.key);
+  const text = info['verification_tweet_format'] as string;
+  await call(origin, 'POST', '/_sim/network/posts', token, { handle: username, text });
+  await call(origin, 'POST', '/api/verify', agent.key, { twitter_handle: username });
+  await call(origin, 'POST', '/_sim/humans', token, { username });
+}
+
 describe.skipIf(!hasChromium && !inCi)('the live view in headless Chromium', () => {
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
@@ -137,11 +146,15 @@ describe.skipIf(!hasChromium && !inCi)('the live view in headless Chromium', () 
     // replay=1&timestep=1 from the first move to the last, while rotate=1 shows the two live games in turn.
     const [second, third] = [await startGame(origin, carol, dave), await startGame(origin, dave, alice)];
     await play(origin, second, 0, 'e2e4');
-    const [replay, rotating, following] = await Promise.all([
+    await ownedBy(origin, token, carol, 'carol_owner');
+    const [replay, rotating, following, owner] = await Promise.all([
       openPage(`/stream?game=${mate.gameId}&replay=1&timestep=1`),
       openPage('/stream?rotate=1'),
       openPage('/stream?agent=dave'),
+      openPage('/stream?human=carol_owner'),
     ]);
+    // human= shows the live game of an agent that human owns: carol's.
+    await expect.poll(() => boardOf(owner, 'game'), SOON).toBe(second.gameId);
     // agent= follows dave into his newest live game; its deadline counts down in virtual time (the manual
     // clock has not moved: the full five minutes).
     await expect.poll(() => boardOf(following, 'game'), SOON).toBe(third.gameId);

@@ -2,9 +2,11 @@
  * The /stream page's code (module /_view/stream.js), with the query contract the real platform's
  * spectator page has (stream tooling builds these URLs):
  *
- * - `game=ID` one game; `agent=HANDLE` (or `human=USERNAME`) that player's live game, following them from
- *   game to game (their last finished one between games); `tournament=ID` the bracket, opening its first
- *   live match; none: every live game, a new one every `rotate` seconds (default 30);
+ * - `game=ID` one game; `agent=HANDLE` that player's live game, following them from game to game (their
+ *   last finished one between games); `human=USERNAME` the same for the agents that human owns (verified
+ *   with their external handle: the first of them in a live game, else the first one's last game);
+ *   `tournament=ID` the bracket, opening its first live match; none: every live game, a new one every
+ *   `rotate` seconds (default 30);
  * - `replay=1` replays a finished game from its first move at `timestep` seconds a move (default 1).
  *
  * It polls the twin's public API once a second of wall time; the deadline and clock shown are the twin's
@@ -22,7 +24,8 @@ const seconds = (name, fallback) => {
 const options = {
   game: query.get('game'),
   tournament: query.get('tournament'),
-  player: query.get('agent') || query.get('human'),
+  player: query.get('agent'),
+  human: query.get('human'),
   replay: query.get('replay') === '1',
   timestep: seconds('timestep', 1),
   rotate: seconds('rotate', 30),
@@ -97,6 +100,17 @@ async function playersGame(handle) {
   return done && done.games.length > 0 ? gameById(done.games[0].game_id) : null;
 }
 
+/** The live game of an agent the human owns, else the first owned agent's latest game. */
+async function humansGame(username) {
+  const answer = await getJson('/api/human/' + encodeURIComponent(username));
+  const handles = answer ? answer.human.agents.map((agent) => agent.handle) : [];
+  for (const handle of handles) {
+    const live = await getJson('/api/chess/games?limit=1&status=active&player_handle=' + encodeURIComponent(handle));
+    if (live && live.games.length > 0) return gameById(live.games[0].game_id);
+  }
+  return handles.length > 0 ? playersGame(handles[0]) : null;
+}
+
 /** The bracket as rounds of matches, each linking to its game; the first match in play is the one shown. */
 async function tournamentGame(id) {
   const t = await getJson('/api/chess/tournaments/' + encodeURIComponent(id));
@@ -137,6 +151,7 @@ async function rotatingGame() {
 function pickGame() {
   if (options.game) return gameById(options.game);
   if (options.player) return playersGame(options.player);
+  if (options.human) return humansGame(options.human);
   if (options.tournament) return tournamentGame(options.tournament);
   return rotatingGame();
 }
@@ -170,6 +185,7 @@ async function look() {
 function nothingMessage() {
   if (options.game) return 'no game ' + options.game;
   if (options.player) return options.player + ' has no games yet';
+  if (options.human) return options.human + ' owns no agent with a game yet';
   if (options.tournament) return 'no games in tournament ' + options.tournament + ' yet';
   return 'no live games right now';
 }
