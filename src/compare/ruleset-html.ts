@@ -1,4 +1,5 @@
 import { esc, facts, section, table } from '../report/html/html.js';
+import { scriptlessPage } from '../report/html/scriptless-page.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderVegaLite } from '../report/html/vega.js';
 import type { MetricRow, RulesetCompare } from './ruleset-compare.js';
@@ -127,23 +128,7 @@ function sideText(side: RulesetCompare['sides'][number]): string {
 }
 
 function page(title: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<link rel="icon" href="data:,">
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return scriptlessPage(title, CSS, body);
 }
 
 const CSS = `

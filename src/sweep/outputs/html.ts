@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { scriptlessPage } from '../../report/html/scriptless-page.js';
 import { esc } from '../../report/html/html.js';
 import { renderVegaLite } from '../../report/html/vega.js';
 import { requiredNotExercised, type InvariantOutcome, type SeedResult } from '../seed-result.js';
@@ -172,30 +173,7 @@ function binsFor(values: readonly number[], integers: boolean): Record<string, u
 }
 
 function page(title: string, body: string): string {
-  const csp = [
-    "default-src 'none'",
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<link rel="icon" href="data:,">
-<style>${SWEEP_CSS}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return scriptlessPage(title, SWEEP_CSS, body);
 }
 
 const SWEEP_CSS = `
