@@ -183,6 +183,17 @@ describe('invariant checkers catch violations', () => {
     expect(failing(checks)).toContain('escrow_settles_once');
   });
 
+  it('final checks run once an instant: a second finish at it counts nothing again, a later one does', () => {
+    const checks = suite();
+    checks.observe({ type: 'escrow_opened', t: t0, escrow: 'E', kind: 'bounty', refId: 'g' });
+    checks.observe(ended());
+    const escrow = (t: number) => checks.finish(t).find((r) => r.name === 'escrow_settles_once')!;
+    const first = escrow(t0 + 5000);
+    expect(first.violationCount).toBeGreaterThan(0);
+    expect(escrow(t0 + 5000)).toEqual(first);
+    expect(escrow(t0 + 6000).violationCount).toBeGreaterThan(first.violationCount);
+  });
+
   it('bounty fees: payouts that do not add up to the pot, and a wrong fee', () => {
     const checks = suite();
     checks.observe({ type: 'bounty_settled', t: t0, gameId: 'g', pot: 200, fee: 20, white: 181, black: 0 });

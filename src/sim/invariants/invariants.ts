@@ -465,6 +465,8 @@ export class InvariantSuite {
     return new Set(this.#checkers.map((c) => c.name));
   }
   #index = 0;
+  /** The instant of the last final checks (finish), if any. */
+  #finishedAt: number | undefined;
 
   constructor(platform: Platform) {
     const elo = new EloConservation(platform);
@@ -491,8 +493,13 @@ export class InvariantSuite {
     for (const checker of this.#checkers) checker.observe(event, index);
   }
 
+  /**
+   * Runs the final checks at `t` once: serve's session report may be asked for again at the same instant
+   * (POST /_sim/report, then the stop), and a second pass would count the same checks and violations twice.
+   */
   finish(t: number): InvariantResult[] {
-    for (const checker of this.#finals) checker.finalCheck(t);
+    if (this.#finishedAt !== t) for (const checker of this.#finals) checker.finalCheck(t);
+    this.#finishedAt = t;
     return this.results();
   }
 
