@@ -12,6 +12,7 @@ import {
   startServe,
   type ServeProcess,
 } from '../helpers/serve-session.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 /**
  * serve's live view in Debian's headless Chromium (playwright-core), against the built CLI on a --manual
@@ -27,7 +28,6 @@ import {
  * (vitest.long-tests.ts), which .ci/run runs after npm test. Without /usr/bin/chromium it is skipped
  * locally and fails in CI (CI=true), as report.html's browser test does.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const OUT_DIR = resolve('reports/browser');
 const hasChromium = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
@@ -91,19 +91,7 @@ describe.skipIf(!hasChromium && !inCi)('the live view in headless Chromium', () 
     mkdirSync(OUT_DIR, { recursive: true });
     serve = await startServe(['--start', '2026-03-01T00:00:00Z']);
     profile = mkdtempSync(join(tmpdir(), 'acs-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 860 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    context = await launchChromium(profile, { width: 1280, height: 860 });
   });
   afterAll(async () => {
     await context?.close();

@@ -11,6 +11,7 @@ import { gamesToPgn } from '../../src/report/pgn.js';
 import { pgnGameIndex, renderHtmlReport } from '../../src/report/html/index.js';
 import { CHART_CONFIG, inlineSvg, renderVegaLite } from '../../src/report/html/vega.js';
 import { reportScenario } from './report-scenario.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 /**
  * report.html, end to end: a short run with a tournament, bounties, social traffic and 429s is rendered,
@@ -23,7 +24,6 @@ import { reportScenario } from './report-scenario.js';
  * Without /usr/bin/chromium the browser half is skipped locally and fails in CI (CI=true), where .ci/run
  * installs it.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const OUT_DIR = resolve('reports/browser');
 const hasChromium = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
@@ -125,22 +125,11 @@ describe.skipIf(!hasChromium && !inCi)('report.html in headless Chromium', () =>
   });
 
   it('renders charts, bracket and viewer with no console error and no request but the page', async () => {
-    const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 1200 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const context = await launchChromium(profile, { width: 1280, height: 1200 }, [
+      '--disable-quic',
+      '--disable-component-update',
+      '--disable-sync',
+    ]);
     close = () => context.close();
     const page = context.pages()[0] ?? (await context.newPage());
     const problems: string[] = [];

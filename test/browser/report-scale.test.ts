@@ -13,6 +13,7 @@ import { eloScale, histogramBins } from '../../src/report/html/charts.js';
 import { junitXml } from '../../src/report/junit.js';
 import type { AgentVerdict } from '../../src/report/verdicts.js';
 import type { Agent } from '../../src/platform/state.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 /**
  * report.html at any population, and a failing run's page, in Chromium. No 5,000-agent run: a tiny run is
@@ -21,7 +22,6 @@ import type { Agent } from '../../src/platform/state.js';
  * crowd's table and sections in a second of wall time. A second copy of the report has an invariant
  * broken on one of the run's real games, as a checker would record it.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const OUT_DIR = resolve('reports/browser');
 const hasChromium = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
@@ -159,19 +159,7 @@ describe.skipIf(!hasChromium && !inCi)('report.html at scale, in headless Chromi
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
     profile = mkdtempSync(join(tmpdir(), 'acs-chromium-'));
-    const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    const context = await launchChromium(profile, { width: 1400, height: 900 });
     close = () => context.close();
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {

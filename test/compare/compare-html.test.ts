@@ -10,6 +10,7 @@ import type { AgentCompare } from '../../src/compare/match-output.js';
 import { pairsLlr, sprtLimits } from '../../src/rules/chess/sprt.js';
 import type { Metrics } from '../../src/sweep/outputs/metrics.js';
 import type { SeedResult } from '../../src/sweep/seed-result.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 /**
  * compare.html of a ruleset compare, from made-up per-seed metrics: a forest plot with one interval per
@@ -94,7 +95,6 @@ describe('compare.html for agents', () => {
   });
 });
 
-const CHROMIUM = '/usr/bin/chromium';
 describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
   'compare.html in headless Chromium',
   () => {
@@ -104,19 +104,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
       const file = join(dir, 'compare.html');
       writeFileSync(file, html);
       const profile = mkdtempSync(join(tmpdir(), 'acs-chromium-'));
-      const { chromium } = await import('playwright-core');
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        viewport: { width: 1400, height: 900 },
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-        ],
-      });
+      const context = await launchChromium(profile, { width: 1400, height: 900 });
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         const problems: string[] = [];

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSweep } from '../../src/sweep/sweep-result.js';
 import { sweepFiles } from '../../src/sweep/outputs/outputs.js';
 import { fakeIdentity, fakeResult } from './synthetic.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 /**
  * sweep.html from made-up seed results (test/sweep/synthetic.ts): one function of the sweep, whatever
@@ -46,7 +47,6 @@ describe('sweep.html', () => {
   });
 });
 
-const CHROMIUM = '/usr/bin/chromium';
 const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 describe.skipIf(!runBrowser)('sweep.html in headless Chromium', () => {
@@ -56,19 +56,7 @@ describe.skipIf(!runBrowser)('sweep.html in headless Chromium', () => {
     const file = join(dir, 'sweep.html');
     writeFileSync(file, html);
     const profile = mkdtempSync(join(tmpdir(), 'acs-chromium-'));
-    const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    const context = await launchChromium(profile, { width: 1400, height: 900 });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const problems: string[] = [];
