@@ -14,11 +14,12 @@ import type { AgentCompare } from './match-output.js';
  */
 export function agentHtml(c: AgentCompare, pgn: string): string {
   const title = `compare ${c.agents.a.name} vs ${c.agents.b.name}: agent-chess-sim`;
+  const points = pairHistory(c);
   const body = [
     `<h1>${esc(c.agents.a.name)} vs ${esc(c.agents.b.name)}</h1>`,
     `<p><strong>${esc(verdict(c))}</strong></p>`,
     about(c),
-    section('sprt', 'The SPRT over the pairs', [llrChart(c), scoreChart(c)].join('\n')),
+    section('sprt', 'The SPRT over the pairs', [llrChart(c, points), scoreChart(c, points)].join('\n')),
     section('pairs', 'Pairs', pairsTable(c)),
     section('games', 'Games', `${note('Every duel game, in seed order.')}\n${VIEWER_MARKUP}`),
   ].join('\n');
@@ -79,24 +80,53 @@ export function pairHistory(c: AgentCompare): PairPoint[] {
   return points;
 }
 
-function llrChart(c: AgentCompare): string {
-  const points = pairHistory(c);
+function llrChart(c: AgentCompare, points: readonly PairPoint[]): string {
   if (points.length === 0) return note('No pair counted, so the SPRT never moved.');
-  const bounds = [{ value: c.sprt.upper }, { value: c.sprt.lower }];
-  const spec = {
-    width: 640,
+  return overPairsChart('llr', points, {
     height: 220,
     title:
       'Log-likelihood ratio after each counted pair (H1 is accepted at the upper dashed bound, H0 at the lower)',
+    rules: [c.sprt.upper, c.sprt.lower],
+    color: '#1565c0',
+    y: { field: 'llr', type: 'quantitative', title: 'LLR' },
+  });
+}
+
+function scoreChart(c: AgentCompare, points: readonly PairPoint[]): string {
+  if (points.length === 0) return '';
+  return overPairsChart('score', points, {
+    height: 160,
+    title: `${c.agents.a.name}'s score over the pairs so far (0.5: even)`,
+    rules: [0.5],
+    color: '#2e7d32',
+    y: { field: 'score', type: 'quantitative', title: 'score', scale: { domain: [0, 1] } },
+  });
+}
+
+interface OverPairs {
+  height: number;
+  title: string;
+  /** Dashed reference lines (the SPRT's bounds, an even score). */
+  rules: readonly number[];
+  color: string;
+  y: Record<string, unknown>;
+}
+
+/** A line over the counted pairs with dashed reference lines: the LLR's and the score's charts. */
+function overPairsChart(name: string, points: readonly PairPoint[], chart: OverPairs): string {
+  const spec = {
+    width: 640,
+    height: chart.height,
+    title: chart.title,
     layer: [
       {
-        data: { values: bounds },
+        data: { values: chart.rules.map((value) => ({ value })) },
         mark: { type: 'rule', strokeDash: [5, 3], color: '#888' },
         encoding: { y: { field: 'value', type: 'quantitative' } },
       },
       {
         data: { values: points },
-        mark: { type: 'line', point: true, color: '#1565c0' },
+        mark: { type: 'line', point: true, color: chart.color },
         encoding: {
           x: {
             field: 'pair',
@@ -104,43 +134,12 @@ function llrChart(c: AgentCompare): string {
             title: 'counted pairs',
             axis: { tickMinStep: 1, format: 'd' },
           },
-          y: { field: 'llr', type: 'quantitative', title: 'LLR' },
+          y: chart.y,
         },
       },
     ],
   } as unknown as TopLevelSpec;
-  return `<figure class="chart">${renderVegaLite(spec, 'llr')}</figure>`;
-}
-
-function scoreChart(c: AgentCompare): string {
-  const points = pairHistory(c);
-  if (points.length === 0) return '';
-  const spec = {
-    width: 640,
-    height: 160,
-    title: `${c.agents.a.name}'s score over the pairs so far (0.5: even)`,
-    layer: [
-      {
-        data: { values: [{ even: 0.5 }] },
-        mark: { type: 'rule', strokeDash: [5, 3], color: '#888' },
-        encoding: { y: { field: 'even', type: 'quantitative' } },
-      },
-      {
-        data: { values: points },
-        mark: { type: 'line', point: true, color: '#2e7d32' },
-        encoding: {
-          x: {
-            field: 'pair',
-            type: 'quantitative',
-            title: 'counted pairs',
-            axis: { tickMinStep: 1, format: 'd' },
-          },
-          y: { field: 'score', type: 'quantitative', title: 'score', scale: { domain: [0, 1] } },
-        },
-      },
-    ],
-  } as unknown as TopLevelSpec;
-  return `<figure class="chart">${renderVegaLite(spec, 'score')}</figure>`;
+  return `<figure class="chart">${renderVegaLite(spec, name)}</figure>`;
 }
 
 function pairsTable(c: AgentCompare): string {
