@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import yargs from 'yargs';
 import { mergeCommand } from '../../src/cli/merge.js';
+import { runCommand } from '../../src/cli/run.js';
 import { sweepCommand } from '../../src/cli/sweep.js';
 
 /**
@@ -67,6 +68,7 @@ function cliParseProblem(argv: string[]): string | undefined {
   yargs(argv)
     .command({ ...sweepCommand, handler: () => {} })
     .command({ ...mergeCommand, handler: () => {} })
+    .command({ ...runCommand, handler: () => {} })
     .demandCommand(1)
     .strict()
     .exitProcess(false)
@@ -81,7 +83,11 @@ describe('examples/ci/github-actions-sweep.yml', () => {
     env: Record<string, string | number>;
     jobs: Record<
       string,
-      { needs?: string; strategy?: { matrix: { shard: number[] } }; steps: Array<{ run?: string }> }
+      {
+        needs?: string;
+        strategy?: { matrix: { shard?: number[]; node?: number[] } };
+        steps: Array<{ run?: string; with?: Record<string, unknown> }>;
+      }
     >;
   };
 
@@ -123,6 +129,17 @@ describe('examples/ci/github-actions-sweep.yml', () => {
     expect(cliParseProblem(['sweep', 'x.yaml', '--seeds', '1', '--shards', '1/2'])).toMatch(
       /Unknown argument: shards/,
     );
+  });
+
+  it('installs and runs one seed on Node 20, 22 and 24 with no engine warning', () => {
+    const node = workflow.jobs['node']!;
+    expect(node.strategy!.matrix.node).toEqual([20, 22, 24]);
+    expect(node.steps.map((s) => s.with?.['node-version']).filter(Boolean)).toEqual(['${{ matrix.node }}']);
+    const run = node.steps.map((s) => s.run ?? '').join('\n');
+    expect(run).toMatch(/^! grep EBADENGINE npm-ci\.log$/m);
+    const [seed] = agentCommands(run, { SCENARIO: 'scenarios/smoke.yaml', node: '22' });
+    expect(seed).toEqual(['run', 'scenarios/smoke.yaml', '--seed', '1', '--out', 'node-22']);
+    expect(cliParseProblem(seed!)).toBeUndefined();
   });
 
   it("publishes the merged junit.xml to the run's test panel and summary.md to the step summary", () => {
