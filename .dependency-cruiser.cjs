@@ -147,6 +147,40 @@ module.exports = {
       from: {},
       to: { couldNotResolve: true },
     },
+    // Thin commands (issue 31): a command parses its flags, calls the library and prints.
+    ...(() => {
+      // The files of src/cli/ that are no command: main.ts, the command table and the helpers commands share.
+      const helpers = [
+        'main',
+        'command-table',
+        'options',
+        'progress',
+        'control-token',
+        'heap-growth',
+        'scenario-errors',
+      ];
+      const command = `^src/cli/(?!(${helpers.join('|')})\\.ts$)[^/]+\\.ts$`;
+      return [
+        {
+          name: 'no-command-imports-another',
+          comment:
+            'A command that needs what another command does calls the library both use (src/lib, src/sweep, ' +
+            'src/compare, ...), never the other command. The shared CLI helpers are listed above.',
+          severity: 'error',
+          from: { path: command },
+          to: { path: command },
+        },
+        {
+          name: 'nothing-outside-cli-imports-cli',
+          comment:
+            'src/cli/ is the top of the house (argv, exit codes, the wall clock): the library, the bench and ' +
+            'every other folder sit below it and import the library instead.',
+          severity: 'error',
+          from: { pathNot: '^src/cli/' },
+          to: { path: '^src/cli/' },
+        },
+      ];
+    })(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

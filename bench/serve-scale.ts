@@ -6,7 +6,7 @@ import { buildServer } from '../src/http/server.js';
 import { LiveServer } from '../src/http/live-server.js';
 import { LiveWorld } from '../src/sim/live.js';
 import { parseScenarioWithSource, type ScenarioWithSource } from '../src/sim/scenario/scenario.js';
-import { loadServeScenario } from '../src/cli/serve.js';
+import { loadServeScenario } from '../src/lib/serve-scenario.js';
 import { figureLine, latencySummary, megabytes, MB, type Goal } from './figures.js';
 
 /**

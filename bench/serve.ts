@@ -6,7 +6,7 @@ import { buildServer } from '../src/http/server.js';
 import { LiveServer } from '../src/http/live-server.js';
 import { LiveWorld } from '../src/sim/live.js';
 import type { ScenarioWithSource } from '../src/sim/scenario/scenario.js';
-import { loadServeScenario } from '../src/cli/serve.js';
+import { loadServeScenario } from '../src/lib/serve-scenario.js';
 
 /**
  * What `serve` costs its owner's machine: memory and snapshot size over many reads (they must stay flat),

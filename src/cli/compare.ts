@@ -37,8 +37,7 @@ import { checkGuards, parseGuards, type Guard } from '../compare/ruleset-guard.j
 import { rulesetLines, rulesetMarkdown } from '../compare/ruleset-text.js';
 import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
 import { DEFAULT_SPRT, parseSprtOption, SPRT_HELP } from '../compare/sprt-option.js';
-import { DEFAULT_SEED_TIMEOUT } from './sweep.js';
-import { positiveDuration, UsageError, workerThreads } from './options.js';
+import { DEFAULT_SEED_TIMEOUT, positiveDuration, UsageError, workerThreads } from '../sweep/run-options.js';
 import { SeedProgress } from './progress.js';
 
 export interface CompareArgs {

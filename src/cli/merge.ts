@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { sweepFiles } from '../sweep/outputs/outputs.js';
 import { MergeError, mergeShards, SHARD_FILE, type ShardInput } from '../sweep/shard.js';
 import { outDirProblem, writeAtomically } from '../sweep/outputs/write.js';
-import { printSweepSummary } from './sweep.js';
+import { sweepSummaryLines } from '../sweep/sweep-plan.js';
 
 interface MergeArgs {
   dirs: string[];
@@ -41,7 +41,8 @@ function merge(args: MergeArgs): number {
     if (outProblem) throw new MergeError(outProblem);
     const sweep = mergeShards(args.dirs.map(readShard));
     const files = writeAtomically(args.out, sweepFiles(sweep));
-    printSweepSummary(sweep, files, `merged ${args.dirs.length} shard${args.dirs.length === 1 ? '' : 's'}`);
+    const took = `merged ${args.dirs.length} shard${args.dirs.length === 1 ? '' : 's'}`;
+    process.stdout.write(`${sweepSummaryLines(sweep, files, took).join('\n')}\n`);
     return sweep.passed ? 0 : 1;
   } catch (error) {
     if (!(error instanceof MergeError)) throw error;

@@ -19,6 +19,7 @@ import { LEVELS } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
 import type { AgentCrash } from '../faults/run-faults.js';
 import { toIso } from '../kernel/clock.js';
+import { explainScenarioErrors } from './scenario-errors.js';
 
 export interface RunArgs {
   scenario?: string;
@@ -447,20 +448,6 @@ class InterruptWatch {
   stop(): void {
     process.off('SIGINT', this.#onSignal);
     process.off('SIGTERM', this.#onSignal);
-  }
-}
-
-/**
- * A scenario whose agent modules fail to load is refused when the world populates, before any event: the
- * same one-line-per-problem message and exit code 2 as a bad scenario file.
- */
-export async function explainScenarioErrors<T>(start: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await start();
-  } catch (error) {
-    if (!(error instanceof ScenarioError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return undefined;
   }
 }
 

@@ -34,7 +34,7 @@ import { OutputError } from '../report/write.js';
 import { liveViewPages } from '../lib/live-view/pages.js';
 import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
-import { explainScenarioErrors } from './run.js';
+import { explainScenarioErrors } from './scenario-errors.js';
 
 interface ServeArgs {
   port: number;

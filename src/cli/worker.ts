@@ -3,7 +3,7 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
 import { QueueSetupError, redisConnection } from '../sweep/queue/redis-url.js';
 import { packageVersion } from '../sweep/version.js';
-import { positiveDuration, UsageError } from './options.js';
+import { positiveDuration, UsageError } from '../sweep/run-options.js';
 
 interface WorkerArgs {
   queue: string;

@@ -10,7 +10,8 @@ import { buildSweep, sweepIdentity, sweepJson, type SweepResult } from '../../sr
 import { sweepFiles } from '../../src/sweep/outputs/outputs.js';
 import { packageVersion } from '../../src/sweep/version.js';
 import { cli, FIXTURES, fixtureGroup, tempDir, waitFor, writeScenario } from './helpers.js';
-import { checkScenarioStarts, planSweep, type SweepArgs } from '../../src/cli/sweep.js';
+import type { SweepArgs } from '../../src/cli/sweep.js';
+import { checkScenarioStarts, planSweep } from '../../src/sweep/sweep-plan.js';
 
 /**
  * The sweep, shard, merge and run commands end to end on a short scenario (4 random players, 1 virtual

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { loadScenarioFile, type Scenario } from '../sim/scenario/scenario.js';
+import { sweepFiles } from './outputs/outputs.js';
+import { outDirProblem, writeAtomically } from './outputs/write.js';
+import { DEFAULT_QUEUE_NAME } from './queue/queue-name.js';
+import { redisConnection } from './queue/redis-url.js';
+import { positiveDuration, UsageError, workerThreads } from './run-options.js';
+import { seedFailed, type SeedResult, type SeedTask } from './seed-result.js';
+import { parseSeedSpec, parseShard, shardSeeds, type Shard } from './seeds.js';
+import { buildShard, SHARD_FILE, shardJson } from './shard.js';
+import { buildSweep, sweepIdentity, type SweepIdentity, type SweepResult } from './sweep-result.js';
+import { packageVersion } from './version.js';
+
+/** What a sweep is asked, as `agent-chess-sim sweep` takes it (option names as its flags, for the refusals). */
+export interface SweepOptions {
+  scenario: string;
+  seeds: string;
+  workers?: number;
+  out: string;
+  shard?: string;
+  queue?: string;
+  queueName?: string;
+  timeout: string;
+  queueWait?: string;
+}
+
+export interface SweepPlan {
+  scenario: Scenario;
+  identity: SweepIdentity;
+  tasks: SeedTask[];
+  shard: Shard | undefined;
+  workers: number;
+  seedTimeoutMs: number;
+  queueWaitMs: number;
+}
+
+/** Extra wait, past the seed timeout, before a queue sweep gives up on seeds no worker finished. */
+const QUEUE_WAIT_MARGIN_MS = 5 * 60_000;
+
+/** Checks every option and the scenario before anything runs; throws a one-line error (a ScenarioError has a line per problem). */
+export function planSweep(options: SweepOptions): SweepPlan {
+  const seeds = parseSeedSpec(options.seeds);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const seedTimeoutMs = positiveDuration(options.timeout, '--timeout');
+  const queueWaitMs =
+    options.queueWait === undefined
+      ? seedTimeoutMs + QUEUE_WAIT_MARGIN_MS
+      : positiveDuration(options.queueWait, '--queue-wait');
+  if (options.queue !== undefined) {
+    redisConnection(options.queue);
+    if (options.workers !== undefined)
+      throw new UsageError(
+        '--workers: with --queue the worker processes choose their threads (worker --concurrency N)',
+      );
+  }
+  const workers = workerThreads(options.workers);
+  const outProblem = outDirProblem(options.out);
+  if (outProblem) throw new UsageError(outProblem);
+  const scenario = loadScenarioFile(options.scenario); // checks the file as `run` does; one line per problem
+  const text = readFileSync(options.scenario, 'utf8');
+  const identity = sweepIdentity(
+    packageVersion(),
+    { name: scenario.name, file: options.scenario, text },
+    seeds,
+  );
+  const mine = shard ? shardSeeds(seeds, shard) : seeds;
+  return {
+    scenario,
+    identity,
+    tasks: mine.map((seed) => ({ scenarioText: text, scenarioFile: options.scenario, seed })),
+    shard,
+    workers,
+    seedTimeoutMs,
+    queueWaitMs,
+  };
+}
+
+/**
+ * Populates one world of the scenario, as `run` does before its first event: an agent module that cannot
+ * load, or options it refuses, is the scenario's fault (a ScenarioError, exit 2), not every seed's crash.
+ */
+export async function checkScenarioStarts(scenario: Scenario): Promise<void> {
+  const { World } = await import('../sim/world.js');
+  await new World(scenario).populate();
+}
+
+export interface SweepRunHooks {
+  /** The caller's stop (Ctrl-C): the sweep throws SweepAborted. */
+  signal: AbortSignal;
+  onResult: (result: SeedResult) => void;
+  /** A queue producer's notices (workers lost, seeds given up). */
+  onNotice: (line: string) => void;
+  /** A queue sweep's id, fresh for each sweep (the caller draws it: nothing below the CLI is random). */
+  sweepId: () => string;
+}
+
+/** Runs the plan's seeds on worker threads, or on a BullMQ queue when `options.queue` names one. */
+export async function runSweepSeeds(
+  plan: SweepPlan,
+  options: Pick<SweepOptions, 'queue' | 'queueName'>,
+  hooks: SweepRunHooks,
+): Promise<SeedResult[]> {
+  if (plan.tasks.length === 0) return [];
+  // Loaded on use: piscina and BullMQ would otherwise slow the start of every command.
+  if (options.queue === undefined) {
+    const { runSeedsLocally } = await import('./pool/pool.js');
+    return runSeedsLocally(plan.tasks, {
+      workers: plan.workers,
+      seedTimeoutMs: plan.seedTimeoutMs,
+      signal: hooks.signal,
+      onResult: hooks.onResult,
+    });
+  }
+  const { runSeedsOnQueue } = await import('./queue/queue-producer.js');
+  return runSeedsOnQueue(plan.tasks, {
+    url: options.queue,
+    queueName: options.queueName ?? DEFAULT_QUEUE_NAME,
+    sweepId: hooks.sweepId(),
+    version: plan.identity.version,
+    seedTimeoutMs: plan.seedTimeoutMs,
+    idleLimitMs: plan.queueWaitMs,
+    signal: hooks.signal,
+    onResult: hooks.onResult,
+    onNotice: hooks.onNotice,
+  });
+}
+
+/** What a finished sweep wrote: a shard's shard.json, or the whole sweep's files. */
+export type SweepWritten =
+  | { kind: 'shard'; shard: Shard; file: string; seeds: number; failed: number }
+  | { kind: 'sweep'; result: SweepResult; files: string[] };
+
+/** Writes the sweep's outputs into `out` (shard.json for a shard; sweep.json, junit.xml, summary.md, sweep.html otherwise). */
+export function writeSweep(plan: SweepPlan, out: string, results: SeedResult[]): SweepWritten {
+  if (plan.shard) {
+    const shard = buildShard(plan.identity, plan.shard, results);
+    const [file] = writeAtomically(out, { [SHARD_FILE]: shardJson(shard) });
+    const failed = shard.results.filter(seedFailed).length;
+    return { kind: 'shard', shard: plan.shard, file: file!, seeds: shard.results.length, failed };
+  }
+  const result = buildSweep(plan.identity, results);
+  return { kind: 'sweep', result, files: writeAtomically(out, sweepFiles(result)) };
+}
+
+/** Failing seeds printed at the end; sweep.json and summary.md list them all. */
+const MAX_PRINTED_FAILURES = 20;
+
+/** The closing lines of a sweep or a merge: the tally, the failing seeds with their replay commands, the files. */
+export function sweepSummaryLines(result: SweepResult, files: string[], took: string): string[] {
+  const c = result.counts;
+  const lines = [
+    `sweep ${result.scenario.name}, seeds ${result.seeds.spec}: ${c.passed} passed, ${c.failed} broke an invariant, ${c.crashed} crashed, ${c.timed_out} timed out, ${c.lost} lost (${took})`,
+  ];
+  for (const f of result.failures.slice(0, MAX_PRINTED_FAILURES))
+    lines.push(`FAILED seed ${f.seed} (${f.status}): ${f.reason}`, `  replay: ${f.replay}`);
+  if (result.failures.length > MAX_PRINTED_FAILURES)
+    lines.push(`and ${result.failures.length - MAX_PRINTED_FAILURES} more failing seeds in sweep.json`);
+  lines.push(`wrote ${files.join(', ')}`);
+  return lines;
+}
