@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, type PageRoute } from '../../src/http/server.js';
-import { LiveServer } from '../../src/http/live-server.js';
+import { LiveServer, type SessionReportWriter } from '../../src/http/live-server.js';
 import { LiveWorld } from '../../src/sim/live.js';
 import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
 import type { FaultProfile } from '../../src/faults/profile.js';
@@ -31,6 +31,8 @@ export async function startLiveServer(
     realTime?: boolean;
     /** Pages served beside the routes (serve's live view). */
     pages?: readonly PageRoute[];
+    /** What POST /_sim/report writes with (serve --out); without it the route refuses, as serve without --out. */
+    sessionReport?: SessionReportWriter;
   } = {},
 ): Promise<LiveTestServer> {
   const loaded = parseScenarioWithSource(scenarioText);
@@ -42,6 +44,7 @@ export async function startLiveServer(
     ...(options.wallClockMs ? { wallClockMs: options.wallClockMs } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.faultSleep ? { faultSleep: options.faultSleep } : {}),
+    ...(options.sessionReport ? { sessionReport: options.sessionReport } : {}),
   });
   const app = buildServer(server, {
     guard: { controlToken: TEST_CONTROL_TOKEN },

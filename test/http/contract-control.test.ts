@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as C from '../../src/api/contract/control.js';
 import { codesOf, type RouteContract } from '../../src/api/contract/define.js';
+import { CONTRACTS as ALL_CONTRACTS } from '../../src/api/contract/index.js';
 import { addWireFormats } from '../../src/api/contract/formats.js';
 import { TEXT_RULE_MESSAGE } from '../../src/api/contract/schema.js';
 import { HTTP_STATUS_BY_CODE } from '../../src/api/errors.js';
@@ -36,6 +37,9 @@ interface Call {
   payload?: string;
   headers?: Record<string, string>;
 }
+
+/** The contract groups this file answers; test/unit/contract-groups.test.ts checks every group is some file's. */
+const ANSWERED_GROUPS: readonly string[] = ['Simulator control'];
 
 const ajv = new Ajv({ strict: false });
 addWireFormats(ajv);
@@ -373,5 +377,37 @@ describe('the simulator-control contracts', () => {
       'validation_error',
     );
     expect(pattern['message']).toBe(`handle: ${TEXT_RULE_MESSAGE}`);
+  });
+
+  it('shows and replaces the fault profile, and writes a report only where serve has --out', async () => {
+    expectSuccess(C.getFaults, await call(C.getFaults));
+    const off = expectSuccess(C.setFaults, await call(C.setFaults, { body: { rules: [] } }));
+    expect(off['profile']['rules']).toEqual([]);
+    expectRefusal(C.setFaults, await call(C.setFaults, { body: { rules: 'all' } }), 'validation_error');
+    expectRefusal(C.writeReport, await call(C.writeReport), 'bad_request');
+
+    const files = ['/out/session/report.json', '/out/session/summary.md'];
+    const withOut = await startLiveServer(SCENARIO, {
+      listen: false,
+      sessionReport: () => ({ files, agents: 4, failed: false }),
+    });
+    try {
+      const answer = await withOut.app.inject({
+        method: 'POST',
+        url: '/_sim/report',
+        headers: withOut.control,
+      });
+      expect(expectSuccess(C.writeReport, answer)).toMatchObject({ files, agents: 4, failed: false });
+    } finally {
+      await withOut.app.close();
+    }
+  });
+
+  // Runs last: expectSuccess compiled a validator for each contract whose success it checked.
+  it('answered a success of every contract of its groups', () => {
+    const contracts = ALL_CONTRACTS.filter((contract) => ANSWERED_GROUPS.includes(contract.group));
+    expect(contracts).toEqual([...C.CONTROL_ROUTES]);
+    const missed = contracts.filter((contract) => !validators.has(contract));
+    expect(missed.map((contract) => `${contract.method} ${contract.path}`)).toEqual([]);
   });
 });

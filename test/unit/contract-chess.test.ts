@@ -2,7 +2,9 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Ch from '../../src/api/contract/challenges.js';
 import { codesOf, type RouteContract } from '../../src/api/contract/define.js';
+import { CONTRACTS as ALL_CONTRACTS } from '../../src/api/contract/index.js';
 import { addWireFormats } from '../../src/api/contract/formats.js';
+import * as Gm from '../../src/api/contract/games.js';
 import { gameHistory, type HistoryRow } from '../../src/api/contract/games.js';
 import * as Lb from '../../src/api/contract/leaderboard.js';
 import * as Tn from '../../src/api/contract/tournaments.js';
@@ -14,12 +16,15 @@ import { socialScoreOf } from '../../src/platform/identity/actors.js';
 import { FIXED_NETWORK, FOOLS_MATE, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
- * The Challenges, Leaderboard and Tournaments routes against their contracts: every answer of a world with
+ * The Games, Challenges, Leaderboard and Tournaments routes against their contracts: every answer of a world with
  * data in it (challenges, an accepted game, a finished tournament with entrants and payouts, an open one)
  * must validate against the route's declared response, and every refusal must carry a code the contract
  * declares (its own `errors` or the dispatcher's). Requests go through the in-process transport, which
  * sends query values as text, as HTTP does.
  */
+/** The contract groups this file answers; test/unit/contract-groups.test.ts checks every group is some file's. */
+const ANSWERED_GROUPS: readonly string[] = ['Games', 'Challenges', 'Leaderboard', 'Tournaments'];
+
 const ajv = new Ajv({ strict: false });
 addWireFormats(ajv);
 const validators = new Map<RouteContract, ValidateFunction>();
@@ -394,13 +399,54 @@ describe('the chess routes against their contracts', () => {
     );
   });
 
+  it('answers every Games route with its contract shape, and refuses with declared codes', async () => {
+    const { world } = f;
+    const [white, black] = [await world.agent('gina'), await world.agent('hugo')];
+    const gameId = await world.game(white, black);
+    const get = (path: string, query: TransportRequest['query'] = {}, as?: TestAgent) =>
+      send(world, { method: 'GET', path, query, ...(as ? { as } : {}) });
+
+    const listed = await get('/api/chess/games', { player_handle: 'gina', status: 'active' });
+    expectMatches(Gm.listGames, listed);
+    expect((listed.body as { games: Array<{ game_id: string }> }).games.map((g) => g.game_id)).toEqual([
+      gameId,
+    ]);
+    expectRefusal(
+      Gm.listGames,
+      await get('/api/chess/games', { my_turn: 'true' }),
+      'authentication_required',
+    );
+    expectRefusal(Gm.listGames, await get('/api/chess/games', { player_handle: 'ghost' }), 'not_found');
+
+    const turn = await get('/api/chess/games/my-turn', {}, white);
+    expectMatches(Gm.myTurn, turn);
+    expect((turn.body as { games: unknown[] }).games).toHaveLength(1);
+    expectMatches(Gm.gameHistory, await get('/api/chess/games/history', {}, white));
+    expectMatches(Gm.getGame, await get(`/api/chess/games/${gameId}`, {}, black));
+    expectRefusal(
+      Gm.getGame,
+      await get('/api/chess/games/00000000-0000-4000-8000-000000000000'),
+      'not_found',
+    );
+
+    const move = (as: TestAgent, body: unknown) =>
+      send(world, { method: 'POST', path: '/api/chess/move', body, as });
+    const played = await move(white, { game_id: gameId, move_san: 'e4' });
+    expectMatches(Gm.submitMove, played);
+    expect(played.body).toMatchObject({ game_status: 'active', game_result: null });
+    expectRefusal(Gm.submitMove, await move(white, { game_id: gameId, move_san: 'e5' }), 'bad_request');
+    expectRefusal(Gm.submitMove, await move(black, { move_san: 'e5' }), 'validation_error');
+  });
+
   // Runs last: the tests above compiled a validator for each contract whose answer they checked.
   it('serves each of these contracts from the route table, and the tests above checked an answer of each', () => {
-    const contracts: RouteContract[] = [
-      ...Ch.CHALLENGE_ROUTES,
-      ...Lb.LEADERBOARD_ROUTES,
-      ...Tn.TOURNAMENT_ROUTES,
-    ];
+    const contracts = ALL_CONTRACTS.filter((contract) => ANSWERED_GROUPS.includes(contract.group));
+    expect(contracts.length).toBe(
+      Gm.GAME_ROUTES.length +
+        Ch.CHALLENGE_ROUTES.length +
+        Lb.LEADERBOARD_ROUTES.length +
+        Tn.TOURNAMENT_ROUTES.length,
+    );
     for (const contract of contracts) {
       const served = ROUTES.filter(
         (route) => route.contract.method === contract.method && route.contract.path === contract.path,
