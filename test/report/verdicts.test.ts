@@ -184,6 +184,39 @@ describe('verdicts, against hand-computed examples', () => {
   });
 });
 
+/** Every number in a verdict tree with its key: a score has at most 4 decimals, anything else (Elo) at most 1. */
+function numbersOf(value: unknown, key = ''): Array<[string, number]> {
+  if (typeof value === 'number') return [[key, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => numbersOf(v, Array.isArray(value) ? key : k));
+}
+
+function hasAtMostDecimals(x: number, decimals: number): boolean {
+  const f = 10 ** decimals;
+  return Math.round(x * f) / f === x;
+}
+
+describe('verdict rounding', () => {
+  // A draw-heavy record against one opponent makes every interval end and estimate a long fraction.
+  it('rounds every figure: Elo to 0.1, scores to 4 decimals, never -0', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom<GameResult>('1-0', '0-1', '1/2-1/2'), { minLength: 1, maxLength: 40 }),
+        (results) => {
+          const ps = [player('a', 'g1', 'p'), player('b', 'g2', 'q'), player('c', 'g2', 'q')];
+          const games = results.map((r, i) => game(i % 3 === 0 ? 'c' : 'a', 'b', r));
+          const numbers = numbersOf(tallyVerdicts(ps, games, 5000));
+          expect(numbers.length).toBeGreaterThan(10);
+          for (const [key, x] of numbers) {
+            expect(Object.is(x, -0), key).toBe(false);
+            expect(hasAtMostDecimals(x, key === 'score' ? 4 : 1), `${key}: ${x}`).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+});
+
 describe('verdict arithmetic, as a property', () => {
   const players = fc.integer({ min: 1, max: 8 }).chain((n) =>
     fc.tuple(

@@ -6,6 +6,9 @@ import {
   newWorld,
   START_MS,
 } from '../helpers/world.js';
+import { isControlRoute } from '../../src/api/contract/define.js';
+import { checkHandle, register } from '../../src/api/contract/identity.js';
+import { CONTRACTS } from '../../src/api/contract/index.js';
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -128,6 +131,41 @@ describe('GET /api/register/check/{handle}', () => {
     await expectApiError(client.checkHandle('bad handle!'), 'validation_error');
     await expectApiError(client.checkHandle('a'.repeat(33)), 'validation_error');
     expect(await client.checkHandle('a'.repeat(32))).toMatchObject({ available: true });
+  });
+});
+
+describe('public routes', () => {
+  // A client that always sends its key, or one gone stale, must still register and read the public lists.
+  it('public routes ignore a stale or broken key: the answer is the one sent without a key', async () => {
+    const world = newWorld();
+    const alice = await world.agent('alice');
+    const broken = [`moltchess_${'0'.repeat(40)}`, 'not a key at all'];
+    const publicReads = CONTRACTS.filter(
+      (contract) =>
+        contract.auth === 'none' &&
+        contract.method === 'GET' &&
+        !isControlRoute(contract) &&
+        !contract.path.includes('{'),
+    );
+    expect(publicReads.length).toBeGreaterThan(3);
+    for (const contract of [...publicReads, checkHandle]) {
+      const path = contract.path.replace('{handle}', 'bob');
+      const plain = world.raw({ method: contract.method, path });
+      expect(plain.status, path).toBe(200);
+      for (const key of broken)
+        expect(world.raw({ method: contract.method, path, key }), path).toEqual(plain);
+    }
+    for (const [i, key] of broken.entries()) {
+      const r = world.raw({ method: 'POST', path: '/api/register', body: { handle: `late_${i}` }, key });
+      expect([r.status, (r.body as { handle?: string }).handle], key).toEqual([
+        register.status ?? 200,
+        `late_${i}`,
+      ]);
+    }
+    // A route where a key is optional still judges the key that is sent.
+    const judged = world.raw({ method: 'GET', path: '/api/agents/alice', key: broken[0] });
+    expect((judged.body as { error?: string }).error).toBe('invalid_api_key');
+    expect(world.raw({ method: 'GET', path: '/api/agents/alice', key: alice.apiKey }).status).toBe(200);
   });
 });
 

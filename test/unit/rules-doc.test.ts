@@ -13,10 +13,13 @@ import { DEFAULT_RULESET } from '../../src/rules/ruleset.js';
  *   followed by the backticked symbols defined in it (`bountySettlement`, `Class.method`); a `;` starts a
  *   new group, so a symbol always follows its own file in its own group. A ruleset number is written in
  *   full from the root: `ruleset.escrow.retryDelayMs`. Text in parentheses is commentary and not read.
- * - Test column: a backticked test path, optionally followed by quoted title fragments ("ranks
- *   trending…"; an ellipsis marks an elided part), each of which must occur in that file; a run-time
- *   checker is written `checker \`name\`` and must be a built-in invariant. A test file's short name
- *   (`platform-feed "..."`) is read too, though the document spells every path out.
+ * - Test column: a backticked test path followed by at least one quoted title ("ranks trending…"; an
+ *   ellipsis marks an elided part), each the title of a `describe`, `it` or `test` in that file (a phrase
+ *   found elsewhere in the file does not count: a title says which test proves the rule, so a wrong file
+ *   fails); a script (`.ci/run`) or helper is followed by a phrase of its text. A run-time checker is
+ *   written `checker \`name\`` and must be a built-in invariant. A row with neither says `not tested`
+ *   and why. A test file's short name (`platform-feed "..."`) is read too, though the document spells
+ *   every path out.
  *
  * The same file keeps neighbouring facts true: every rule module has a test that imports it, that test is
  * found by the module's name (`src/rules/chess/game.ts`, `game.test.ts`), and every path
@@ -278,37 +281,100 @@ const CHECKERS = builtInCheckers();
 const TEST_TOKEN =
   /`(test\/[^`]+|\.ci\/[^`]+)`|"([^"]+)"|(?:checker|run-time)\s+`([a-z_]+)`|(?<![\w`/-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w`/.-])/g;
 
+/**
+ * A Test cell: every test file it names is followed by at least one quoted title of a test in that file, so
+ * a pointer says which test proves the rule and a wrong file fails; a row names a test or a checker, or
+ * says `not tested` and why.
+ */
 function testProblems(cell: string): string[] {
   const problems: string[] = [];
-  let current: string[] | undefined;
+  let current: Pointer | undefined;
+  let anyTest = false;
+  const close = () => {
+    if (current !== undefined && current.isTest && current.files.length > 0 && current.titles === 0)
+      problems.push(`\`${current.name}\` is named without a quoted test title`);
+  };
   for (const match of cell.matchAll(TEST_TOKEN)) {
     const [, path, fragment, checker, shortName] = match;
     if (path !== undefined) {
-      current = filesOf(path);
-      if (current.length === 0) problems.push(`\`${path}\` does not exist`);
+      close();
+      current = pointerTo(path, filesOf(path));
+      if (current.files.length === 0) problems.push(`\`${path}\` does not exist`);
     } else if (fragment !== undefined) {
-      problems.push(...fragmentProblems(fragment, current));
+      problems.push(...fragmentProblems(fragment, current?.files));
+      if (current !== undefined) current.titles += 1;
+      anyTest ||= current !== undefined && current.files.length > 0;
     } else if (checker !== undefined) {
+      anyTest = true;
       if (!CHECKERS.has(checker)) problems.push(`checker \`${checker}\` is not a built-in invariant`);
     } else if (shortName !== undefined && SHORT_NAMES.has(shortName)) {
-      current = SHORT_NAMES.get(shortName)!;
-      if (current.length > 1) problems.push(`${shortName} names ${current.length} test files`);
+      close();
+      current = pointerTo(shortName, SHORT_NAMES.get(shortName)!);
+      if (current.files.length > 1) problems.push(`${shortName} names ${current.files.length} test files`);
     }
   }
+  close();
+  if (!anyTest && problems.length === 0 && !/^not tested\b/.test(cell.trim()))
+    problems.push('names no test by file and title, no checker, and does not say "not tested"');
   return problems;
 }
 
-/** Each part of a title fragment between ellipses must occur in one of the test files it follows. */
+interface Pointer {
+  readonly name: string;
+  readonly files: readonly string[];
+  /** A test file (its titles are read), not a script or helper (its text is). */
+  readonly isTest: boolean;
+  titles: number;
+}
+
+function pointerTo(name: string, files: readonly string[]): Pointer {
+  return { name, files, isTest: files.every((file) => file.endsWith('.test.ts')), titles: 0 };
+}
+
+/**
+ * The titles of a test file: the first argument of each `describe`, `it` or `test` call (with `.each`,
+ * `.for`, `.skip`, `.only`, ... between). A template's `${...}` and a printf placeholder of `.each`
+ * (`%s`, `%j`) are gaps: a title is kept as its pieces between them.
+ */
+function testTitles(text: string): string[][] {
+  const call =
+    /\b(?:describe|it|test)(?:\.\w+(?:\s*\((?:[^()]|\([^()]*\))*\))?)*\s*\(\s*('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`)/g;
+  return [...text.matchAll(call)].map((match) =>
+    match[1]!
+      .slice(1, -1)
+      .replace(/\\(.)/g, '$1')
+      .split(/\$\{[^}]*\}|%[sdjio#%]|\$\w+/),
+  );
+}
+
+const titleCache = new Map<string, string[][]>();
+
+function titlesOf(path: string): string[][] {
+  let titles = titleCache.get(path);
+  if (titles === undefined) titleCache.set(path, (titles = testTitles(fileText(path))));
+  return titles;
+}
+
+/**
+ * A title fragment names one test: its parts between ellipses all occur, in order of writing, in the
+ * pieces of one title of a file it follows. After a script or helper (not a test file) it must occur in
+ * the text.
+ */
 function fragmentProblems(fragment: string, files: readonly string[] | undefined): string[] {
   if (files === undefined) return [`"${fragment}" follows no test file`];
   if (files.length === 0) return [];
-  const texts = files.map(fileText);
   const parts = fragment
     .split(/…|\.\.\./)
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
-  const missing = parts.filter((part) => !texts.some((text) => text.includes(part)));
-  return missing.map((part) => `"${part}" does not occur in ${files.join(', ')}`);
+  const isTitle = (pieces: readonly string[]) =>
+    parts.every((part) => pieces.some((piece) => piece.includes(part)));
+  const found = files.some((file) =>
+    file.endsWith('.test.ts')
+      ? titlesOf(file).some(isTitle)
+      : parts.every((part) => fileText(file).includes(part)),
+  );
+  return found ? [] : [`"${fragment}" is not a test title in ${files.join(', ')}`];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -431,21 +497,48 @@ describe('the pointer reader', () => {
     expect(codeProblems('`src/rules/money/fees.ts` (see `nowhere`)')).toEqual([]);
   });
 
-  it('refuses a missing test file, a title not in it and an unknown checker', () => {
+  it('refuses a missing test file, a file without a title, a title not in it and an unknown checker', () => {
     expect(
       testProblems(
         '`test/property/fees.test.ts` "bounty settlement properties"; checker `bounty_fees_exact`',
       ),
     ).toEqual([]);
     expect(testProblems('social-score "the ruleset\'s points…"')).toEqual([]);
-    expect(testProblems('`test/property/fee.test.ts`')).toEqual([
+    expect(testProblems('`test/property/fee.test.ts` "x"')).toEqual([
       '`test/property/fee.test.ts` does not exist',
     ]);
+    expect(testProblems('`test/property/fees.test.ts` (every stake)')).toEqual([
+      '`test/property/fees.test.ts` is named without a quoted test title',
+    ]);
     expect(testProblems('`test/property/fees.test.ts` "no such title"')).toEqual([
-      '"no such title" does not occur in test/property/fees.test.ts',
+      '"no such title" is not a test title in test/property/fees.test.ts',
+    ]);
+    // A phrase of the file that is not a test's title (an import) does not name a test.
+    expect(testProblems('`test/property/fees.test.ts` "bountySettlement"')).toEqual([
+      '"bountySettlement" is not a test title in test/property/fees.test.ts',
     ]);
     expect(testProblems('checker `fees_exact`')).toEqual([
       'checker `fees_exact` is not a built-in invariant',
+    ]);
+    expect(testProblems('not tested (needs a hung engine)')).toEqual([]);
+    expect(testProblems('golden fingerprints unchanged (CI)')).toEqual([
+      'names no test by file and title, no checker, and does not say "not tested"',
+    ]);
+  });
+
+  it('reads test titles with their gaps: templates, printf placeholders and .each', () => {
+    const text = [
+      "describe('the ledger', () => {",
+      "  it.each([1, 2])('pays %s lamports', () => {});",
+      '  it(`refunds ${kind} stakes`, () => {});',
+      "  test.skip('a \\'quoted\\' title', () => {});",
+      '});',
+    ].join('\n');
+    expect(testTitles(text)).toEqual([
+      ['the ledger'],
+      ['pays ', ' lamports'],
+      ['refunds ', ' stakes'],
+      ["a 'quoted' title"],
     ]);
   });
 
