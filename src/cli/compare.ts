@@ -1,43 +1,27 @@
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { AgentModuleError, loadAgentModule } from '../../agents/adapters/byo.js';
-import { loadScenarioFileWithSource, ScenarioError } from '../sim/scenario/scenario.js';
+import { ScenarioError } from '../sim/scenario/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
-import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
-import { MAX_SEEDS, parseSeedSpec, SeedSpecError } from '../sweep/seeds.js';
-import { packageVersion } from '../sweep/version.js';
-import { outDirProblem, writeAtomically } from '../sweep/outputs/write.js';
+import { SeedSpecError } from '../sweep/seeds.js';
+import { DEFAULT_SEED_TIMEOUT, UsageError } from '../sweep/run-options.js';
+import type { MatchSetup, MatchTally, PairRecord } from '../compare/agent-match.js';
+import { matchLines } from '../compare/match-output.js';
 import {
-  MatchTally,
-  planMatch,
-  type MatchSetup,
-  type PairPlan,
-  type PairRecord,
-} from '../compare/agent-match.js';
+  agentExitCode,
+  agentSummaryLines,
+  DEFAULT_MAX_PAIRS,
+  planAgentCompare,
+  runAgentCompare,
+  writeAgentCompare,
+} from '../compare/agent-run.js';
 import {
-  agentCompareJson,
-  agentMarkdown,
-  buildAgentCompare,
-  decisionLine,
-  matchLines,
-  pentanomialText,
-} from '../compare/match-output.js';
-import { parsePlayer, type PlayerSpec } from '../compare/players.js';
-import {
-  buildRulesetCompare,
-  compareJson,
-  rulesetCompareIdentity,
-  rulesetTasks,
-  type RulesetCompareIdentity,
-} from '../compare/ruleset-compare.js';
-import { rulesetHtml } from '../compare/ruleset-html.js';
-import { agentHtml } from '../compare/agent-html.js';
-import { checkGuards, parseGuards, type Guard } from '../compare/ruleset-guard.js';
-import { rulesetLines, rulesetMarkdown } from '../compare/ruleset-text.js';
-import { RulesetFileError, rulesetSides } from '../compare/rulesets.js';
-import { DEFAULT_SPRT, parseSprtOption, SPRT_HELP } from '../compare/sprt-option.js';
-import { DEFAULT_SEED_TIMEOUT, positiveDuration, UsageError, workerThreads } from '../sweep/run-options.js';
+  planRulesetCompare,
+  rulesetExitCode,
+  rulesetSummaryLines,
+  runRulesetCompare,
+  writeRulesetCompare,
+} from '../compare/ruleset-run.js';
+import { RulesetFileError } from '../compare/rulesets.js';
+import { SPRT_HELP } from '../compare/sprt-option.js';
 import { SeedProgress } from './progress.js';
 
 export interface CompareArgs {
@@ -55,7 +39,6 @@ export interface CompareArgs {
   progress: boolean;
 }
 
-const DEFAULT_MAX_PAIRS = 500;
 /** Agent mode prints the Elo and LLR lines every this many pairs (fastchess's rating interval is 10 games). */
 const LINES_EVERY_PAIRS = 10;
 
@@ -185,162 +168,70 @@ function checkMode(args: CompareArgs): 'rulesets' | 'agents' {
   return 'rulesets';
 }
 
-function commonOptions(args: CompareArgs): { workers: number; seedTimeoutMs: number } {
-  const workers = workerThreads(args.workers);
-  const seedTimeoutMs = positiveDuration(args.timeout, '--timeout');
-  const outProblem = outDirProblem(args.out);
-  if (outProblem) throw new UsageError(outProblem);
-  return { workers, seedTimeoutMs };
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // rulesets
 
 async function compareRulesets(args: CompareArgs): Promise<number> {
-  const seeds = parseSeedSpec(args.seeds!);
-  const guards = parseGuards(args.failIfChanged ?? []);
-  if (typeof guards === 'string') throw new UsageError(guards);
-  const options = commonOptions(args);
-  const file = args.scenario!;
-  const { scenario, source } = loadScenarioFileWithSource(file);
-  const sides = rulesetSides(file, source, args.ruleset!);
-  const identity = rulesetCompareIdentity(
-    packageVersion(),
-    { name: scenario.name, file, text: readFileSync(file, 'utf8'), durationMs: scenario.durationMs },
-    sides,
-    seeds,
-  );
-  const tasks = rulesetTasks(sides, file, seeds);
+  const plan = planRulesetCompare({
+    scenario: args.scenario!,
+    rulesets: args.ruleset!,
+    seeds: args.seeds!,
+    failIfChanged: args.failIfChanged ?? [],
+    ...(args.workers === undefined ? {} : { workers: args.workers }),
+    out: args.out,
+    timeout: args.timeout,
+  });
   const started = performance.now(); // wall time for the human only; never written
+  const [a, b] = plan.sides;
   const progress = new SeedProgress(
-    `compare ${scenario.name}: ${sides[0]!.name} vs ${sides[1]!.name}`,
+    `compare ${plan.identity.scenario.name}: ${a!.name} vs ${b!.name}`,
     'run',
-    tasks.length,
+    plan.tasks.length,
     args.progress,
   );
   progress.start(
-    `${Math.min(options.workers, tasks.length)} worker thread(s) (${seeds.length} seeds x 2 rulesets)`,
+    `${Math.min(plan.workers, plan.tasks.length)} worker thread(s) (${plan.seedCount} seeds x 2 rulesets)`,
   );
-  const results = await runAll(tasks, options, progress);
-  return finishRulesets(identity, results, args, guards, (performance.now() - started) / 1000);
-}
-
-async function runAll(
-  tasks: readonly SeedTask[],
-  options: { workers: number; seedTimeoutMs: number },
-  progress: SeedProgress,
-): Promise<SeedResult[]> {
-  const { runTasks } = await import('../compare/run-tasks.js'); // piscina loads only when something runs
-  const results = new Array<SeedResult>(tasks.length);
-  const onResult = (index: number, result: SeedResult) => {
-    results[index] = result;
-    progress.record(result);
-  };
-  await withStopSignal((signal) => runTasks(tasks, { ...options, signal, onResult }));
+  const results = await withStopSignal((signal) =>
+    runRulesetCompare(plan, { signal, onResult: (result) => progress.record(result) }),
+  );
   progress.end();
-  return results;
-}
-
-function finishRulesets(
-  identity: RulesetCompareIdentity,
-  results: SeedResult[],
-  args: CompareArgs,
-  guards: readonly Guard[],
-  seconds: number,
-): number {
-  const c = buildRulesetCompare(identity, results);
-  const files = writeAtomically(args.out, {
-    'compare.json': compareJson(c),
-    'compare.md': rulesetMarkdown(c),
-    'compare.html': rulesetHtml(c),
-  });
-  const head = `compare ${c.scenario.name}, seeds ${c.seeds.spec}: ${c.sides[0]!.name} (a) vs ${c.sides[1]!.name} (b), mean per-seed difference b - a`;
-  const failures = c.results.flatMap((p) =>
-    (['a', 'b'] as const)
-      .filter((s) => p[s].status !== 'passed')
-      .map(
-        (s) =>
-          `${c.sides[s === 'a' ? 0 : 1]!.name} seed ${p.seed} ${p[s].status}${p[s].error ? `: ${p[s].error}` : ''}`,
-      ),
-  );
-  const checked = checkGuards(c, guards);
-  const lines = [
-    head,
-    ...rulesetLines(c),
-    ...failures.slice(0, 20),
-    ...checked.filter((g) => g.status !== 'unknown').map((g) => g.line),
-    `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
-  ];
+  const written = writeRulesetCompare(plan, results, args.out);
+  const lines = rulesetSummaryLines(written, (performance.now() - started) / 1000);
   process.stdout.write(`${lines.join('\n')}\n`);
-  for (const g of checked.filter((g) => g.status === 'unknown'))
+  for (const g of written.guards.filter((g) => g.status === 'unknown'))
     process.stderr.write(`agent-chess-sim compare: ${g.line}\n`);
-  return rulesetExitCode(c.passed, checked);
-}
-
-/** 2 for a guard naming no metric (bad input, found once the metrics exist), 1 for a tripped guard or a run that went wrong. */
-function rulesetExitCode(passed: boolean, checked: ReturnType<typeof checkGuards>): number {
-  if (checked.some((g) => g.status === 'unknown')) return 2;
-  return passed && checked.every((g) => g.status === 'held') ? 0 : 1;
+  return rulesetExitCode(written);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // agents
 
 async function compareAgents(args: CompareArgs): Promise<number> {
-  const setup = await planAgents(args);
-  const options = commonOptions(args);
-  const { pairs, tasks } = planMatch(setup);
+  const plan = await planAgentCompare({
+    agents: args.agent!,
+    ...(args.vs === undefined ? {} : { vs: args.vs }),
+    ...(args.sprt === undefined ? {} : { sprt: args.sprt }),
+    ...(args.maxPairs === undefined ? {} : { maxPairs: args.maxPairs }),
+    ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
+    ...(args.workers === undefined ? {} : { workers: args.workers }),
+    out: args.out,
+    timeout: args.timeout,
+    cwd: process.cwd(),
+  });
   const started = performance.now(); // wall time for the human only; never written
-  const tally = new MatchTally(setup, pairs, (record, t) => printPair(setup, record, t));
-  const workers = Math.min(options.workers, tasks.length);
+  const { setup } = plan;
   if (args.progress)
     process.stderr.write(
-      `compare ${setup.a.name} vs ${setup.b.name}: up to ${pairs.length} pairs (${tasks.length} duel worlds) on ${workers} worker thread(s)\n`,
+      `compare ${setup.a.name} vs ${setup.b.name}: up to ${plan.pairs.length} pairs (${plan.tasks.length} duel worlds) on ${plan.workers} worker thread(s)\n`,
     );
-  const { runTasks } = await import('../compare/run-tasks.js');
-  await withStopSignal((signal) =>
-    runTasks(tasks, {
-      ...options,
-      signal,
-      onResult: (i, r) => tally.accept(i, r),
-      enough: () => tally.decided,
-    }),
+  const tally = await withStopSignal((signal) =>
+    runAgentCompare(plan, { signal, onPair: (record, t) => printPair(setup, record, t) }),
   );
-  return finishAgents(setup, pairs, tally, args, (performance.now() - started) / 1000);
-}
-
-async function planAgents(args: CompareArgs): Promise<MatchSetup> {
-  const cwd = process.cwd();
-  const [a, b] = await Promise.all(args.agent!.map((word) => player(word, '--agent', cwd)));
-  const vs =
-    args.vs === undefined
-      ? []
-      : await Promise.all(args.vs.split(',').map((word) => player(word, '--vs', cwd)));
-  const bounds = parseSprtOption(args.sprt ?? DEFAULT_SPRT);
-  if (typeof bounds === 'string') throw new UsageError(bounds);
-  const maxPairs = args.maxPairs ?? DEFAULT_MAX_PAIRS;
-  if (!Number.isSafeInteger(maxPairs) || maxPairs < 1 || maxPairs > MAX_SEEDS)
-    throw new UsageError(`--max-pairs: must be a whole number from 1 to ${MAX_SEEDS}`);
-  const seeds =
-    args.seeds === undefined
-      ? Array.from({ length: maxPairs }, (_, i) => i + 1)
-      : parseSeedSpec(args.seeds).slice(0, maxPairs);
-  return { a: a!, b: b!, vs, bounds, seeds };
-}
-
-/** A player from the command line; a module is imported now, so a bad one is refused before anything runs. */
-async function player(word: string, option: string, cwd: string): Promise<PlayerSpec> {
-  const spec = parsePlayer(word, option, cwd);
-  if (typeof spec === 'string') throw new UsageError(spec);
-  if (spec.module === undefined) return spec;
-  try {
-    // Named as everywhere else (src/report/agent-names.ts): by the name the module declares, else its file stem.
-    const factory = await loadAgentModule(spec.module, dirname(spec.module), {});
-    return { ...spec, name: factory.name };
-  } catch (error) {
-    if (error instanceof AgentModuleError) throw new UsageError(`${option} ${word}: ${error.problem}`);
-    throw error;
-  }
+  const files = writeAgentCompare(plan, tally, args.out);
+  const lines = agentSummaryLines(plan, tally, files, (performance.now() - started) / 1000);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return agentExitCode(tally);
 }
 
 /** A score line after every pair; the Elo and LLR lines every few pairs, as match runners print them. */
@@ -351,48 +242,6 @@ function printPair(setup: MatchSetup, record: PairRecord, tally: MatchTally): vo
   const lines = matchLines(setup, tally);
   const full = tally.decided || tally.records.length % LINES_EVERY_PAIRS === 0;
   process.stdout.write(`${(full ? lines : lines.slice(0, 1)).join('\n')}\n`);
-}
-
-function finishAgents(
-  setup: MatchSetup,
-  pairs: readonly PairPlan[],
-  tally: MatchTally,
-  args: CompareArgs,
-  seconds: number,
-): number {
-  const c = buildAgentCompare(packageVersion(), setup, tally);
-  const files = writeAtomically(args.out, {
-    'compare.json': agentCompareJson(c),
-    'compare.md': agentMarkdown(c, setup, tally),
-    'games.pgn': tally.pgn.join('\n'),
-    'compare.html': agentHtml(c, tally.pgn.join('\n')),
-  });
-  const lines = [
-    '',
-    ...matchLines(setup, tally),
-    decisionLine(tally),
-    `pairs: ${tally.records.length} of ${pairs.length} played (seeds ${c.seeds_played || 'none'}), ${tally.counted} counted; pentanomial (LL, LD, WL+DD, WD, WW) ${pentanomialText(tally)}`,
-    `wrote ${files.join(', ')} in ${seconds.toFixed(1)} s`,
-  ];
-  const code = agentExitCode(tally);
-  if (code === AGENT_EXIT.troubled)
-    lines.push('exit 4: a duel world crashed, timed out or broke an invariant (see the pairs above)');
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return code;
-}
-
-/** `compare --agent`'s exit codes, so that CI can gate on the SPRT's answer (2, bad arguments, is set earlier). */
-export const AGENT_EXIT = { h1: 0, h0: 1, undecided: 3, troubled: 4 } as const;
-
-/**
- * H1 accepted 0, H0 accepted 1, no decision when the pairs ran out 3; a duel world that crashed, timed out or
- * broke an invariant makes it 4 whatever the SPRT said, since the answer then rests on games that went wrong.
- */
-export function agentExitCode(tally: MatchTally): number {
-  if (tally.records.some((r) => r.void !== null || r.broken.length > 0)) return AGENT_EXIT.troubled;
-  if (tally.state.decision === 'H1') return AGENT_EXIT.h1;
-  if (tally.state.decision === 'H0') return AGENT_EXIT.h0;
-  return AGENT_EXIT.undecided;
 }
 
 // ---------------------------------------------------------------------------------------------------------

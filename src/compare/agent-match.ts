@@ -1,5 +1,3 @@
-import type { SeedResult } from '../sweep/seed-result.js';
-import type { PgnSeedResult, PgnSeedTask } from '../sweep/run-seed.js';
 import {
   pairsLlr,
   sprtState,
@@ -8,7 +6,7 @@ import {
   type SprtBounds,
   type SprtState,
 } from '../rules/chess/sprt.js';
-import { DUEL_HANDLES, duelGame, duelScenarioText, DUEL_SOURCE, scoreFor, type DuelGame } from './duel.js';
+import { DUEL_HANDLES, duelGame, scoreFor, type DuelGame, type DuelResult, type DuelTask } from './duel.js';
 import type { PlayerSpec } from './players.js';
 
 /**
@@ -59,32 +57,27 @@ export interface PairRecord {
   broken: string[];
 }
 
-export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: PgnSeedTask[] } {
-  const texts = new Map<string, string>();
+export function planMatch(setup: MatchSetup): { pairs: PairPlan[]; tasks: DuelTask[] } {
   const event = matchEventName(setup);
-  const duel = (white: PlayerSpec, black: PlayerSpec, seed: number): PgnSeedTask => {
-    const key = `${white.written}\u0000${black.written}`;
-    if (!texts.has(key)) texts.set(key, duelScenarioText(white, black));
-    return {
-      scenarioText: texts.get(key)!,
-      scenarioFile: DUEL_SOURCE,
-      seed,
-      pgn: {
-        event,
-        names: { [DUEL_HANDLES.white]: white.name, [DUEL_HANDLES.black]: black.name },
-        tags: [],
-      },
-    };
-  };
+  const duel = (white: PlayerSpec, black: PlayerSpec, seed: number): DuelTask => ({
+    seed,
+    white,
+    black,
+    pgn: {
+      event,
+      names: { [DUEL_HANDLES.white]: white.name, [DUEL_HANDLES.black]: black.name },
+      tags: [],
+    },
+  });
   const pairs: PairPlan[] = [];
-  const tasks: PgnSeedTask[] = [];
+  const tasks: DuelTask[] = [];
   setup.seeds.forEach((seed, k) => {
     const opponent = setup.vs.length > 0 ? setup.vs[k % setup.vs.length]! : null;
     const { a, b } = setup;
     const games = opponent
       ? [duel(a, opponent, seed), duel(opponent, a, seed), duel(b, opponent, seed), duel(opponent, b, seed)]
       : [duel(a, b, seed), duel(b, a, seed)];
-    games.forEach((task, g) => (task.pgn!.tags = pairTags(setup, k + 1, g, seed, opponent !== null)));
+    games.forEach((task, g) => (task.pgn.tags = pairTags(setup, k + 1, g, seed, opponent !== null)));
     pairs.push({ seed, opponent, first: tasks.length, count: games.length });
     tasks.push(...games);
   });
@@ -133,7 +126,7 @@ function pairTags(
 }
 
 /** A pair's record from its tasks' results (in task order). */
-export function pairRecord(setup: MatchSetup, plan: PairPlan, results: readonly SeedResult[]): PairRecord {
+export function pairRecord(setup: MatchSetup, plan: PairPlan, results: readonly DuelResult[]): PairRecord {
   const players = pairPlayers(setup, plan);
   const games = results.map(duelGame);
   const broken = results.flatMap((r) =>
@@ -187,7 +180,7 @@ export class MatchTally {
   state: SprtState;
   readonly #setup: MatchSetup;
   readonly #plan: readonly PairPlan[];
-  readonly #results = new Map<number, SeedResult>();
+  readonly #results = new Map<number, DuelResult>();
   readonly #onPair: (record: PairRecord, tally: MatchTally) => void;
 
   constructor(
@@ -210,14 +203,14 @@ export class MatchTally {
   }
 
   /** Takes task `index`'s result, then every pair now complete at the front of the seed order. */
-  accept(index: number, result: SeedResult): void {
+  accept(index: number, result: DuelResult): void {
     this.#results.set(index, result);
     while (!this.decided && this.records.length < this.#plan.length) {
       const plan = this.#plan[this.records.length]!;
       const results = Array.from({ length: plan.count }, (_, i) => this.#results.get(plan.first + i));
       if (results.some((r) => r === undefined)) return;
-      for (const r of results as PgnSeedResult[]) if (r.pgn) this.pgn.push(r.pgn);
-      this.#take(pairRecord(this.#setup, plan, results as SeedResult[]));
+      for (const r of results as DuelResult[]) if (r.pgn) this.pgn.push(r.pgn);
+      this.#take(pairRecord(this.#setup, plan, results as DuelResult[]));
     }
   }
 

@@ -1,6 +1,6 @@
 /**
- * The duel harness of `compare --agent`: an agent module (compiled to dist/src/compare/duel-agent.js, named
- * by the duel scenarios that src/compare/duel.ts writes) that wraps one player, a registered persona or the
+ * The duel harness of `compare --agent`: an agent kind (a PersonaFactory handed to the world in the duel
+ * scenario that src/compare/duel.ts builds, never named by a file) that wraps one player, a registered persona or the
  * user's module, and makes exactly one game happen: the White side challenges its opponent directly (the
  * platform gives the challenger White), the Black side accepts that challenge, and nothing else finds a
  * game. The wrapped player otherwise plays as it always does: every heartbeat it runs its own heartbeat
@@ -118,9 +118,8 @@ async function challengePending(ctx: AgentContext, gameId: string): Promise<bool
 }
 
 /**
- * A client refusal (4xx) is an answer the harness waits out; anything else is a fault of the run. Read by
- * its status rather than `instanceof ApiError`: the world's client may come from another copy of the
- * client module than this file's (the build in dist/ loaded by a world run from the sources under vitest).
+ * A client refusal (4xx) is an answer the harness waits out; anything else (a 5xx, a thrown bug) is a fault
+ * of the run. Read by the error's status, the one field every refusal the client raises carries.
  */
 async function refusedAsUndefined<T>(request: Promise<T>): Promise<T | undefined> {
   try {
@@ -185,12 +184,10 @@ export function checkDuelOptions(options: Record<string, unknown>): string[] {
   return problems;
 }
 
-const duelFactory: PersonaFactory = {
+export const duelFactory: PersonaFactory = {
   name: 'duel',
   description:
     'compare --agent harness: one direct game against one opponent, the wrapped player choosing the moves',
   create: (options) => new DuelPersona(options as unknown as DuelOptions),
   checkOptions: checkDuelOptions,
 };
-
-export default duelFactory;

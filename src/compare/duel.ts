@@ -1,18 +1,20 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
 import { DEFAULT_RULESET } from '../rules/ruleset.js';
-import type { GameResult } from '../rules/chess/game.js';
-import type { SeedResult } from '../sweep/seed-result.js';
-import { packageRoot } from '../sweep/version.js';
+import type { EndReason, GameResult } from '../rules/chess/game.js';
+import type { Platform } from '../platform/platform.js';
+import { parseScenario, type PopulationGroup, type Scenario } from '../sim/scenario/scenario.js';
+import { runScenario } from '../sim/world.js';
+import { buildReport } from '../report/report.js';
+import { gamesToPgn, type PgnLabels } from '../report/pgn.js';
+import { completedSeed, errorMessage, unfinishedSeed, type SeedResult } from '../sweep/seed-result.js';
+import { duelFactory, type DuelOptions } from './duel-agent.js';
 import type { PlayerSpec } from './players.js';
 
 /**
  * One game of `compare --agent` is one short world: the White player and the Black player, each wrapped
- * by the duel harness (src/compare/duel-agent.ts), White challenging Black directly at its first
- * heartbeat. Worlds are scenarios run by the sweep's own seed runner, so a duel on the pool is exactly a
- * `run` of its scenario text, and its result is read from the report's headline metrics.
+ * by the duel harness (src/compare/duel-agent.ts, an agent kind the world is handed in code), White
+ * challenging Black directly at its first heartbeat. A duel is a task for the pool's threads (plain data:
+ * the players and the seed); the thread builds the world, runs it and answers with the game it played,
+ * read from the platform's game record.
  *
  * Decisions (docs/rules.md, Simulation):
  * - Heartbeats every 30-60 s, as the platform's skill tells agents to poll (as `run --agent`).
@@ -28,60 +30,100 @@ const HEARTBEAT = { min: '30s', max: '60s' };
 const ARRANGE_MS = 60 * 60_000;
 const DUEL_DURATION_MS = DEFAULT_RULESET.game.moveLimitPlies * DEFAULT_RULESET.game.turnLimitMs + ARRANGE_MS;
 const QUOTA_LIFTED = 100_000;
-/** The source name of a duel scenario, in its errors (its module paths are absolute). */
-export const DUEL_SOURCE = 'compare-duel.yaml';
+/** The source name of a duel scenario, in its errors. */
+export const DUEL_SOURCE = 'compare-duel';
 
-/** The duel scenario in which `white` challenges `black`; the seed is the task's. */
-export function duelScenarioText(white: PlayerSpec, black: PlayerSpec): string {
+/** One duel world for a thread of the pool: the players, the seed, and how its game is labelled in PGN. */
+export interface DuelTask {
+  seed: number;
+  white: PlayerSpec;
+  black: PlayerSpec;
+  pgn: { event: string } & PgnLabels;
+}
+
+/** One duel's game: its result (White's view, as PGN writes it) and how it ended. */
+export interface DuelGame {
+  result: GameResult;
+  ending: EndReason;
+}
+
+/** What a duel world played, read from its platform's games when the world ended. */
+export interface DuelPlay {
+  gamesStarted: number;
+  /** The game, when exactly one started and it finished. */
+  game: DuelGame | null;
+}
+
+/** A duel world's seed result (status, fingerprint, invariants), with its play and its game as PGN when it ended. */
+export interface DuelResult extends SeedResult {
+  play?: DuelPlay;
+  pgn?: string;
+}
+
+/** The duel world in which `white` challenges `black`, from `seed`. */
+export function duelScenario(white: PlayerSpec, black: PlayerSpec, seed: number): Scenario {
   const raw = {
     name: `duel ${white.name} (white) vs ${black.name} (black)`,
     seed: 1,
     start: '2026-01-01T00:00:00Z',
     duration: `${DUEL_DURATION_MS / 60_000}m`,
     ruleset: { api: { requestsPerDay: QUOTA_LIFTED } },
-    population: [duelGroup(white, 'white'), duelGroup(black, 'black')],
+    // Two groups of one, checked (count, heartbeat) as any scenario's; their agent kind is then the harness.
+    population: [0, 1].map(() => ({ persona: 'random', count: 1, heartbeat: HEARTBEAT })),
   };
-  return stringify(raw);
+  const scenario = parseScenario(JSON.stringify(raw), DUEL_SOURCE, String(seed));
+  const [whiteGroup, blackGroup] = scenario.population;
+  scenario.population = [
+    duelGroup(whiteGroup!, white, 'white', DUEL_HANDLES.black),
+    duelGroup(blackGroup!, black, 'black', DUEL_HANDLES.white),
+  ];
+  return scenario;
 }
 
-function duelGroup(player: PlayerSpec, colour: 'white' | 'black'): Record<string, unknown> {
-  const wrapped = player.module !== undefined ? { module: player.module } : { persona: player.persona };
-  const opponent = colour === 'white' ? DUEL_HANDLES.black : DUEL_HANDLES.white;
-  const options = { ...wrapped, ...(player.options ? { options: player.options } : {}), colour, opponent };
-  return { module: duelModuleFile(), count: 1, heartbeat: HEARTBEAT, options };
+function duelGroup(
+  group: PopulationGroup,
+  player: PlayerSpec,
+  colour: DuelOptions['colour'],
+  opponent: string,
+): PopulationGroup {
+  const wrapped = player.module !== undefined ? { module: player.module } : { persona: player.persona! };
+  const options: DuelOptions = {
+    ...wrapped,
+    ...(player.options ? { options: player.options } : {}),
+    colour,
+    opponent,
+  };
+  return { ...group, persona: duelFactory.name, harness: duelFactory, options: { ...options } };
 }
 
-/**
- * The compiled harness module. Worlds on the pool's threads load plain JavaScript, so under vitest (this
- * module is then the .ts source) the scenario still names the build in dist/, as the pool's worker does.
- */
-export function duelModuleFile(): string {
-  if (import.meta.url.endsWith('.js')) return fileURLToPath(new URL('./duel-agent.js', import.meta.url));
-  const built = join(packageRoot(), 'dist', 'src', 'compare', 'duel-agent.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
-  return built;
+/** Runs one duel world (a thread of the pool runs this): a throw is the duel's crash, never the match's. */
+export async function runDuel(task: DuelTask): Promise<DuelResult> {
+  try {
+    const scenario = duelScenario(task.white, task.black, task.seed);
+    const outcome = await runScenario(scenario);
+    return {
+      ...completedSeed(task.seed, buildReport(scenario, outcome)),
+      play: duelPlay(outcome.platform),
+      pgn: gamesToPgn(outcome.platform, task.pgn.event, task.pgn),
+    };
+  } catch (error) {
+    return unfinishedSeed(task.seed, 'crashed', errorMessage(error));
+  }
 }
 
-/** One duel's game: its result (White's view, as PGN writes it) and how it ended. */
-export interface DuelGame {
-  result: GameResult;
-  ending: string;
+/** The world's games: how many started, and the one game when exactly one started and it finished. */
+export function duelPlay(platform: Platform): DuelPlay {
+  const games = [...platform.state.games.values()];
+  const end = games.length === 1 && games[0]!.status === 'completed' ? games[0]!.end : null;
+  return { gamesStarted: games.length, game: end ? { result: end.result, ending: end.reason } : null };
 }
 
-/** The duel's game from its seed result, or why there is none (the world crashed or timed out, or no game finished). */
-export function duelGame(result: SeedResult): DuelGame | string {
-  const m = result.metrics;
-  if (m === null) return `${result.status.replace('_', ' ')}: ${result.error ?? 'no detail'}`;
-  if (m['games_started'] !== 1)
-    return `the duel game never started (${m['games_started'] ?? 0} games started)`;
-  if (m['games_completed'] !== 1) return 'the duel game did not finish inside the world';
-  const ending =
-    Object.keys(m)
-      .find((key) => key.startsWith('ending_') && m[key] === 1)
-      ?.slice('ending_'.length) ?? 'unknown';
-  if (m['white_wins'] === 1) return { result: '1-0', ending };
-  if (m['black_wins'] === 1) return { result: '0-1', ending };
-  return { result: '1/2-1/2', ending };
+/** The duel's game from its result, or why there is none (the world crashed or timed out, or no game finished). */
+export function duelGame(result: DuelResult): DuelGame | string {
+  if (result.play === undefined) return `${result.status.replace('_', ' ')}: ${result.error ?? 'no detail'}`;
+  const { gamesStarted, game } = result.play;
+  if (gamesStarted !== 1) return `the duel game never started (${gamesStarted} games started)`;
+  return game ?? 'the duel game did not finish inside the world';
 }
 
 /** A game's score for the player who had `colour`. */

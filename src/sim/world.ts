@@ -232,7 +232,9 @@ export class World {
         const client = new PlatformClient(faulty ?? counted);
         await this.#signUp(client, handle, group, factory);
         faulty?.arm();
-        this.#guarded.push(this.#faults !== undefined || group.module !== undefined);
+        this.#guarded.push(
+          this.#faults !== undefined || group.module !== undefined || group.harness !== undefined,
+        );
         const rng = this.#rng.fork(`agent:${handle}`);
         const options = levels ? { ...group.options, level: levels[i] } : group.options;
         const heartbeat = agentHeartbeat(group, rng);
@@ -275,6 +277,10 @@ export class World {
   async #loadFactories(): Promise<PersonaFactory[]> {
     const factories: PersonaFactory[] = [];
     for (const group of this.scenario.population) {
+      if (group.harness) {
+        factories.push(this.#checkedHarness(group, group.harness));
+        continue;
+      }
       if (!group.module) {
         factories.push(PERSONAS.get(group.persona)!);
         continue;
@@ -287,6 +293,17 @@ export class World {
       }
     }
     return factories;
+  }
+
+  /** A harness given in code, its options checked as a module's are when it loads. */
+  #checkedHarness(group: PopulationGroup, harness: PersonaFactory): PersonaFactory {
+    const problems = harness.checkOptions(group.options);
+    if (problems.length > 0)
+      throw new ScenarioError(
+        this.scenario.name,
+        problems.map((p) => `${group.label}.options.${p}`),
+      );
+    return harness;
   }
 
   /** A group with a strength spread: one calibrated level per agent, from the world's seed (undefined otherwise). */

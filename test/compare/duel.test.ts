@@ -1,24 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { checkDuelOptions } from '../../src/compare/duel-agent.js';
-import { DUEL_HANDLES, DUEL_SOURCE, duelGame, duelScenarioText } from '../../src/compare/duel.js';
+import { DUEL_HANDLES, duelGame, duelScenario, runDuel } from '../../src/compare/duel.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
 import { findAgent } from '../../src/platform/identity/identity.js';
-import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import { runScenario } from '../../src/sim/world.js';
-import { runSeed } from '../../src/sweep/run-seed.js';
 
 const spec = (word: string) => parsePlayer(word, '--agent', process.cwd()) as PlayerSpec;
 
-/** One duel world run in this process (the harness module is the build in dist/, as on the pool). */
-async function duel(white: PlayerSpec, black: PlayerSpec, seed: string) {
-  const outcome = await runScenario(parseScenario(duelScenarioText(white, black), DUEL_SOURCE, seed));
+/** One duel world run in this process, built as a thread of the pool builds it. */
+async function duel(white: PlayerSpec, black: PlayerSpec, seed: number) {
+  const outcome = await runScenario(duelScenario(white, black, seed));
   const idOf = (handle: string) => findAgent(outcome.platform, handle)!.id;
   return { outcome, whiteId: idOf(DUEL_HANDLES.white), blackId: idOf(DUEL_HANDLES.black) };
 }
 
 describe('the duel harness of compare --agent', () => {
   it('makes exactly one game happen, the challenger (group 0) with White, and finishes it', async () => {
-    const { outcome, whiteId, blackId } = await duel(spec('greedy'), spec('random'), '7');
+    const { outcome, whiteId, blackId } = await duel(spec('greedy'), spec('random'), 7);
     const games = [...outcome.platform.state.games.values()];
     const challenges = [...outcome.platform.state.challenges.values()];
     // greedy and random seek games on every other heartbeat: their own challenges never reached the platform
@@ -29,22 +27,22 @@ describe('the duel harness of compare --agent', () => {
     expect(outcome.failed).toBe(false);
   });
 
-  it("reads the game's result from the seed result, exactly as the pool's worker reports it", async () => {
-    const text = duelScenarioText(spec('cautious'), spec('random'));
-    const result = await runSeed({ scenarioText: text, scenarioFile: DUEL_SOURCE, seed: 3 });
+  it("reads the game's result from the platform's game record, exactly as the pool's worker reports it", async () => {
+    const pgn = { event: 'duel test', names: {}, tags: [] };
+    const result = await runDuel({ seed: 3, white: spec('cautious'), black: spec('random'), pgn });
     const game = duelGame(result);
     expect(game, JSON.stringify(result)).toMatchObject({
       result: expect.stringMatching(/^(1-0|0-1|1\/2-1\/2)$/),
       ending: expect.any(String),
     });
-    const { outcome } = await duel(spec('cautious'), spec('random'), '3');
+    const { outcome } = await duel(spec('cautious'), spec('random'), 3);
     const played = [...outcome.platform.state.games.values()][0]!;
     expect(outcome.fingerprint).toBe(result.fingerprint);
     expect(game).toEqual({ result: played.end!.result, ending: played.end!.reason });
   });
 
   it('plays a module player as it plays in a scenario: the example material agent against random', async () => {
-    const { outcome, whiteId } = await duel(spec('random'), spec('agents/examples/material-agent.mjs'), '11');
+    const { outcome, whiteId } = await duel(spec('random'), spec('agents/examples/material-agent.mjs'), 11);
     const games = [...outcome.platform.state.games.values()];
     expect(games).toHaveLength(1);
     expect(games[0]).toMatchObject({ whiteId, status: 'completed' });

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MatchTally, pairRecord, planMatch, type MatchSetup } from '../../src/compare/agent-match.js';
-import { duelGame } from '../../src/compare/duel.js';
+import { duelGame, duelScenario, type DuelResult } from '../../src/compare/duel.js';
 import { pairDrawRatioPercent, pairElo, pairEloLine, pairLosPercent } from '../../src/compare/match-stats.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
 import { erf, scoreInterval } from '../../src/rules/chess/match-elo.js';
 import { pairsLlr } from '../../src/rules/chess/sprt.js';
-import type { SeedResult } from '../../src/sweep/seed-result.js';
 
 const runs = { numRuns: 100 };
 
@@ -15,24 +14,22 @@ const bounds = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
 
 type Result = '1-0' | '0-1' | '1/2-1/2';
 
-/** A duel world's seed result as the pool returns it: one game, finished with `result`. */
+/** A duel world's result as the pool returns it: one game, finished with `result`. */
 function duelResult(
   seed: number,
   result: Result,
-  ending = result === '1/2-1/2' ? 'stalemate' : 'checkmate',
-): SeedResult {
-  const metrics = {
-    games_started: 1,
-    games_completed: 1,
-    white_wins: 0,
-    black_wins: 0,
-    draws: 0,
-    ending_checkmate: 0,
-    ending_stalemate: 0,
-  } as Record<string, number>;
-  metrics[result === '1-0' ? 'white_wins' : result === '0-1' ? 'black_wins' : 'draws'] = 1;
-  metrics[`ending_${ending}`] = 1;
-  return { seed, status: 'passed', fingerprint: `sha256:${seed}`, invariants: [], metrics, error: null };
+  ending: 'checkmate' | 'stalemate' = result === '1/2-1/2' ? 'stalemate' : 'checkmate',
+): DuelResult {
+  const play = { gamesStarted: 1, game: { result, ending } };
+  return {
+    seed,
+    status: 'passed',
+    fingerprint: `sha256:${seed}`,
+    invariants: [],
+    metrics: {},
+    error: null,
+    play,
+  };
 }
 
 describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
@@ -44,11 +41,12 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
       [2, 2, 2],
     ]);
     expect(tasks.map((t) => t.seed)).toEqual([1, 1, 2, 2]);
-    expect(tasks[0]!.scenarioText).toMatch(/name: duel greedy \(white\) vs random \(black\)/);
-    expect(tasks[1]!.scenarioText).toMatch(/name: duel random \(white\) vs greedy \(black\)/);
+    const name = (t: (typeof tasks)[number]) => duelScenario(t.white, t.black, t.seed).name;
+    expect(name(tasks[0]!)).toBe('duel greedy (white) vs random (black)');
+    expect(name(tasks[1]!)).toBe('duel random (white) vs greedy (black)');
     const through = planMatch({ ...setup, vs: [spec('cautious'), spec('sf-1')], seeds: [5, 6, 7] });
     expect(through.pairs.map((p) => p.opponent?.name)).toEqual(['cautious', 'sf-1', 'cautious']);
-    expect(through.tasks.slice(0, 4).map((t) => /name: (.*)/.exec(t.scenarioText)![1])).toEqual([
+    expect(through.tasks.slice(0, 4).map(name)).toEqual([
       'duel greedy (white) vs cautious (black)',
       'duel cautious (white) vs greedy (black)',
       'duel random (white) vs cautious (black)',
@@ -99,7 +97,7 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
   it('makes a pair void when a world did not give one finished game, and keeps a broken invariant as a note', () => {
     const setup: MatchSetup = { a: spec('greedy'), b: spec('random'), vs: [], bounds, seeds: [1] };
     const plan = planMatch(setup).pairs[0]!;
-    const crashed: SeedResult = {
+    const crashed: DuelResult = {
       seed: 1,
       status: 'crashed',
       fingerprint: null,
@@ -112,12 +110,10 @@ describe('compare --agent: pairs, colours and the SPRT in seed order', () => {
       void: 'crashed: boom',
     });
     const unfinished = duelResult(1, '1-0');
-    unfinished.metrics = { ...unfinished.metrics!, games_completed: 0, white_wins: 0 };
+    unfinished.play = { gamesStarted: 1, game: null };
     expect(duelGame(unfinished)).toBe('the duel game did not finish inside the world');
-    expect(duelGame({ ...unfinished, metrics: { ...unfinished.metrics, games_started: 0 } })).toMatch(
-      /never started/,
-    );
-    const broke: SeedResult = {
+    expect(duelGame({ ...unfinished, play: { gamesStarted: 0, game: null } })).toMatch(/never started/);
+    const broke: DuelResult = {
       ...duelResult(1, '1-0'),
       status: 'failed',
       invariants: [

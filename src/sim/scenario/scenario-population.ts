@@ -10,6 +10,7 @@ import {
   type AccountKind,
 } from '../../../agents/registry.js';
 import type { EloSpread } from '../../../agents/engines/strength.js';
+import type { PersonaFactory } from '../../../agents/persona.js';
 import {
   apportion,
   defaultMedianMs,
@@ -32,6 +33,11 @@ export interface PopulationGroup {
   persona: string;
   /** A bring-your-own module (`module: ./my-agent.js`), resolved against `baseDir`; the world loads it before any event. */
   module?: { path: string; baseDir: string };
+  /**
+   * An agent kind handed over in code by a caller that builds its scenario in memory (compare's duel
+   * harness), never read from a file; the world checks its options and guards its steps as a module's.
+   */
+  harness?: PersonaFactory;
   /** `agent` registers through /api/register; `human` creates human accounts through /_sim/humans. */
   account: AccountKind;
   count: number;

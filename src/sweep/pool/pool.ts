@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
@@ -12,9 +12,9 @@ import { packageRoot } from '../version.js';
  * thread, even one stuck in a loop, and starts a fresh one. A timeout or a dead thread is that seed's
  * result, never the sweep's end. Timeouts are timers; nothing here reads the clock.
  */
-export class SeedPool {
+export class SeedPool<Task extends { seed: number } = SeedTask, Result extends SeedResult = SeedResult> {
   readonly threads: number;
-  readonly #pool: Piscina<SeedTask, SeedResult>;
+  readonly #pool: Piscina<Task, Result>;
   readonly #broken = new AbortController();
 
   /**
@@ -23,7 +23,7 @@ export class SeedPool {
    */
   constructor(options: { threads: number; filename?: string }) {
     this.threads = options.threads;
-    this.#pool = new Piscina<SeedTask, SeedResult>({
+    this.#pool = new Piscina<Task, Result>({
       filename: options.filename ?? poolWorkerFile(),
       minThreads: options.threads,
       maxThreads: options.threads,
@@ -40,7 +40,7 @@ export class SeedPool {
   }
 
   /** Runs one seed. Throws only when `signal` (the user's stop) aborts it. */
-  async run(task: SeedTask, seedTimeoutMs: number, signal?: AbortSignal): Promise<SeedResult> {
+  async run(task: Task, seedTimeoutMs: number, signal?: AbortSignal): Promise<Result | SeedResult> {
     const timeout = AbortSignal.timeout(seedTimeoutMs);
     const broken = this.#broken.signal;
     try {
@@ -116,8 +116,17 @@ export async function runSeedsLocally(
  * Nothing here needs require: the entry is an ES module.
  */
 export function poolWorkerFile(): string {
-  if (import.meta.url.endsWith('.js')) return new URL('./pool-worker.js', import.meta.url).href;
-  const built = join(packageRoot(), 'dist', 'src', 'sweep', 'pool', 'pool-worker.js');
+  return workerEntryFile(import.meta.url, './pool-worker.js');
+}
+
+/**
+ * A thread entry `file`, relative to the module at `moduleUrl`, as a file URL: beside it when that module is
+ * itself the build, else the build's copy in dist/ (under vitest the module is the .ts source).
+ */
+export function workerEntryFile(moduleUrl: string, file: string): string {
+  if (moduleUrl.endsWith('.js')) return new URL(file, moduleUrl).href;
+  const source = fileURLToPath(new URL(file, moduleUrl));
+  const built = join(packageRoot(), 'dist', relative(packageRoot(), source));
   if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
   return pathToFileURL(built).href;
 }
