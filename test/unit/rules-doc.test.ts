@@ -31,11 +31,13 @@ const RULES_DOC = 'docs/rules.md';
 
 interface Row {
   readonly line: number;
+  readonly source: string;
   readonly code: string;
   readonly test: string;
 }
 
 interface Columns {
+  readonly source: number;
   readonly code: number;
   readonly test: number;
   readonly count: number;
@@ -59,7 +61,12 @@ function isSeparator(line: string): boolean {
 }
 
 function columnsOf(header: string[]): Columns {
-  return { code: header.indexOf('Code'), test: header.indexOf('Test'), count: header.length };
+  return {
+    source: header.indexOf('Source'),
+    code: header.indexOf('Code'),
+    test: header.indexOf('Test'),
+    count: header.length,
+  };
 }
 
 interface Table {
@@ -90,7 +97,12 @@ function readTables(text: string): Table {
       problems.push(
         `line ${line}: ${cells.length} cells where the header has ${columns.count} (an unescaped |?)`,
       );
-    rows.push({ line, code: cells[columns.code] ?? '', test: cells[columns.test] ?? '' });
+    rows.push({
+      line,
+      source: cells[columns.source] ?? '',
+      code: cells[columns.code] ?? '',
+      test: cells[columns.test] ?? '',
+    });
   });
   return { rows, problems };
 }
@@ -378,6 +390,32 @@ function fragmentProblems(fragment: string, files: readonly string[] | undefined
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The Source column
+
+const SPEC_DOC = 'docs/spec.md';
+
+/** The fixed anchors of docs/spec.md (`<a id="wire-4"></a>`). */
+function specAnchors(text: string): Set<string> {
+  return new Set([...text.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((match) => match[1]!));
+}
+
+const SPEC_ANCHORS = specAnchors(fileText(SPEC_DOC));
+
+/**
+ * A Source cell cites the published descriptions through docs/spec.md: every link to it names an anchor
+ * that is there, and SPEC, WIRE or INF is never written without such a link.
+ */
+function sourceProblems(cell: string, anchors: ReadonlySet<string> = SPEC_ANCHORS): string[] {
+  const problems: string[] = [];
+  const link = /\[([^\]]*)\]\(spec\.md#([\w-]+)\)/g;
+  for (const [, , anchor] of cell.matchAll(link))
+    if (!anchors.has(anchor!)) problems.push(`spec.md#${anchor} is not an anchor of ${SPEC_DOC}`);
+  const unlinked = cell.replace(link, '').match(/\b(?:SPEC|WIRE|INF)\b/g) ?? [];
+  for (const name of new Set(unlinked)) problems.push(`${name} is cited without a link into ${SPEC_DOC}`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 const TABLES = readTables(fileText(RULES_DOC));
 
@@ -395,6 +433,11 @@ describe('docs/rules.md resolves', () => {
 
   it('names only files that exist and symbols defined in them', () => {
     expect(rowProblems(codeProblems, (row) => row.code)).toEqual([]);
+  });
+
+  it('cites SPEC, WIRE and INF only through anchors that docs/spec.md has', () => {
+    expect(SPEC_ANCHORS.size).toBeGreaterThan(20);
+    expect(rowProblems(sourceProblems, (row) => row.source)).toEqual([]);
   });
 
   it('names only test files that exist, titles found in them and built-in checkers', () => {
@@ -523,6 +566,19 @@ describe('the pointer reader', () => {
     expect(testProblems('not tested (needs a hung engine)')).toEqual([]);
     expect(testProblems('golden fingerprints unchanged (CI)')).toEqual([
       'names no test by file and title, no checker, and does not say "not tested"',
+    ]);
+  });
+
+  it('refuses a spec citation without a link, or with an anchor spec.md lacks', () => {
+    const anchors = specAnchors('<a id="wire-4"></a>\n\n### §4 Games\n<a id="spec-games"></a>');
+    expect([...anchors]).toEqual(['wire-4', 'spec-games']);
+    expect(sourceProblems('[WIRE §4](spec.md#wire-4); OURS: the rest', anchors)).toEqual([]);
+    expect(sourceProblems('[WIRE §5](spec.md#wire-5)', anchors)).toEqual([
+      'spec.md#wire-5 is not an anchor of docs/spec.md',
+    ]);
+    expect(sourceProblems('SPEC, [WIRE §4](spec.md#wire-4); INF', anchors)).toEqual([
+      'SPEC is cited without a link into docs/spec.md',
+      'INF is cited without a link into docs/spec.md',
     ]);
   });
 
