@@ -2,10 +2,55 @@
 // An arrow is "may import"; every layer may import the layers below it and nothing above:
 //   cli -> {lib, sim, compare, sweep, report, http} ; lib -> {http, sim, compare} ; http -> {api, sim} ; sim -> {agents, client, api, platform, escrow}
 //   agents -> client -> api/contract ; api -> platform -> {rules, escrow} -> kernel
+// Inside platform/, its rooms are layered the same way (PLATFORM_ROOMS below): the wiring (index.ts,
+// snapshot.ts) -> chess -> social -> identity -> money -> the core files at the top of platform/.
 // Each rule names the layer it guards; `from` is the importer, `to` the forbidden target.
 
 /** A path under src/ that is not one of the named folders: the allowlist form of a layer rule. */
 const srcOutside = (...folders) => `^src/(?!(${folders.join('|')})/)`;
+
+/**
+ * The rooms of src/platform/, lowest first; a room may import the rooms before it and never one after it.
+ * Where two rooms needed each other, the glue sits in the higher one (a bounty creates games, so
+ * bounties.ts is in chess/, not money/) or the lower one is called back through what createPlatform
+ * registers (timer handlers, game-end hooks, event listeners, read indexes).
+ */
+const PLATFORM_ROOMS = [
+  {
+    name: 'core',
+    path: '^src/platform/(?!(index|snapshot)\\.ts$)[^/]+\\.ts$',
+    holds:
+      'the Platform class, the state and its record interfaces, events, guards, rate limits, read-index machinery',
+  },
+  {
+    name: 'money',
+    path: '^src/platform/money/',
+    holds: 'escrows, transfers, wallets: lamports, never a game',
+  },
+  { name: 'identity', path: '^src/platform/identity/', holds: 'agents, humans, keys, verification' },
+  { name: 'social', path: '^src/platform/social/', holds: 'posts, likes, follows, votes, feed, activity' },
+  {
+    name: 'chess',
+    path: '^src/platform/chess/',
+    holds: 'challenges, bounties, games, leaderboards, tournaments',
+  },
+  {
+    name: 'wiring',
+    path: '^src/platform/(index|snapshot)\\.ts$',
+    holds: 'createPlatform (every handler, hook, listener and read index) and the state snapshot',
+  },
+];
+
+/** One rule per room: nothing in it imports a room above it. */
+const platformRoomRules = PLATFORM_ROOMS.slice(0, -1).map((room, i) => ({
+  name: `platform-${room.name}-imports-no-room-above`,
+  comment:
+    `platform/ rooms, lowest first: ${PLATFORM_ROOMS.map((r) => r.name).join(' < ')}. ` +
+    `The ${room.name} room (${room.holds}) may import only the rooms before it.`,
+  severity: 'error',
+  from: { path: room.path },
+  to: { path: PLATFORM_ROOMS.slice(i + 1).map((above) => above.path) },
+}));
 
 module.exports = {
   forbidden: [
@@ -40,6 +85,19 @@ module.exports = {
       from: { path: '^src/platform/' },
       to: { path: [srcOutside('platform', 'rules', 'escrow', 'kernel'), '^(agents|bench|test)/'] },
     },
+    ...platformRoomRules,
+    {
+      name: 'platform-storage-is-behind-its-record-interface',
+      comment:
+        "A domain's compact storage (src/platform/<room>/storage/) implements the record interfaces of " +
+        'state.ts and knows nothing else of the platform: its room uses it, it never uses its room.',
+      severity: 'error',
+      from: { path: '^src/platform/[^/]+/storage/' },
+      to: {
+        path: '^src/platform/',
+        pathNot: ['^src/platform/(state|handle-history)\\.ts$', '^src/platform/[^/]+/storage/'],
+      },
+    },
     {
       name: 'api-imports-only-platform-and-below',
       comment:
@@ -47,6 +105,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/api/' },
       to: { path: [srcOutside('api', 'platform', 'rules', 'escrow', 'kernel'), '^(agents|bench|test)/'] },
+    },
+    {
+      name: 'contracts-are-leaves',
+      comment:
+        'api/contract/ is the wire: the client and agents depend on it, so it depends on no platform, route ' +
+        'or transport, only on the kernel (error codes) and the rules (the value lists both sides share).',
+      severity: 'error',
+      from: { path: '^src/api/contract/' },
+      to: { path: [srcOutside('api/contract', 'kernel', 'rules'), '^(agents|bench|test)/'] },
     },
     {
       name: 'client-imports-only-the-contract',
@@ -123,13 +190,24 @@ module.exports = {
       to: { path: '^(bench|test)/' },
     },
     {
-      name: 'no-runtime-cycles',
+      name: 'no-circular',
       comment:
-        'A cycle of value imports makes a module run before the one it needs is initialised. Cycles through ' +
-        'type-only imports are erased by the compiler and are not counted.',
+        'No module reaches itself through its imports, type-only ones included: a cycle of value imports ' +
+        'runs a module before the one it needs is initialised, and any cycle means two modules that cannot ' +
+        'be read, tested or layered one after the other.',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment:
+        'No folder reaches itself through the imports of its modules (src/sim/scenario <-> src/sim/invariants ' +
+        'would be one): a folder is a room, and rooms are layered.',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'shipped-code-imports-no-dev-dependency',

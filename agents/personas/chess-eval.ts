@@ -11,7 +11,7 @@ import type { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import type { AgentContext } from '../persona.js';
-import { bestWinOf, netGainOf, PIECE_VALUE } from './capture-look.js';
+import { bestWinOf, netGainOf, PIECE_VALUE } from '../chess/capture-look.js';
 import { tolerate } from './random.js';
 
 export { PIECE_VALUE };

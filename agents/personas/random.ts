@@ -10,7 +10,7 @@ import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import { legalMoves, playForSan, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
-import { turnMoves } from './fen-moves.js';
+import { turnMoves } from '../chess/fen-moves.js';
 import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';

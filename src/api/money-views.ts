@@ -10,7 +10,7 @@ import {
   tournamentsEntered,
 } from '../platform/money/agent-money.js';
 import type { Platform } from '../platform/platform.js';
-import type { Agent, Transfer } from '../platform/state.js';
+import type { Agent, EscrowStatus, Transfer } from '../platform/state.js';
 import type * as A from './contract/agents.js';
 
 /** The wire view of an agent's money (WIRE §3 transfers); what it adds up lives in src/platform/money/agent-money.ts. */
@@ -65,4 +65,21 @@ export function transfersReport(
     wallet_address: agent.walletAddress,
     balance_sol: lamportsToSol(p.ledger.balance(agent.walletAddress)),
   };
+}
+
+/** The wire's escrow_status / transfer_status pair for a bounty challenge or game. */
+export function escrowWireStatus(
+  p: Platform,
+  address: string | null,
+): { escrow_status: EscrowStatus | null; transfer_status: 'queued' | 'settled' | 'failed' | null } {
+  if (address === null) return { escrow_status: null, transfer_status: null };
+  const escrow = p.state.escrows.get(address);
+  if (!escrow) return { escrow_status: 'awaiting_deposits', transfer_status: 'queued' }; // not yet accepted
+  const deposits = escrow.depositIds.map((id) => p.state.transfers.get(id)!);
+  const transferStatus = deposits.some((t) => t.status === 'queued')
+    ? 'queued'
+    : deposits.every((t) => t.status === 'settled')
+      ? 'settled'
+      : 'failed';
+  return { escrow_status: escrow.status, transfer_status: transferStatus };
 }

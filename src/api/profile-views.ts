@@ -5,11 +5,12 @@ import type {
   ScoreBoundaries,
   ScoredAgent,
 } from '../platform/identity/agents.js';
-import { recentPostsOf, socialTierOf } from '../platform/identity/agents.js';
+import { socialTierOf } from '../platform/identity/agents.js';
 import { socialScoreOf } from '../platform/identity/actors.js';
 import { gamesPlayed } from '../platform/chess/games.js';
 import { agentsOwnedBy } from '../platform/identity/humans.js';
 import type { Platform } from '../platform/platform.js';
+import { recentPostsOf } from '../platform/social/posts.js';
 import { standingVote } from '../platform/social/votes.js';
 import type { Agent, Human, Post } from '../platform/state.js';
 import type * as A from './contract/agents.js';

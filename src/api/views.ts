@@ -4,7 +4,7 @@ import type { Side } from '../rules/chess/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
 import { socialScoreOf } from '../platform/identity/actors.js';
-import { escrowWireStatus } from '../platform/money/bounties.js';
+import { escrowWireStatus } from './money-views.js';
 import { lamportsToSol } from '../kernel/money.js';
 import { dailyQuotaUsedUp } from '../rules/daily-quota.js';
 import type { Agent, Challenge, Game, Human, MoveRecord } from '../platform/state.js';

@@ -1,13 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import { HTTP_STATUS_BY_CODE } from '../api/errors.js';
 import type { JsonSchema } from '../api/types.js';
 import { codesOf, GROUPS, isControlRoute, type RouteContract } from '../api/contract/define.js';
 import { ERROR_CODES, type ErrorCode } from '../kernel/errors.js';
 import { DEFAULT_RULESET } from '../rules/ruleset.js';
-import { docsPage } from './docs-page.js';
 
 /**
  * The OpenAPI 3.1 document of the HTTP twin, generated from the route contracts alone (src/api/contract/), so
@@ -314,27 +312,3 @@ function packageVersion(): string {
   }
   return 'unknown';
 }
-
-/**
- * `GET /openapi.json` and `GET /docs`, registered before the server's catch-all so fastify's router
- * picks them over it. Both texts are built on the first request and kept: the route table is fixed.
- */
-export function registerDocs(app: FastifyInstance, contracts: readonly RouteContract[]): void {
-  let texts: { json: string; html: string } | undefined;
-  const built = () => {
-    if (!texts) {
-      const document = openApiDocument(contracts);
-      texts = { json: JSON.stringify(document, null, 2), html: docsPage(document) };
-    }
-    return texts;
-  };
-  app.get('/openapi.json', (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(built().json),
-  );
-  app.get('/docs', (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(built().html),
-  );
-}
-
-/** The page is self-contained: no scripts at all, only its own inline styles. */
-const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'";

@@ -11,7 +11,7 @@ import { limitBody } from './body-limit.js';
 import { directGetServer, JSON_TYPE } from './direct-get.js';
 import { guardCheck, registerGuards, type GuardCheck, type GuardOptions } from './guard.js';
 import { redactHeaders, redactUrl, scrubLine } from './log-redaction.js';
-import { registerDocs } from './openapi.js';
+import { registerDocs } from './docs-routes.js';
 import type { HttpFaults } from './faults.js';
 
 /**

@@ -1,24 +1,46 @@
+import type { PlatformEvent } from './events.js';
 import type { Platform } from './platform.js';
 
 /**
- * Read indexes derived from the state, one of each kind per platform, built on the first read that needs
- * it and kept current from the event log afterwards (as notifications and activity are). They live beside
- * the platform, never in `p.state`: they are derived data, so no snapshot or fingerprint sees them.
+ * Read indexes derived from the state, one of each kind per platform. `createPlatform` registers every kind
+ * (src/platform/index.ts), so the platform's wiring is read in one place; an index is built from the state
+ * on the first read that needs it, and from then on follows the event log (as notifications and activity
+ * do). They live beside the platform, never in `p.state`: they are derived data, so no snapshot or
+ * fingerprint sees them.
  */
-const indexesByPlatform = new WeakMap<Platform, Map<IndexBuilder<unknown>, unknown>>();
+export interface DerivedIndexKind<T> {
+  /** Names the kind in the error a read of an unregistered kind throws. */
+  readonly name: string;
+  /** The index of the state as it is now. */
+  build(p: Platform): T;
+  /** Keeps a built index current: called with every event emitted after the build. */
+  follow(index: T, event: PlatformEvent): void;
+}
 
-export type IndexBuilder<T> = (p: Platform) => T;
+/** Each platform's registered kinds, to their index once built (undefined until its first read). */
+const indexesByPlatform = new WeakMap<Platform, Map<DerivedIndexKind<unknown>, unknown>>();
 
-export function derivedIndex<T>(p: Platform, build: IndexBuilder<T>): T {
+export function registerDerivedIndex<T>(p: Platform, kind: DerivedIndexKind<T>): void {
   let indexes = indexesByPlatform.get(p);
   if (indexes === undefined) {
     indexes = new Map();
     indexesByPlatform.set(p, indexes);
   }
-  let index = indexes.get(build) as T | undefined;
+  indexes.set(kind, undefined);
+}
+
+/** The platform's index of this kind, built now if this is its first read. */
+export function derivedIndex<T>(p: Platform, kind: DerivedIndexKind<T>): T {
+  const indexes = indexesByPlatform.get(p);
+  const key = kind as DerivedIndexKind<unknown>;
+  if (indexes === undefined || !indexes.has(key))
+    throw new Error(`read index "${kind.name}" is not registered (createPlatform registers each kind)`);
+  let index = indexes.get(key) as T | undefined;
   if (index === undefined) {
-    index = build(p);
-    indexes.set(build, index);
+    const built = kind.build(p);
+    p.onEvent((event) => kind.follow(built, event));
+    indexes.set(key, built);
+    index = built;
   }
   return index;
 }

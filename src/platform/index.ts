@@ -1,11 +1,18 @@
 import { Platform, type PlatformOptions, type PlatformTimer } from './platform.js';
 import { onChallengeExpiry } from './chess/challenges.js';
 import { onTurnDeadline } from './chess/games.js';
-import { onBountyFundingDeadline, onBountyGameEnded, onBountyTransfer } from './money/bounties.js';
+import { onBountyFundingDeadline, onBountyGameEnded, onBountyTransfer } from './chess/bounties.js';
 import { onTournamentGameEnded, onTournamentTimer, onTournamentTransfer } from './chess/tournaments.js';
 import { attemptTransfer } from './money/transfers.js';
 import { recordNotifications } from './social/notifications.js';
 import { recordActivity } from './social/activity.js';
+import { registerDerivedIndex } from './derived-index.js';
+import { OWNER_INDEX } from './identity/owner-index.js';
+import { POST_INDEX } from './social/post-index.js';
+import { LIKE_INDEX } from './social/like-index.js';
+import { CHALLENGE_INDEX } from './chess/challenge-index.js';
+import { GAME_INDEX } from './chess/game-index.js';
+import { LEADERBOARD_INDEX } from './chess/leaderboard-index.js';
 
 export { Platform } from './platform.js';
 export type { PlatformOptions, PlatformTimer } from './platform.js';
@@ -27,6 +34,14 @@ export function createPlatform(options: PlatformOptions): Platform {
   // Derived read models: notifications and activity rows are built from the event log as it is written.
   platform.onEvent((event) => recordNotifications(platform, event));
   platform.onEvent((event) => recordActivity(platform, event));
+  // Read indexes: each is built from the state on the first read that needs it and from then on follows
+  // the event log (src/platform/derived-index.ts); a read of a kind not registered here throws.
+  registerDerivedIndex(platform, OWNER_INDEX);
+  registerDerivedIndex(platform, POST_INDEX);
+  registerDerivedIndex(platform, LIKE_INDEX);
+  registerDerivedIndex(platform, CHALLENGE_INDEX);
+  registerDerivedIndex(platform, GAME_INDEX);
+  registerDerivedIndex(platform, LEADERBOARD_INDEX);
   return platform;
 }
 

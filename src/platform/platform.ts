@@ -3,7 +3,7 @@ import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import { apiKey, uuidV4 } from '../kernel/ids.js';
 import { ReplayableIds } from '../kernel/replayable-ids.js';
-import { HandleHistory } from './identity/handle-history.js';
+import { HandleHistory } from './handle-history.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
 import { MockLedger } from '../escrow/ledger.js';

@@ -1,8 +1,8 @@
 import { canonicalJson } from '../kernel/canonical.js';
 import { currentFen } from '../rules/chess/chess.js';
 import { listActivity } from './social/activity.js';
-import { challengeSnapshot } from './chess/challenge-record.js';
-import { GameRecord } from './chess/game-record.js';
+import { challengeSnapshot } from './chess/storage/challenge-record.js';
+import { GameRecord } from './chess/storage/game-record.js';
 import type { Platform } from './platform.js';
 import { STATE_TABLES, type Activity, type Game, type StateTable } from './state.js';
 

@@ -2,11 +2,14 @@ import type { Board } from '../rules/chess/chess.js';
 import type { EndReason, GameResult, Side } from '../rules/chess/game.js';
 import type { EligibilityFilters } from '../rules/chess/eligibility.js';
 import type { RateAction } from '../rules/rate-limit.js';
-import type { ActivityType } from './social/activity.js';
 
 /**
- * The platform's whole state, as plain records. Modules in this folder change it; rules in src/rules
- * decide how. Times are virtual milliseconds.
+ * The platform's whole state: its tables, and the record interface of each row. Most rows are plain objects;
+ * the ones a long run keeps by the million are compact classes behind these same interfaces, each in its
+ * domain's storage/ folder (a game and its packed moves: src/platform/chess/storage/; a challenge:
+ * chess/storage/challenge-record.ts; activity entries: social/storage/activity-rows.ts), so a module reads
+ * a Game or an Activity row the same whichever way it is kept. Modules in this folder change the state;
+ * rules in src/rules decide how. Times are virtual milliseconds.
  */
 export interface ApiUsage {
   dayIndex: number;
@@ -133,7 +136,7 @@ export interface Game {
   readonly whiteId: string;
   readonly blackId: string;
   status: GameStatus;
-  /** The live board; a finished game rebuilds it from its move log when read (src/platform/chess/game-record.ts). */
+  /** The live board; a finished game rebuilds it from its move log when read (src/platform/chess/storage/game-record.ts). */
   readonly board: Board;
   readonly initialFen: string;
   /** Every move; a finished game rebuilds them from its move log when read: use `plies` and `fen` where they do. */
@@ -211,6 +214,28 @@ export interface Notification {
   readonly atMs: number;
 }
 
+/**
+ * The kinds of activity row (GET /api/activity, SPEC, WIRE §11; recorded by src/platform/social/activity.ts).
+ * WIRE's one example labels a challenge "game_started"; we name each kind for what happened (OURS), from this
+ * closed vocabulary.
+ */
+export const ACTIVITY_TYPES = [
+  'challenge_created',
+  'challenge_accepted',
+  'game_started',
+  'game_ended',
+  'post_created',
+  'reply_created',
+  'liked',
+  'followed',
+  'unfollowed',
+  'profile_voted',
+  'tournament_created',
+  'tournament_joined',
+  'verified',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
 export interface Activity {
   readonly id: string;
   readonly seq: number;
@@ -222,7 +247,7 @@ export interface Activity {
   readonly atMs: number;
 }
 
-/** An activity entry as kept: what every row shows without being read out (src/platform/social/activity-rows.ts). */
+/** An activity entry as kept: what every row shows without being read out (src/platform/social/storage/activity-rows.ts). */
 export interface ActivityEntry {
   readonly type: ActivityType;
   readonly atMs: number;
@@ -419,7 +444,7 @@ export interface PlatformState {
   /** Per actor: the seq of the newest post the unseen feed has served it. */
   readonly unseenCursor: Map<string, number>;
   readonly notifications: Map<string, Notification[]>;
-  /** Each actor's activity, oldest first, kept compact (src/platform/social/activity-rows.ts; `listActivity` reads rows). */
+  /** Each actor's activity, oldest first, kept compact (src/platform/social/storage/activity-rows.ts; `listActivity` reads rows). */
   readonly activity: Map<string, ActivityEntry[]>;
   /** The mock external social network, by lower-cased handle. */
   readonly externalAccounts: Map<string, ExternalAccount>;

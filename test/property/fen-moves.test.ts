@@ -1,7 +1,7 @@
 import type { Move, NormalMove } from 'chessops';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { turnMoves } from '../../agents/personas/fen-moves.js';
+import { turnMoves } from '../../agents/chess/fen-moves.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import {

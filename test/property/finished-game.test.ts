@@ -5,7 +5,7 @@ import {
   finishedFen,
   finishedMoves,
   packFinished,
-} from '../../src/platform/chess/finished-game.js';
+} from '../../src/platform/chess/storage/finished-game.js';
 import { resultFor } from '../../src/rules/chess/game.js';
 import { END_REASONS, type GameEnd } from '../../src/platform/state.js';
 

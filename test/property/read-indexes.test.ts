@@ -221,6 +221,7 @@ class Sandbox {
   readonly tiny = new PostIndex(this.p, { searchViewsKept: 2, changeLogLimit: 4 });
 
   constructor() {
+    this.p.onEvent((event) => this.tiny.follow(event));
     for (let i = 0; i < AGENTS; i++) this.actors.push(register(this.p, { handle: `agent${i}` }).agent);
     this.actors.push(registerHuman(this.p, { username: 'human0' }).human);
   }

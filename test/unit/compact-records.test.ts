@@ -7,12 +7,12 @@ import { ReplayableIds } from '../../src/kernel/replayable-ids.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
 import { moveSans } from '../../src/platform/chess/games.js';
-import { ChallengeRecord, challengeSnapshot } from '../../src/platform/chess/challenge-record.js';
+import { ChallengeRecord, challengeSnapshot } from '../../src/platform/chess/storage/challenge-record.js';
 import { expectApiError, newWorld, type TestAgent, type TestWorld } from '../helpers/world.js';
 
 /**
- * Finished games and activity rows are kept packed (src/platform/chess/game-record.ts, move-log.ts,
- * activity-rows.ts) and read back through the same routes: what a client reads after a game ended must be
+ * Finished games and activity rows are kept packed (src/platform/chess/storage/game-record.ts, move-log.ts,
+ * src/platform/social/storage/activity-rows.ts) and read back through the same routes: what a client reads after a game ended must be
  * exactly what it was told while the game was played.
  */
 

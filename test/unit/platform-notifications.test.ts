@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseIsoInstant } from '../../src/kernel/clock.js';
-import { ACTIVITY_TYPES } from '../../src/platform/social/activity.js';
+import { ACTIVITY_TYPES } from '../../src/platform/state.js';
 import { FOOLS_MATE, START_MS, type TestWorld } from '../helpers/world.js';
 import {
   addHuman,

@@ -1,5 +1,5 @@
 import { requireHuman } from '../../platform/identity/actors.js';
-import { postsBy } from '../../platform/identity/humans.js';
+import { postsByAuthor } from '../../platform/social/posts.js';
 import * as C from '../contract/humans.js';
 import { humanProfile } from '../profile-views.js';
 import { implement, type Route } from '../types.js';
@@ -9,7 +9,7 @@ import { page } from './paging.js';
 export const humansRoutes: Route[] = [
   implement(C.humanProfile, ({ platform, params, query }) => {
     const human = requireHuman(platform, params['username']!);
-    const posts = page(postsBy(platform, human.id), query);
+    const posts = page(postsByAuthor(platform, human.id), query);
     return { success: true as const, human: humanProfile(platform, human, posts.items) };
   }),
 ];

@@ -1,4 +1,4 @@
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import type { Challenge } from '../state.js';
@@ -19,7 +19,6 @@ export class ChallengeIndex {
   constructor(p: Platform) {
     this.#p = p;
     for (const id of p.state.openChallengeIds) this.#join(p.state.challenges.get(id)!);
-    p.onEvent((event) => this.#note(event));
   }
 
   /** The agent's open challenges, outgoing and incoming, direct and public, oldest first. */
@@ -50,7 +49,8 @@ export class ChallengeIndex {
     return rows;
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (event.type === 'challenge_created') this.#join(this.#p.state.challenges.get(event.challengeId)!);
     else if (event.type === 'challenge_accepted' || event.type === 'challenge_expired')
       this.#leave(this.#p.state.challenges.get(event.challengeId)!);
@@ -77,12 +77,15 @@ function partiesOf(challenge: Challenge): string[] {
     : [challenge.challengerId, challenge.opponentId];
 }
 
-export function challengeIndex(p: Platform): ChallengeIndex {
-  return derivedIndex(p, buildChallengeIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const CHALLENGE_INDEX: DerivedIndexKind<ChallengeIndex> = {
+  name: 'open challenges',
+  build: (p) => new ChallengeIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildChallengeIndex(p: Platform): ChallengeIndex {
-  return new ChallengeIndex(p);
+export function challengeIndex(p: Platform): ChallengeIndex {
+  return derivedIndex(p, CHALLENGE_INDEX);
 }
 
 /** The agent's open challenges, outgoing and incoming, oldest first: the "mine" list and the per-agent limit read these. */

@@ -1,17 +1,11 @@
 import { fail } from '../../kernel/errors.js';
 import { openChallengesInvolving } from './challenge-index.js';
-import { ChallengeRecord } from './challenge-record.js';
+import { ChallengeRecord } from './storage/challenge-record.js';
 import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import { requireAgent } from '../identity/identity.js';
 import { startGame } from './games.js';
-import {
-  checkBountySol,
-  fundBountyGame,
-  releaseStake,
-  requireStake,
-  reserveStake,
-} from '../money/bounties.js';
+import { checkBountySol, fundBountyGame, releaseStake, requireStake, reserveStake } from './bounties.js';
 import { deriveEscrowAddress } from '../money/escrows.js';
 import { requireNotBlocked } from '../social/votes.js';
 import type { Agent, Challenge, Game } from '../state.js';

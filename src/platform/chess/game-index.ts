@@ -1,4 +1,4 @@
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import { SortedList } from '../sorted-list.js';
@@ -21,7 +21,6 @@ export class GameIndex {
   constructor(p: Platform) {
     this.#p = p;
     for (const game of p.state.games.values()) this.#reindex(game);
-    p.onEvent((event) => this.#note(event));
   }
 
   /** The number of games, of one status or (undefined) of any. */
@@ -52,7 +51,8 @@ export class GameIndex {
     return list;
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (
       event.type === 'game_created' ||
       event.type === 'game_started' ||
@@ -84,12 +84,15 @@ function bySeq(a: Game, b: Game): number {
   return a.seq - b.seq;
 }
 
-export function gameIndex(p: Platform): GameIndex {
-  return derivedIndex(p, buildGameIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const GAME_INDEX: DerivedIndexKind<GameIndex> = {
+  name: 'games',
+  build: (p) => new GameIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildGameIndex(p: Platform): GameIndex {
-  return new GameIndex(p);
+export function gameIndex(p: Platform): GameIndex {
+  return derivedIndex(p, GAME_INDEX);
 }
 
 /** One page of every player's games, newest first, of one status or of any, and their number. */

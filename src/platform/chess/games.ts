@@ -15,10 +15,10 @@ import {
 import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from '../state.js';
-import { GameRecord, type Seating } from './game-record.js';
+import { GameRecord, type Seating } from './storage/game-record.js';
 
 /** Starting games, moves, deadlines, game end and rating updates. */
-export type { Seating } from './game-record.js';
+export type { Seating } from './storage/game-record.js';
 
 /** A game that starts now (no stake, or a tournament match). */
 export function startGame(p: Platform, seat: Seating): Game {

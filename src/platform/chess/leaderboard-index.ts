@@ -1,5 +1,5 @@
 import { compareRanked, isRanked, type RankCandidate } from '../../rules/chess/leaderboard.js';
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import { gamesPlayed } from './games.js';
 import type { Platform } from '../platform.js';
@@ -33,7 +33,6 @@ export class LeaderboardIndex {
       this.#standingByAgent.set(agent.id, standing);
     }
     this.#order = new SortedList(compareRanked, ranked);
-    p.onEvent((event) => this.#note(event));
   }
 
   /** The number of ranked agents. */
@@ -61,7 +60,8 @@ export class LeaderboardIndex {
     return this.#order.firstIndexWhere((standing) => standing.elo < elo);
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (event.type === 'game_ended') {
       this.#changed.add(event.whiteId);
       this.#changed.add(event.blackId);
@@ -96,10 +96,13 @@ function standingOf(agent: Agent): Standing {
   return { agent, handle: agent.handle, elo: agent.elo, gamesPlayed: gamesPlayed(agent) };
 }
 
-export function leaderboardIndex(p: Platform): LeaderboardIndex {
-  return derivedIndex(p, buildLeaderboardIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const LEADERBOARD_INDEX: DerivedIndexKind<LeaderboardIndex> = {
+  name: 'leaderboard',
+  build: (p) => new LeaderboardIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildLeaderboardIndex(p: Platform): LeaderboardIndex {
-  return new LeaderboardIndex(p);
+export function leaderboardIndex(p: Platform): LeaderboardIndex {
+  return derivedIndex(p, LEADERBOARD_INDEX);
 }

@@ -13,8 +13,7 @@ import { socialTier } from '../../rules/social/social-score.js';
 import type { SocialScorePoints } from '../../rules/ruleset.js';
 import { socialScoreOf } from './actors.js';
 import type { Platform } from '../platform.js';
-import { postsByAuthor } from '../social/posts.js';
-import type { Agent, Post } from '../state.js';
+import type { Agent } from '../state.js';
 
 /**
  * Read-only views over all agents: the directory (GET /api/agents), the activity leaderboard, the profile's
@@ -83,11 +82,6 @@ function tournamentsCreatedByAgent(p: Platform): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of p.state.tournaments.values()) counts.set(t.creatorId, (counts.get(t.creatorId) ?? 0) + 1);
   return counts;
-}
-
-/** The agent's newest posts for its profile, newest first (`ruleset.social.profileRecentPosts`). */
-export function recentPostsOf(p: Platform, agent: Agent): Post[] {
-  return postsByAuthor(p, agent.id, p.ruleset.social.profileRecentPosts);
 }
 
 export function socialTierOf(p: Platform, agent: Agent): string {

@@ -5,8 +5,7 @@ import { actorBase } from './actors.js';
 import { findExternalAccount } from './external-network.js';
 import { agentsVerifiedAs } from './owner-index.js';
 import type { Platform } from '../platform.js';
-import { postsByAuthor } from '../social/posts.js';
-import type { Agent, Human, Post } from '../state.js';
+import type { Agent, Human } from '../state.js';
 
 /**
  * Human accounts (SPEC item 9; WIRE §11): external-network owners who post, reply, like, follow and vote
@@ -75,9 +74,4 @@ function ensureNameFree(p: Platform, username: string): void {
 /** Agents verified with this human's external handle (WIRE §2: one X owner may own several agents). */
 export function agentsOwnedBy(p: Platform, human: Human): Agent[] {
   return agentsVerifiedAs(p, human.handle);
-}
-
-/** The human's posts, newest first. */
-export function postsBy(p: Platform, authorId: string): Post[] {
-  return postsByAuthor(p, authorId);
 }

@@ -1,5 +1,5 @@
 import { handleKey } from '../../rules/identity/identity.js';
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import { SortedList } from '../sorted-list.js';
@@ -21,7 +21,6 @@ export class OwnerIndex {
     for (const id of p.state.agents.keys()) this.#registered(id);
     for (const agent of p.state.agents.values())
       if (agent.verified && agent.twitterHandle !== null) this.#verified(agent, agent.twitterHandle);
-    p.onEvent((event) => this.#note(event));
   }
 
   /** The agents verified with this external handle, in registration order. */
@@ -30,7 +29,8 @@ export class OwnerIndex {
     return list === undefined ? [] : Array.from({ length: list.length }, (_, i) => list.at(i));
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (event.type === 'agent_registered') this.#registered(event.agentId);
     else if (event.type === 'agent_verified')
       this.#verified(this.#p.state.agents.get(event.agentId)!, event.twitterHandle);
@@ -51,12 +51,15 @@ export class OwnerIndex {
   }
 }
 
-export function ownerIndex(p: Platform): OwnerIndex {
-  return derivedIndex(p, buildOwnerIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const OWNER_INDEX: DerivedIndexKind<OwnerIndex> = {
+  name: 'owners',
+  build: (p) => new OwnerIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildOwnerIndex(p: Platform): OwnerIndex {
-  return new OwnerIndex(p);
+export function ownerIndex(p: Platform): OwnerIndex {
+  return derivedIndex(p, OWNER_INDEX);
 }
 
 /** Agents verified with this external handle (WIRE §2: one X owner may own several agents), in registration order. */

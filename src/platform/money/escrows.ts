@@ -12,7 +12,7 @@ import { queueTransfer, type TransferSpec } from './transfers.js';
  * each row is called from here: deposits and payouts, fees and refunds are queued on the transfer queue
  * (src/platform/money/transfers.ts), the transfers it reports back are booked, and the escrow closes.
  *
- * Who fires the events: the escrow's owner (src/platform/money/bounties.ts for a bounty game,
+ * Who fires the events: the escrow's owner (src/platform/chess/bounties.ts for a bounty game,
  * src/platform/chess/tournaments.ts for a tournament) decides when to deposit, when its funding is complete, when
  * to pay out and when to cancel. A queued transfer lands later, on the virtual clock: the transfer queue's
  * timer (`onTransferDue` in src/platform/index.ts) hands it to the owner, which books it here with

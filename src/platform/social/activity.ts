@@ -1,6 +1,6 @@
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
-import type { Activity, ActivityEntry, ActorKind, Challenge } from '../state.js';
+import type { Activity, ActivityEntry, ActivityType, ActorKind, Challenge } from '../state.js';
 import { actorById } from '../identity/actors.js';
 import {
   ChallengeAcceptedEntry,
@@ -16,30 +16,13 @@ import {
   WrittenEntry,
   type RowContext,
   type RowText,
-} from './activity-rows.js';
+} from './storage/activity-rows.js';
 import { flatString } from '../../kernel/strings.js';
 
 /**
  * GET /api/activity (SPEC, WIRE §11): each actor's own gameplay and social actions, recorded from the event
- * log as it is written. WIRE's one example labels a challenge "game_started"; we name each kind for what
- * happened (OURS), from this closed vocabulary.
+ * log as it is written, one row of a kind in `ACTIVITY_TYPES` (src/platform/state.ts) per action.
  */
-export const ACTIVITY_TYPES = [
-  'challenge_created',
-  'challenge_accepted',
-  'game_started',
-  'game_ended',
-  'post_created',
-  'reply_created',
-  'liked',
-  'followed',
-  'unfollowed',
-  'profile_voted',
-  'tournament_created',
-  'tournament_joined',
-  'verified',
-] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /**
  * One row before it is stored: written out now, read later from its challenge, or an action's entry made

@@ -1,4 +1,4 @@
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 
@@ -17,14 +17,14 @@ export class LikeIndex {
       const cut = key.indexOf('>');
       this.#add(key.slice(0, cut), key.slice(cut + 1));
     }
-    p.onEvent((event) => this.#note(event));
   }
 
   has(actorId: string, targetId: string): boolean {
     return this.#targetsByActor.get(actorId)?.has(targetId) ?? false;
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (event.type === 'liked') this.#add(event.actorId, event.targetId);
   }
 
@@ -38,10 +38,13 @@ export class LikeIndex {
   }
 }
 
-export function likeIndex(p: Platform): LikeIndex {
-  return derivedIndex(p, buildLikeIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const LIKE_INDEX: DerivedIndexKind<LikeIndex> = {
+  name: 'likes',
+  build: (p) => new LikeIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildLikeIndex(p: Platform): LikeIndex {
-  return new LikeIndex(p);
+export function likeIndex(p: Platform): LikeIndex {
+  return derivedIndex(p, LIKE_INDEX);
 }

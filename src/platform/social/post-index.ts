@@ -1,5 +1,5 @@
 import { matchesQueryKey, rankScore, type FeedSort } from '../../rules/social/feed.js';
-import { derivedIndex } from '../derived-index.js';
+import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import type { Post, PostType } from '../state.js';
@@ -202,7 +202,6 @@ export class PostIndex {
   constructor(p: Platform, limits: PostIndexLimits = POST_INDEX_LIMITS) {
     this.#p = p;
     this.#limits = limits;
-    p.onEvent((event) => this.#note(event));
   }
 
   /** The posts of one type (null: every post), current. */
@@ -233,7 +232,8 @@ export class PostIndex {
     return this.#current(view);
   }
 
-  #note(event: PlatformEvent): void {
+  /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
+  follow(event: PlatformEvent): void {
     if (event.type === 'liked' && event.targetKind === 'post') this.#logChange(event.targetId);
     else if (event.type === 'reply_created') this.#logChange(event.postId);
   }
@@ -281,10 +281,13 @@ function dropViewsBefore<K>(views: Map<K, PostView>, cursor: number): void {
   for (const [key, view] of views) if (view.cursor < cursor) views.delete(key);
 }
 
-export function postIndex(p: Platform): PostIndex {
-  return derivedIndex(p, buildPostIndex);
-}
+/** The kind createPlatform registers: built from the state on its first read, then following the event log. */
+export const POST_INDEX: DerivedIndexKind<PostIndex> = {
+  name: 'posts',
+  build: (p) => new PostIndex(p),
+  follow: (index, event) => index.follow(event),
+};
 
-function buildPostIndex(p: Platform): PostIndex {
-  return new PostIndex(p);
+export function postIndex(p: Platform): PostIndex {
+  return derivedIndex(p, POST_INDEX);
 }

@@ -111,3 +111,8 @@ export function postsByAuthor(p: Platform, authorId: string, limit = Infinity): 
   for (let i = ids.length - 1; i >= 0 && out.length < limit; i--) out.push(p.state.posts.get(ids[i]!)!);
   return out;
 }
+
+/** The agent's newest posts for its profile, newest first (`ruleset.social.profileRecentPosts`). */
+export function recentPostsOf(p: Platform, agent: Agent): Post[] {
+  return postsByAuthor(p, agent.id, p.ruleset.social.profileRecentPosts);
+}

@@ -4,8 +4,7 @@ import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Ruleset } from '../../rules/ruleset.js';
 import { Checker } from './checker.js';
-import { checkModulePath } from '../scenario/scenario-population.js';
-import { isRecord } from '../scenario/scenario-fields.js';
+import { isRecord } from '../../kernel/records.js';
 
 /**
  * Invariants of the user's own, named by a scenario as agent modules are:
@@ -40,34 +39,6 @@ export class InvariantModuleError extends Error {}
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts'];
-
-/** The scenario's `invariants:` list, checked like agent module paths. */
-export function checkInvariantList(
-  value: unknown,
-  problems: string[],
-  baseDir: string | undefined,
-): InvariantModuleSpec[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value)) {
-    problems.push('invariants: must be a list of { module: ./path/to/check.mjs }');
-    return undefined;
-  }
-  return value.flatMap((entry, i) => {
-    const field = `invariants[${i}]`;
-    if (!isRecord(entry) || Object.keys(entry).some((k) => k !== 'module')) {
-      problems.push(`${field}: must be { module: ./path/to/check.mjs } and nothing else`);
-      return [];
-    }
-    const module = checkModulePath(
-      entry['module'],
-      `${field}.module`,
-      'an invariant module, e.g. ./checks/no-timeouts.mjs',
-      problems,
-      baseDir,
-    );
-    return module ? [module] : [];
-  });
-}
 
 /** Loads each module and builds its checker; every fault is one InvariantModuleError naming the path. */
 export async function loadUserInvariants(

@@ -2,9 +2,8 @@ import { parseDurationMs } from '../../kernel/clock.js';
 
 /** Field checks shared by the scenario loader's parts; each pushes a problem naming the field and returns a usable default. */
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// The plain-object test is the kernel's (the invariant loader checks module exports with it too).
+export { isRecord } from '../../kernel/records.js';
 
 export function checkDuration(
   value: unknown,

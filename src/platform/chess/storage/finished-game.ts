@@ -1,6 +1,6 @@
-import { flatString } from '../../kernel/strings.js';
-import { resultFor, type Side } from '../../rules/chess/game.js';
-import { END_REASONS, type EndReason, type GameEnd } from '../state.js';
+import { flatString } from '../../../kernel/strings.js';
+import { resultFor, type Side } from '../../../rules/chess/game.js';
+import { END_REASONS, type EndReason, type GameEnd } from '../../state.js';
 
 /**
  * What a finished game keeps beyond its ids, as one flat one-byte string: the final position (FEN), a line

@@ -1,6 +1,6 @@
 import type { NormalMove } from 'chessops';
-import { BitReader, BitWriter, RiceSeries } from '../../kernel/bits.js';
-import { readMoveBits, writeMoveBits, type Board } from '../../rules/chess/chess.js';
+import { BitReader, BitWriter, RiceSeries } from '../../../kernel/bits.js';
+import { readMoveBits, writeMoveBits, type Board } from '../../../rules/chess/chess.js';
 
 /**
  * A game's moves as a bit stream, a byte or two a move. Per move: the move in the few bits its position

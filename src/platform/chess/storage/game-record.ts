@@ -1,6 +1,6 @@
 import type { NormalMove } from 'chessops';
-import type { ReplayableIds } from '../../kernel/replayable-ids.js';
-import { asSmallInt } from '../../kernel/small-int.js';
+import type { ReplayableIds } from '../../../kernel/replayable-ids.js';
+import { asSmallInt } from '../../../kernel/small-int.js';
 import {
   currentFen,
   newBoard,
@@ -9,9 +9,9 @@ import {
   STANDARD_START_FEN,
   type Board,
   type PlayedMove,
-} from '../../rules/chess/chess.js';
+} from '../../../rules/chess/chess.js';
 import { MoveLog, replayMoves, type LoggedMove, type PackedMoves } from './move-log.js';
-import type { Game, GameEnd, GameStatus, MoveRecord } from '../state.js';
+import type { Game, GameEnd, GameStatus, MoveRecord } from '../../state.js';
 import { finishedEnd, finishedFen, finishedMoves, packFinished } from './finished-game.js';
 
 /** Who plays, and on what terms (the challenge it came from). */

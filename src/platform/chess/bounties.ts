@@ -1,17 +1,17 @@
 import { fail } from '../../kernel/errors.js';
 import { lamportsToSol, solToLamports } from '../../kernel/money.js';
 import { bountySettlement } from '../../rules/money/fees.js';
-import { activateGame, cancelPendingGame, createPendingGame } from '../chess/games.js';
+import { activateGame, cancelPendingGame, createPendingGame } from './games.js';
 import {
   bookFinishedTransfer,
   depositInto,
   openEscrow,
   transitionEscrow,
   type OutflowSpec,
-} from './escrows.js';
+} from '../money/escrows.js';
 import type { Platform, PlatformTimer } from '../platform.js';
-import type { Agent, Challenge, Escrow, EscrowStatus, Game, Transfer } from '../state.js';
-import { releaseReservation, requireSpendable, reserveLamports } from './transfers.js';
+import type { Agent, Challenge, Escrow, Game, Transfer } from '../state.js';
+import { releaseReservation, requireSpendable, reserveLamports } from '../money/transfers.js';
 
 /**
  * Bounty challenges (SPEC: 0.01-10 SOL, both players deposit, 10% system fee), and the bounty game's side
@@ -26,6 +26,9 @@ import { releaseReservation, requireSpendable, reserveLamports } from './transfe
  *    back.
  * 4. The game ends (`onBountyGameEnded`): the winner is paid the pot minus the fee, or both stakes go back
  *    on a draw.
+ *
+ * It sits in chess/, beside tournaments.ts (the other owner of escrows), because it creates, starts and
+ * cancels games: the money room below knows escrows, transfers and wallets, never a game.
  */
 export function checkBountySol(p: Platform, bountySol: number): number {
   const lamports = solToLamports(bountySol);
@@ -178,21 +181,4 @@ function playerShare(
     };
   }
   return { type: 'bounty_payout', to, lamports, agentId, description: `bounty won: game ${game.id}` };
-}
-
-/** The wire's escrow_status / transfer_status pair for a bounty challenge or game. */
-export function escrowWireStatus(
-  p: Platform,
-  address: string | null,
-): { escrow_status: EscrowStatus | null; transfer_status: 'queued' | 'settled' | 'failed' | null } {
-  if (address === null) return { escrow_status: null, transfer_status: null };
-  const escrow = p.state.escrows.get(address);
-  if (!escrow) return { escrow_status: 'awaiting_deposits', transfer_status: 'queued' }; // not yet accepted
-  const deposits = escrow.depositIds.map((id) => p.state.transfers.get(id)!);
-  const transferStatus = deposits.some((t) => t.status === 'queued')
-    ? 'queued'
-    : deposits.every((t) => t.status === 'settled')
-      ? 'settled'
-      : 'failed';
-  return { escrow_status: escrow.status, transfer_status: transferStatus };
 }

@@ -1,8 +1,16 @@
-import type { ReplayableIds } from '../../kernel/replayable-ids.js';
-import type { HandleHistory } from '../identity/handle-history.js';
-import type { Side } from '../../rules/chess/game.js';
-import type { ActivityType } from './activity.js';
-import type { Activity, ActivityEntry, ActorKind, Challenge, Game, GameEnd, Post } from '../state.js';
+import type { ReplayableIds } from '../../../kernel/replayable-ids.js';
+import type { HandleHistory } from '../../handle-history.js';
+import type { Side } from '../../../rules/chess/game.js';
+import type {
+  Activity,
+  ActivityEntry,
+  ActivityType,
+  ActorKind,
+  Challenge,
+  Game,
+  GameEnd,
+  Post,
+} from '../../state.js';
 
 /**
  * Activity as kept for a whole run: each actor's list holds entries, read as Activity rows (see

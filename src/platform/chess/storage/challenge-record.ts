@@ -1,5 +1,5 @@
-import { asSmallInt } from '../../kernel/small-int.js';
-import type { Challenge, ChallengeStatus, Game } from '../state.js';
+import { asSmallInt } from '../../../kernel/small-int.js';
+import type { Challenge, ChallengeStatus, Game } from '../../state.js';
 
 /** What a challenge keeps while it is open, and after it expired: what its game will not say. */
 class OpenTerms {
