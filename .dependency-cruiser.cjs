@@ -144,6 +144,15 @@ module.exports = {
       to: { path: [srcOutside('client', 'rules', 'kernel'), '^(bench|test)/'] },
     },
     {
+      name: 'agent-chess-room-imports-no-agent',
+      comment:
+        "agents/chess/ is the agents' own chess (a board read from a FEN, its moves, a one-move capture look), " +
+        'shared by the personas: it knows no persona, engine or adapter.',
+      severity: 'error',
+      from: { path: '^agents/chess/' },
+      to: { path: '^agents/(?!chess/)' },
+    },
+    {
       name: 'http-imports-no-platform-or-cli',
       comment:
         'http/ serves the route table (api) and the live world (sim); it reaches the platform only through api.',
