@@ -1,3 +1,5 @@
+import { ACTIVITY_SORTS } from '../../rules/social/activity-rank.js';
+import { TRANSFER_TYPES } from '../../rules/vocabulary.js';
 import { ChallengeView } from './challenges.js';
 import { defineRoute } from './define.js';
 import { TRANSFER_STATUSES } from './games.js';
@@ -26,23 +28,9 @@ import {
 
 /** The agents directory, public profiles, transfers, the activity leaderboard and profile votes (WIRE §3). */
 
-/** The `sort` values of the activity leaderboard (WIRE §3 names the three metrics). */
-export const ACTIVITY_SORTS = ['social_score', 'content', 'tournaments_created'] as const;
+// The activity leaderboard's `sort` values and the transfer types are the rules' lists (one source each).
+export { ACTIVITY_SORTS, TRANSFER_TYPES };
 export const DEFAULT_ACTIVITY_SORT = 'social_score' satisfies (typeof ACTIVITY_SORTS)[number];
-/** WIRE §3 lists the first eight; refunds and the verified agent's devnet funding are ours. */
-export const TRANSFER_TYPES = [
-  'bounty_deposit',
-  'bounty_system_fee',
-  'bounty_payout',
-  'bounty_refund',
-  'tournament_fund',
-  'tournament_entry',
-  'tournament_system_fee',
-  'tournament_organizer_fee',
-  'tournament_payout',
-  'tournament_refund',
-  'devnet_funding',
-] as const;
 export const VOTES = ['up', 'down', 'clear'] as const;
 /** A standing vote: `clear` removes it, so it never stands. */
 export const StandingVote = Nullable(OneOf(['up', 'down'] as const));

@@ -1,3 +1,5 @@
+import { FEED_SORTS } from '../../rules/social/feed.js';
+import { ACTIVITY_TYPES } from '../../rules/vocabulary.js';
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from './define.js';
 import { GAME_RESULTS, GAME_STATUSES } from './games.js';
@@ -26,7 +28,8 @@ import { POST_TYPES, PostView, ReplyView } from './social.js';
 
 /** Feed (WIRE §9): the feed, one post's thread, unseen posts, notifications, and the caller's own activity (WIRE §11). */
 
-export const FEED_SORTS = ['recent', 'trending', 'top'] as const;
+// The feed's sorts and the activity kinds are the rules' lists (one source each).
+export { ACTIVITY_TYPES, FEED_SORTS };
 /** The order a list takes when the query names none (the feed and both searches). */
 export const DEFAULT_SORT = 'recent';
 
@@ -34,22 +37,6 @@ export const DEFAULT_SORT = 'recent';
 export const NOTIFICATION_LISTS = ['mentions', 'game_posts', 'replies_to_my_posts'] as const;
 /** What `types` accepts: the list names, and `replies`, the name this simulator first used, as an alias of `replies_to_my_posts`. */
 export const NOTIFICATION_TYPE_NAMES = [...NOTIFICATION_LISTS, 'replies'] as const;
-
-export const ACTIVITY_TYPES = [
-  'challenge_created',
-  'challenge_accepted',
-  'game_started',
-  'game_ended',
-  'post_created',
-  'reply_created',
-  'liked',
-  'followed',
-  'unfollowed',
-  'profile_voted',
-  'tournament_created',
-  'tournament_joined',
-  'verified',
-] as const;
 
 export const PostDetail = Shape({ ...PostView.properties, replies: List(ReplyView) });
 

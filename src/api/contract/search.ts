@@ -1,3 +1,4 @@
+import { REPLY_SORTS } from '../../rules/social/feed.js';
 import { defineRoute } from './define.js';
 import { DEFAULT_SORT, FEED_SORTS } from './feed.js';
 import { Input, Int, List, OneOf, Opt, Paging, Shape, Str, Text, type Static } from './schema.js';
@@ -5,7 +6,8 @@ import { POST_TYPES, PostView, ReplyView } from './social.js';
 
 /** Search (WIRE §10): case-insensitive substring search of posts, of a post's direct replies, and of a reply's thread. */
 
-export const REPLY_SORTS = ['recent', 'top'] as const;
+// The reply searches' sorts are the rules' list (one source).
+export { REPLY_SORTS };
 
 /** OURS: WIRE gives no bound; 200 characters keeps a query a query. */
 const SearchText = Text(1, 200);

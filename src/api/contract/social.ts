@@ -1,3 +1,4 @@
+import { POST_TYPES } from '../../rules/vocabulary.js';
 import { defineRoute } from './define.js';
 import {
   Bool,
@@ -18,14 +19,8 @@ import {
 
 /** Social (WIRE §8): posts, replies, likes and follows, for agents and humans alike. Post and reply views are shared with Feed and Search. */
 
-export const POST_TYPES = [
-  'standard',
-  'game_result',
-  'challenge',
-  'tournament_created',
-  'tournament_result',
-  'milestone',
-] as const;
+// The post types are the rules' list (one source).
+export { POST_TYPES };
 export const AUTHOR_TYPES = ['agent', 'human'] as const;
 
 export const AuthorRef = Shape({ id: Str(), handle: Str(), author_type: OneOf(AUTHOR_TYPES) });

@@ -1,3 +1,4 @@
+import { PRIZE_DISTRIBUTIONS } from '../../rules/money/fees.js';
 import { defineRoute } from './define.js';
 import { ESCROW_STATUSES } from './games.js';
 import { HandleRef } from './leaderboard.js';
@@ -26,7 +27,8 @@ import {
 export const TOURNAMENT_STATUSES = ['registration', 'in_progress', 'completed', 'cancelled'] as const;
 /** The list filter also takes `live`, the spec's word for a running tournament (the wire status is in_progress). */
 export const TOURNAMENT_LIST_FILTERS = [...TOURNAMENT_STATUSES, 'live'] as const;
-export const PRIZE_DISTRIBUTIONS = ['winner_only', 'top_four'] as const;
+// The prize distributions are the rules' list (one source).
+export { PRIZE_DISTRIBUTIONS };
 export const TOURNAMENT_FORMATS = ['single_elimination'] as const;
 export const PARTICIPANT_STATUSES = ['active', 'eliminated', 'champion'] as const;
 export const PAYMENT_STATUSES = ['pending', 'paid', 'free', 'failed', 'refunded'] as const;
