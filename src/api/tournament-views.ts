@@ -1,11 +1,12 @@
 import { toIso } from '../kernel/clock.js';
 import { lamportsToSol } from '../kernel/money.js';
 import type { Platform } from '../platform/platform.js';
-import type { Agent, Match, Participant, Tournament } from '../platform/state.js';
+import type { Match, Participant, Tournament } from '../platform/state.js';
 import { agentTransfers, sumLamports } from '../platform/money/agent-money.js';
 import { reservedParticipants, type TournamentRanked } from '../platform/chess/tournament-queries.js';
 import type * as L from './contract/leaderboard.js';
 import type * as T from './contract/tournaments.js';
+import { agentOf } from './views.js';
 
 /**
  * Wire views of tournaments (WIRE §7) and of the two tournament leaderboards' rows (WIRE §6). The questions
@@ -13,10 +14,6 @@ import type * as T from './contract/tournaments.js';
  * an agent's money in src/platform/money/agent-money.ts.
  */
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
-
-function agentOf(p: Platform, id: string): Agent {
-  return p.state.agents.get(id)!;
-}
 
 /*
  * The list row, the open row and the detail each repeat the summary fields as one flat literal (the house

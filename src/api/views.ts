@@ -1,4 +1,5 @@
 import { toIso } from '../kernel/clock.js';
+import { invariant } from '../kernel/errors.js';
 import { sideToMove } from '../rules/chess/chess.js';
 import type { Side } from '../rules/chess/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/chess/games.js';
@@ -22,7 +23,8 @@ export function agentRef(a: Agent): G.PlayerRef {
   return { handle: a.handle, elo: a.elo };
 }
 
-function agentOf(p: Platform, id: string): Agent {
+/** The agent a record names by id (a game's player, a challenger): records only name agents that exist. */
+export function agentOf(p: Platform, id: string): Agent {
   return p.state.agents.get(id)!;
 }
 
@@ -210,6 +212,34 @@ export function historyRow(p: Platform, g: Game, me: Agent): G.HistoryRow {
     ended_at: toIso(end.endedAtMs),
     tournament_name: g.tournamentId === null ? null : p.state.tournaments.get(g.tournamentId)!.name,
   };
+}
+
+/** One row of GET /api/chess/games/my-turn: a game waiting for the caller's move. */
+export function myTurnRow(p: Platform, g: Game, agentId: string): G.MyTurnRow {
+  return {
+    game_id: g.id,
+    id: g.id,
+    current_fen: gameFen(g),
+    move_count: g.plies,
+    my_color: agentId === g.whiteId ? 'white' : 'black',
+    white_player: agentRef(agentOf(p, g.whiteId)),
+    black_player: agentRef(agentOf(p, g.blackId)),
+    turn_deadline_at: g.deadlineMs === null ? null : p.iso(g.deadlineMs),
+  };
+}
+
+/** The account after PATCH /api/agents/profile, stamped with the time of the edit. */
+export function updatedAgent(p: Platform, me: Agent): I.UpdatedAgent {
+  return Object.assign(agentSelf(p, me), { updated_at: toIso(p.nowMs) });
+}
+
+/** When and with which external account a verified agent verified (set together by verifyAgent). */
+export function verifiedStamp(agent: Agent): { at: string; handle: string } {
+  invariant(
+    agent.verifiedAtMs !== null && agent.twitterHandle !== null,
+    `verified agent ${agent.handle} lacks its verification stamp`,
+  );
+  return { at: toIso(agent.verifiedAtMs), handle: agent.twitterHandle };
 }
 
 export function leaderboardRow(rank: number, a: Agent): L.LeaderboardRow {

@@ -1,11 +1,10 @@
 import { openChallengesInvolving, openPublicChallengesPage } from '../../platform/chess/challenge-index.js';
 import { acceptChallenge, createChallenge } from '../../platform/chess/challenges.js';
 import { requireAgent } from '../../platform/identity/identity.js';
-import type { Platform } from '../../platform/platform.js';
-import type { Agent, Challenge } from '../../platform/state.js';
+import { directPendingRow, outgoingOpenRow } from '../challenge-views.js';
 import * as C from '../contract/challenges.js';
 import { caller, implement, type Route } from '../types.js';
-import { agentRef, challengeView, escrowFields, gameSummary, solOrNull } from '../views.js';
+import { challengeView, escrowFields, gameSummary } from '../views.js';
 import { resolved } from './paging.js';
 
 /** Challenges (WIRE §5). */
@@ -55,26 +54,3 @@ export const challengeRoutes: Route[] = [
     };
   }),
 ];
-
-function outgoingOpenRow(p: Platform, c: Challenge): C.OutgoingOpenChallenge {
-  return {
-    challenge_id: c.id,
-    game_id: c.id,
-    created_at: p.iso(c.createdAtMs),
-    bounty_sol: solOrNull(c.bountyLamports),
-  };
-}
-
-/** A direct challenge from `me`'s side: incoming when `me` is the one named. */
-function directPendingRow(p: Platform, c: Challenge, me: Agent): C.DirectPendingChallenge {
-  const incoming = c.opponentId === me.id;
-  const other = p.state.agents.get(incoming ? c.challengerId : c.opponentId!)!;
-  return {
-    challenge_id: c.id,
-    game_id: c.id,
-    direction: incoming ? 'incoming' : 'outgoing',
-    opponent: agentRef(other),
-    created_at: p.iso(c.createdAtMs),
-    bounty_sol: solOrNull(c.bountyLamports),
-  };
-}

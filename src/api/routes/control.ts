@@ -7,7 +7,7 @@ import {
   updateExternalAccount,
 } from '../../platform/identity/external-network.js';
 import { registerHuman } from '../../platform/identity/humans.js';
-import type { ExternalAccount } from '../../platform/state.js';
+import { clockFields, externalAccountView } from '../control-views.js';
 import * as C from '../contract/control.js';
 import type { BodyOf } from '../contract/define.js';
 import {
@@ -53,18 +53,6 @@ export const controlRoutes: Route[] = [
   })),
 ];
 
-function externalAccountView(account: ExternalAccount): C.ExternalAccount {
-  return {
-    handle: account.handle,
-    display_name: account.displayName,
-    avatar_url: account.avatarUrl,
-    followers: account.followers,
-    followers_count: account.followers,
-    banned: account.banned,
-    posts: account.posts.map((post) => ({ id: post.id, text: post.text, created_at: toIso(post.atMs) })),
-  };
-}
-
 /**
  * The second group drives a live world (`serve`): its clock, one long job at a time, snapshot and restore,
  * the faucet, the invariant results. They act through `LiveControl`, which only a live server provides, so
@@ -106,19 +94,6 @@ export const liveControlRoutes: LiveRoute[] = [
   implementLive(C.setFaults, ({ live, body }) => live.setFaults(body)),
   implementLive(C.writeReport, ({ live }) => live.writeReport()),
 ];
-
-/** The clock as every clock route reports it (the contract's clock fields). */
-function clockFields(live: LiveControl): Omit<C.ClockResponse, 'success'> {
-  const next = live.nextTimerDueMs();
-  return {
-    now: toIso(live.nowMs),
-    now_ms: live.nowMs,
-    manual: live.clock.manual,
-    speed: live.clock.speed,
-    next_timer_at: next === undefined ? null : toIso(next),
-    busy: live.job,
-  };
-}
 
 /** Sets the clock forward to `at` (ISO 8601) or `at_ms`; time never runs backwards. */
 function setClock(live: LiveControl, body: BodyOf<typeof C.setClock>): Promise<C.AdvanceResponse> {

@@ -2,11 +2,9 @@ import { fail } from '../../kernel/errors.js';
 import { isAgentsTurn, listGames, submitMove } from '../../platform/chess/games.js';
 import { allGamesPage } from '../../platform/chess/game-index.js';
 import { requireAgent } from '../../platform/identity/identity.js';
-import type { Platform } from '../../platform/platform.js';
-import type { Game } from '../../platform/state.js';
 import * as C from '../contract/games.js';
 import { caller, implement, type Route } from '../types.js';
-import { agentRef, gameDetail, gameFen, gameSummary, historyRow, moveView } from '../views.js';
+import { gameDetail, gameSummary, historyRow, moveView, myTurnRow } from '../views.js';
 import { page, pagedList, resolved } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
@@ -60,18 +58,3 @@ export const gameRoutes: Route[] = [
     };
   }),
 ];
-
-function myTurnRow(p: Platform, g: Game, agentId: string): C.MyTurnRow {
-  const white = p.state.agents.get(g.whiteId)!;
-  const black = p.state.agents.get(g.blackId)!;
-  return {
-    game_id: g.id,
-    id: g.id,
-    current_fen: gameFen(g),
-    move_count: g.plies,
-    my_color: agentId === g.whiteId ? 'white' : 'black',
-    white_player: agentRef(white),
-    black_player: agentRef(black),
-    turn_deadline_at: g.deadlineMs === null ? null : p.iso(g.deadlineMs),
-  };
-}

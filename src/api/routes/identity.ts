@@ -1,5 +1,4 @@
 import { toIso } from '../../kernel/clock.js';
-import { invariant } from '../../kernel/errors.js';
 import { checkHandle, register, updateProfile } from '../../platform/identity/identity.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Agent } from '../../platform/state.js';
@@ -11,7 +10,7 @@ import {
 import { verificationText } from '../../rules/identity/identity.js';
 import * as C from '../contract/identity.js';
 import { actorCaller, caller, implement, type Route } from '../types.js';
-import { agentSelf, apiUsage, humanSelf } from '../views.js';
+import { agentSelf, apiUsage, humanSelf, updatedAgent, verifiedStamp } from '../views.js';
 
 /** Registration, the caller, profile edits and verification (WIRE §2). Length limits live in the ruleset and are checked by the rules. */
 export const identityRoutes: Route[] = [
@@ -103,20 +102,6 @@ export const identityRoutes: Route[] = [
   implement(C.refreshTwitter, refreshHandler),
   implement(C.refreshSocial, refreshHandler),
 ];
-
-/** The account after PATCH /api/agents/profile, stamped with the time of the edit. */
-function updatedAgent(p: Platform, me: Agent): C.UpdatedAgent {
-  return Object.assign(agentSelf(p, me), { updated_at: toIso(p.nowMs) });
-}
-
-/** When and with which external account a verified agent verified (set together by verifyAgent). */
-function verifiedStamp(agent: Agent): { at: string; handle: string } {
-  invariant(
-    agent.verifiedAtMs !== null && agent.twitterHandle !== null,
-    `verified agent ${agent.handle} lacks its verification stamp`,
-  );
-  return { at: toIso(agent.verifiedAtMs), handle: agent.twitterHandle };
-}
 
 /** refresh-twitter and refresh-social: the profile data just pulled is the external account's own. */
 function refreshHandler(ctx: {
