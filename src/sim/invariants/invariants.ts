@@ -1,7 +1,7 @@
 import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Ruleset } from '../../rules/ruleset.js';
-import { Checker, hasFinalCheck, type FinalCheck, type InvariantResult, type Violation } from './checker.js';
+import { Checker, hasFinalCheck, type InvariantResult, type Violation } from './checker.js';
 import { socialCheckers } from './social-invariants.js';
 
 export type { InvariantResult, Violation } from './checker.js';
@@ -446,14 +446,12 @@ class TournamentBrackets extends Checker {
 }
 
 export class InvariantSuite {
+  /** Every checker, built-in first; those with an end-of-run check (`FinalCheck`) run it in `finish`. */
   readonly #checkers: Checker[];
-  /** The checkers with end-of-run checks, run by `finish`. */
-  readonly #finals: FinalCheck[];
 
   /** The user's own checkers (src/sim/invariants/user-invariants.ts), added before any event; their results follow the built-in ones. */
   add(checkers: readonly Checker[]): void {
     this.#checkers.push(...checkers);
-    this.#finals.push(...checkers.filter(hasFinalCheck));
   }
 
   /** The first violation of the named invariant so far (cheap enough to ask after every instant). */
@@ -469,22 +467,17 @@ export class InvariantSuite {
   #finishedAt: number | undefined;
 
   constructor(platform: Platform) {
-    const elo = new EloConservation(platform);
-    const lamports = new LamportsConserved(platform);
-    const escrows = new EscrowSettlesOnce();
-    const social = socialCheckers(platform);
     this.#checkers = [
-      elo,
-      lamports,
-      escrows,
+      new EloConservation(platform),
+      new LamportsConserved(platform),
+      new EscrowSettlesOnce(),
       new BountyFeesExact(platform.ruleset.bounty.systemFeeBps),
       new TournamentBrackets(),
       new OneResultPerGame(),
       new DeadlinesExact(platform.ruleset.game.turnLimitMs),
       new ResearchPhaseHeld(platform.ruleset.research),
-      ...social,
+      ...socialCheckers(platform),
     ];
-    this.#finals = [elo, lamports, escrows, ...social.filter(hasFinalCheck)];
     platform.onEvent((event) => this.observe(event));
   }
 
@@ -498,7 +491,8 @@ export class InvariantSuite {
    * (POST /_sim/report, then the stop), and a second pass would count the same checks and violations twice.
    */
   finish(t: number): InvariantResult[] {
-    if (this.#finishedAt !== t) for (const checker of this.#finals) checker.finalCheck(t);
+    if (this.#finishedAt !== t)
+      for (const checker of this.#checkers) if (hasFinalCheck(checker)) checker.finalCheck(t);
     this.#finishedAt = t;
     return this.results();
   }
