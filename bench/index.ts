@@ -15,6 +15,7 @@ import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './socia
 import { runSweepBench } from './sweep.js';
 import { runCrowdBench, runSmokeBench } from './scenario-run.js';
 import { runSplitLoadBench } from './http-split.js';
+import { runAutocannonBench } from './http-autocannon.js';
 import { figureLine, median, type Goal } from './figures.js';
 import { runFaultsBench } from './faults.js';
 
@@ -198,10 +199,13 @@ if (isMain) {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   // BENCH_SECTIONS=games,memory (a comma list) runs only those sections. The figures of issue 17: games (P1),
   // memory (P4 bytes per finished game), smoke (P2, ~20 s or more), crowd (P2b and P4's crowd memory, a minute
-  // or more), http (P3, the load in a child process). Also social, engine, serve, serve-scale (issue 25:
+  // or more), http (P3, the load in a child process), autocannon (P3 with autocannon against a real serve process). Also social, engine, serve, serve-scale (issue 25:
   // 200,000 profile edits from one key, a 100,000-agent restore and a day under 100 pollers) and sweep.
   const sections = new Set(
-    (process.env['BENCH_SECTIONS'] ?? 'games,memory,smoke,crowd,http,social,engine,serve,serve-scale,sweep')
+    (
+      process.env['BENCH_SECTIONS'] ??
+      'games,memory,smoke,crowd,http,autocannon,social,engine,serve,serve-scale,sweep'
+    )
       .split(',')
       .map((s) => s.trim()),
   );
@@ -225,6 +229,12 @@ if (isMain) {
       seconds: Number(process.env['BENCH_HTTP_SECONDS'] ?? 2),
       rounds: Number(process.env['BENCH_HTTP_ROUNDS'] ?? 5),
       seed: 'http-bench',
+      log,
+    });
+  if (sections.has('autocannon'))
+    await runAutocannonBench({
+      seconds: Number(process.env['BENCH_AUTOCANNON_SECONDS'] ?? 10),
+      rounds: Number(process.env['BENCH_AUTOCANNON_ROUNDS'] ?? 3),
       log,
     });
   if (sections.has('social'))

@@ -1,0 +1,167 @@
+/**
+ * P3 under the field's standard HTTP load generator (issue 32): autocannon, 500 connections, against a real
+ * `serve` process (its background population playing on the real-time clock) and against bare fastify in a
+ * process of its own, taking turns. The twin answers GET /api/chess/games/my-turn for an agent with a game
+ * on its turn; the baseline answers one JSON route. Each round pairs the two, in an order that reverses
+ * every round; the ratio is the median over rounds, the tail the worst request of any twin round.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { figureLine, median, type Goal } from './figures.js';
+
+const CLI = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./bare-fastify-child.js', import.meta.url));
+const CONNECTIONS = 500;
+
+const RATIO_GOAL: Goal = { better: 'higher', goal: 0.85 };
+const TAIL_GOAL: Goal = { better: 'lower', goal: 250, strict: true, unit: (n) => `${n} ms` };
+
+interface Round {
+  rps: number;
+  p99: number;
+  max: number;
+  bad: number;
+}
+
+export async function runAutocannonBench(options: {
+  seconds: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<void> {
+  const { seconds, rounds, log } = options;
+  const twin = await ServeProcess.start();
+  const bare = await startBare();
+  try {
+    const key = await twin.agentWithGameOnItsTurn();
+    const targets = {
+      twin: { url: `${twin.origin}/api/chess/games/my-turn`, headers: { authorization: `Bearer ${key}` } },
+      bare: { url: `${bare.origin}/bare`, headers: {} },
+    };
+    await load(targets.twin.url, targets.twin.headers, 1); // warm-up: routes compiled, connections opened
+    await load(targets.bare.url, targets.bare.headers, 1);
+    const rows: { twin: Round; bare: Round }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (['bare', 'twin'] as const) : (['twin', 'bare'] as const);
+      const row: Partial<Record<'twin' | 'bare', Round>> = {};
+      for (const side of order) row[side] = await load(targets[side].url, targets[side].headers, seconds);
+      rows.push(row as { twin: Round; bare: Round });
+      log(
+        `autocannon round ${round + 1}/${rounds} (${order.join(', ')}): bare ${describe(row.bare!)}; serve my-turn ${describe(row.twin!)}`,
+      );
+    }
+    logSummary(log, rows, seconds);
+  } finally {
+    twin.stop();
+    bare.child.kill();
+  }
+}
+
+function describe(r: Round): string {
+  return `${Math.round(r.rps)} requests/s, p99 ${r.p99} ms, max ${r.max} ms${r.bad ? `, ${r.bad} not 200` : ''}`;
+}
+
+function logSummary(
+  log: (line: string) => void,
+  rows: { twin: Round; bare: Round }[],
+  seconds: number,
+): void {
+  const ratio = median(rows.map((r) => r.twin.rps / r.bare.rps));
+  const worst = Math.max(...rows.map((r) => r.twin.max));
+  const bareWorst = Math.max(...rows.map((r) => r.bare.max));
+  const bad = rows.reduce((sum, r) => sum + r.twin.bad + r.bare.bad, 0);
+  log(
+    `P3 under autocannon (${CONNECTIONS} connections, ${rows.length} rounds of ${seconds} s each side, real serve process with its population vs bare fastify in its own process):`,
+  );
+  log(
+    `  ${figureLine('P3 serve my-turn/bare fastify requests/s (autocannon)', ratio.toFixed(3), ratio, RATIO_GOAL)}`,
+  );
+  log(`  ${figureLine('P3 slowest serve request (autocannon)', `${worst} ms`, worst, TAIL_GOAL)}`);
+  log(
+    `  for information: bare fastify's slowest request ${bareWorst} ms under the same load (each run opens its ${CONNECTIONS} connections anew; the first answers wait for them)`,
+  );
+  if (bad > 0)
+    log(`  answers that were not 200 (errors, timeouts, non-2xx): ${bad}: the rounds are not clean`);
+}
+
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Round> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function startBare(): Promise<{ child: ChildProcess; origin: string }> {
+  const child = fork(BARE, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return { child, origin: `http://127.0.0.1:${message.port}` };
+}
+
+/** `agent-chess-sim serve` as a user starts it, on a free port, with no daily quota so the load is not refused. */
+class ServeProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+    readonly origin: string,
+  ) {}
+
+  static async start(): Promise<ServeProcess> {
+    const dir = mkdtempSync(join(tmpdir(), 'acs-autocannon-'));
+    const ready = join(dir, 'ready.json');
+    const args = [CLI, 'serve', '--port', '0', '--quota', 'off', '--research', 'spec', '--ready-file', ready];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    for (let waited = 0; !existsSync(ready); waited += 100) {
+      if (child.exitCode !== null || waited > 120_000) throw new Error('serve did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { url } = JSON.parse(readFileSync(ready, 'utf8')) as { url: string };
+    return new ServeProcess(child, dir, url.replace(/\/$/, ''));
+  }
+
+  /** Two agents registered over HTTP and in a game; the key of the one whose turn it is. */
+  async agentWithGameOnItsTurn(): Promise<string> {
+    const [a, b] = [await this.#enrol('ac_white'), await this.#enrol('ac_black')];
+    const challenge = (await this.#send('POST', '/api/chess/challenge', a, {
+      opponent_handle: 'ac_black',
+    })) as {
+      challenge: { challenge_id: string };
+    };
+    await this.#send('POST', `/api/chess/challenges/${challenge.challenge.challenge_id}/accept`, b);
+    for (const key of [a, b]) {
+      const turn = (await this.#send('GET', '/api/chess/games/my-turn', key)) as { games: unknown[] };
+      if (turn.games.length === 1) return key;
+    }
+    throw new Error('neither agent has the game on its turn');
+  }
+
+  async #enrol(handle: string): Promise<string> {
+    const { api_key } = (await this.#send('POST', '/api/register', undefined, { handle })) as {
+      api_key: string;
+    };
+    await this.#send('POST', '/api/social/post', api_key, { content: `${handle} is here to play.` });
+    return api_key;
+  }
+
+  async #send(method: string, path: string, key?: string, body?: unknown): Promise<unknown> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key) headers['authorization'] = `Bearer ${key}`;
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const answer = await fetch(`${this.origin}${path}`, init);
+    const parsed = await answer.json();
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(parsed)}`);
+    return parsed;
+  }
+
+  stop(): void {
+    this.child.kill('SIGTERM');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
