@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannonType from 'autocannon';
 import { figureLine, median, type Goal } from './figures.js';
 
 const CLI = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
@@ -88,8 +88,20 @@ function logSummary(
     log(`  answers that were not 200 (errors, timeouts, non-2xx): ${bad}: the rounds are not clean`);
 }
 
+/**
+ * autocannon is a dev dependency (the field's load generator, not the twin's): imported when this section
+ * runs, so an install without dev dependencies still runs every other section.
+ */
+async function autocannon(): Promise<typeof autocannonType> {
+  try {
+    return (await import('autocannon')).default;
+  } catch {
+    throw new Error('the autocannon section needs the dev dependencies: npm ci (without --omit=dev)');
+  }
+}
+
 async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Round> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  const result = await (await autocannon())({ url, headers, connections: CONNECTIONS, duration: seconds });
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
