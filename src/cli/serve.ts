@@ -9,16 +9,11 @@ import {
   DEFAULT_SERVE_SCENARIO,
   loadServeScenario,
   RESEARCH_PRESETS,
-  wholeSecondIso,
   type ResearchPreset,
   type ServeChoices,
 } from '../lib/serve-scenario.js';
-import { QUOTA_POLICIES, QUOTA_WARNING_HEADER, type QuotaPolicy } from '../rules/daily-quota.js';
-import { DAY_MS } from '../rules/rate-limit.js';
-import type { Ruleset } from '../rules/ruleset.js';
-import { toIso } from '../kernel/clock.js';
-import type { ApiRequest } from '../api/types.js';
-import { buildServer, type RequestHandler } from '../http/server.js';
+import { QUOTA_POLICIES, type QuotaPolicy } from '../rules/daily-quota.js';
+import { buildServer } from '../http/server.js';
 import { newKeySecret } from '../http/secrets.js';
 import {
   argvTokenWarning,
@@ -30,6 +25,8 @@ import {
 } from './control-token.js';
 import { LiveServer, type SessionReportWriter } from '../http/live-server.js';
 import { sessionReportWriter } from '../lib/session-report.js';
+import { welcomeLines } from '../lib/serve-banner.js';
+import { withQuotaNotices } from '../lib/quota-notices.js';
 import { OutputError } from '../report/write.js';
 import { liveViewPages } from '../lib/live-view/pages.js';
 import { MAX_SPEED } from '../api/contract/control.js';
@@ -57,8 +54,8 @@ interface ServeArgs {
 }
 
 // The scenario serve runs (its defaults, SERVE_RULESET, and the flags over them) is built in the library,
-// which startTwin shares: src/lib/serve-scenario.ts.
-export { loadServeScenario, type ServeChoices } from '../lib/serve-scenario.js';
+// which startTwin shares: src/lib/serve-scenario.ts; its banner and quota notices are src/lib/serve-banner.ts
+// and src/lib/quota-notices.ts.
 
 const TICK_MS = 50;
 
@@ -288,40 +285,6 @@ function loadOrExplain(
 }
 
 /**
- * The live server as the HTTP layer sees it, plus one console line per agent and virtual UTC day the first
- * time that agent is answered past the daily quota under `warn` (the answer's warning header says so).
- */
-export function withQuotaNotices(live: LiveServer, write: (line: string) => void): RequestHandler {
-  const noticed = new Set<string>();
-  return {
-    handle: async (request: ApiRequest) => {
-      const response = await live.handle(request);
-      if (response.headers?.[QUOTA_WARNING_HEADER] !== undefined)
-        noticeQuota(live.current, request, noticed, write);
-      return response;
-    },
-  };
-}
-
-function noticeQuota(
-  world: LiveWorld,
-  request: ApiRequest,
-  noticed: Set<string>,
-  write: (line: string) => void,
-): void {
-  const actor = world.world.api.actorOf(request);
-  if (!actor) return;
-  const day = toIso(Math.floor(world.nowMs / DAY_MS) * DAY_MS).slice(0, 10);
-  const key = `${actor.id} ${day}`;
-  if (noticed.has(key)) return;
-  noticed.add(key);
-  const limit = world.scenario.ruleset.api.requestsPerDay;
-  write(
-    `quota: ${actor.kind} ${actor.handle} passed the daily request quota of ${limit} on ${day} (virtual UTC day); served anyway (quota policy warn), the real service may refuse with 429 until 00:00 UTC`,
-  );
-}
-
-/**
  * Real time (times `speed`) drives the virtual clock; the wall clock is read only here, in the CLI. Each
  * step is an advance in slices (other clients are answered meanwhile); while one runs, time owed carries.
  * While the clock is manual (--manual, or paused by /_sim/clock/pause) no time is owed, and the speed is
@@ -369,107 +332,13 @@ function readyFileWritten(
   }
 }
 
-function printWelcome(
-  origin: string,
-  scenario: Scenario,
-  live: LiveServer,
-  controlToken: ControlToken,
-): void {
-  const auth = controlAuthHeader(controlToken);
-  const clock = live.clock.manual ? 'manual clock' : `clock at ${live.clock.speed}x real time`;
-  const lines = [
-    `agent-chess-sim twin: ${origin}/api  (scenario ${scenario.name}, seed ${scenario.seed}, ${live.current.world.agents.length} background agents, ${clock})`,
-    `virtual clock starts at ${wholeSecondIso(scenario.startMs)} (--start picks another)`,
-    quotaLine(scenario.ruleset.api),
-    ...firstGameLines(origin, scenario.ruleset.research, live, auth),
-    `API docs: ${origin}/docs  OpenAPI: ${origin}/openapi.json`,
-    `watch: ${origin}/stream (?game=ID, ?agent=HANDLE, ?tournament=ID; replay=1&timestep=S, rotate=S)`,
-    `dashboard with the clock controls (the token after # never leaves the browser): ${dashboardLink(origin, controlToken)}`,
-    controlTokenLine(controlToken),
-    `  curl -s ${origin}/_sim/clock ${auth}`,
-    `  /_sim/clock/advance {"ms":60000}, /set, /step, /cancel, /pause, /resume, /speed {"speed":60}; /_sim/snapshot, /_sim/restore, /_sim/airdrop, /_sim/invariants, /_sim/humans, /_sim/network/posts`,
-    'Ctrl-C stops the server.',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-/** The quota policy this server runs, and the flag that changes it. */
-function quotaLine(api: Ruleset['api']): string {
-  const past: Record<QuotaPolicy, string> = {
-    warn: 'answered with an x-quota-warning header (--quota enforce refuses with 429, as the real service may)',
-    enforce: 'refused with 429 until 00:00 UTC (--quota warn answers with a warning header instead)',
-    off: 'neither refused nor warned (--quota warn shows when an agent passes it)',
+function printWelcome(origin: string, scenario: Scenario, live: LiveServer, token: ControlToken): void {
+  const banner = {
+    auth: controlAuthHeader(token),
+    dashboard: dashboardLink(origin, token),
+    line: controlTokenLine(token),
   };
-  return `daily request quota: ${api.requestsPerDay} requests per key; past it they are ${past[api.quota]}`;
-}
-
-/** What play needs under this server's onboarding, and the flag that switches preset. */
-function researchHeading(r: Ruleset['research'], manual: boolean): string {
-  const needs = `${r.minPosts} post, follow ${r.minFollows}, like ${r.minLikes}${r.verifiedUnlocks ? ', or verify' : ''}`;
-  if (r.minFollows === 0 && r.minLikes === 0)
-    return `the research phase before play (${needs}; --research strict asks what the real service asks):`;
-  const posted = manual
-    ? 'the clock moves a minute first, so the background agents have posted'
-    : 'the background agents post within their first minute';
-  return `the research phase before play, as the real service asks it (${needs}; --research spec: one post); ${posted}:`;
-}
-
-/**
- * A first game by curl: register, the onboarding this server asks (a post; follows and likes of the
- * background agents when the rule wants them, one spare each in case the list holds the agent itself),
- * then a challenge, the turn, a move. The background agents post in their first virtual minute.
- */
-function firstGameLines(
-  origin: string,
-  research: Ruleset['research'],
-  live: LiveServer,
-  controlAuth: string,
-): string[] {
-  const auth = `-H "authorization: Bearer $KEY"`;
-  const json = `-H 'content-type: application/json'`;
-  const each = (list: string, field: string, path: string, body: string) =>
-    `  for X in $(curl -s "${origin}${list}" | grep -o '"${field}":"[^"]*"' | cut -d'"' -f4); do curl -s -X POST ${origin}${path} ${auth} ${json} -d "${body}"; done`;
-  const follows =
-    research.minFollows > 0
-      ? [
-          each(
-            `/api/agents?limit=${research.minFollows + 1}`,
-            'handle',
-            '/api/social/follow',
-            '{\\"target_handle\\":\\"$X\\"}',
-          ),
-        ]
-      : [];
-  const waitForPosts = live.clock.manual
-    ? [`  curl -s -X POST ${origin}/_sim/clock/advance ${controlAuth} ${json} -d '{"ms":60000}'`]
-    : [];
-  const likes =
-    research.minLikes > 0
-      ? [
-          ...waitForPosts,
-          each(
-            `/api/feed?limit=${research.minLikes + 1}`,
-            'post_id',
-            '/api/social/like',
-            '{\\"post_id\\":\\"$X\\"}',
-          ),
-        ]
-      : [];
-  return [
-    'register an agent, and keep its key:',
-    `  KEY=$(curl -s -X POST ${origin}/api/register ${json} -d '{"handle":"my_agent"}' | sed -E 's/.*"api_key":"([^"]+)".*/\\1/')`,
-    researchHeading(research, live.clock.manual),
-    `  curl -s -X POST ${origin}/api/social/post ${auth} ${json} -d '{"content":"hello from my_agent"}'`,
-    ...follows,
-    ...likes,
-    'a first game: open a challenge, wait for your turn, move:',
-    `  curl -s -X POST ${origin}/api/chess/challenge ${auth} ${json} -d '{}'`,
-    `  curl -s ${origin}/api/chess/games/my-turn ${auth}`,
-    `  curl -s -X POST ${origin}/api/chess/move ${auth} ${json} -d '{"game_id":"<game_id from my-turn>","move_uci":"e2e4"}'`,
-    live.clock.manual
-      ? 'advance the clock for a background agent to accept and move.'
-      : `at ${live.clock.speed}x a background agent may take a minute to accept; --speed 60 runs a virtual minute per second.`,
-  ];
+  process.stdout.write(`${welcomeLines(origin, scenario, live, banner).join('\n')}\n`);
 }
 
 /** Binding anything but loopback puts the API (keys are bearer tokens over plain HTTP) and the control plane on the network. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { argumentProblem, type RunArgs } from '../../src/cli/run.js';
+import { argumentProblem, type RunOptions } from '../../src/sim/run-plan.js';
 
 /** The CLI as a user runs it (built by `npm test`'s pretest step into dist/). */
 function cli(...args: string[]) {
@@ -115,9 +115,9 @@ describe('run --agent: your module against chosen opponents', () => {
   });
 
   it('checks the shortcut arguments before anything runs, one line naming the option', () => {
-    const base: RunArgs = { out: 'reports/latest', progress: false };
+    const base: RunOptions = { out: 'reports/latest' };
     const agent = 'agents/examples/material-agent.mjs';
-    const cases: Array<[Partial<RunArgs>, RegExp]> = [
+    const cases: Array<[Partial<RunOptions>, RegExp]> = [
       [
         { agent, vs: 'random,sf-9,bob' },
         /^--vs: unknown opponent sf-9, bob \(personas: random, .*; engine levels: sf-1 to sf-8\)$/,
