@@ -19,7 +19,7 @@ import { unknownRequired } from './scenario/require-exercised.js';
 import { ScenarioError, type PopulationGroup, type Scenario } from './scenario/scenario.js';
 import { drawPeriodMs, periodRange } from './scenario/population.js';
 import { airdrop } from '../platform/money/transfers.js';
-import { crossCheck, type CrossCheckResult } from '../escrow/litesvm.js';
+import type { CrossCheckResult, crossCheck } from '../escrow/litesvm.js';
 import { DAY_MS } from '../rules/rate-limit.js';
 import { wirePlatform, type WiredPlatform } from './wiring.js';
 import { MinuteCounts } from './minute-counts.js';
@@ -151,6 +151,11 @@ export class World {
   #steps = 0;
 
   readonly #crossCheck: boolean;
+  /**
+   * litesvm's replay, loaded by `populate` only when this run cross-checks: litesvm and Solana's web3 cost
+   * every other run a third of a second and 20 MB of start-up (issue 32).
+   */
+  #crossChecker: typeof crossCheck | undefined;
   /** The platform behind its route table; the agents' transport is wire-checked when the run asks. */
   readonly #wired: WiredPlatform;
 
@@ -213,6 +218,7 @@ export class World {
    */
   async populate(slicing?: PopulateSlicing): Promise<boolean> {
     await this.#loadUserInvariants();
+    if (this.#crossCheck) this.#crossChecker = (await import('../escrow/litesvm.js')).crossCheck;
     const factories = await this.#loadFactories();
     const transport = new CountingTransport(this.#wired.transport, this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
@@ -488,11 +494,18 @@ export class World {
     return this.#outcome(this.platform.nowMs);
   }
 
+  #loadedCrossChecker(): typeof crossCheck {
+    if (!this.#crossChecker) throw new Error('a cross-checked world ended before populate loaded litesvm');
+    return this.#crossChecker;
+  }
+
   #outcome(endMs: number): RunOutcome {
     this.#failOnWireFaults();
     const invariants = this.invariants.finish(endMs);
     const ledgerCheck = this.#crossCheck
-      ? crossCheck(this.platform.ledger.journal, { balances: this.platform.ledger.balances() })
+      ? this.#loadedCrossChecker()(this.platform.ledger.journal, {
+          balances: this.platform.ledger.balances(),
+        })
       : null;
     const unexercised = requiredNotExercised(invariants, this.scenario.requireExercised);
     return {
