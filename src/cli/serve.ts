@@ -1,5 +1,4 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +12,6 @@ import {
   type ServeChoices,
 } from '../lib/serve-scenario.js';
 import { QUOTA_POLICIES, type QuotaPolicy } from '../rules/daily-quota.js';
-import { buildServer } from '../http/server.js';
 import { newKeySecret } from '../http/secrets.js';
 import {
   argvTokenWarning,
@@ -23,12 +21,11 @@ import {
   resolveControlToken,
   type ControlToken,
 } from './control-token.js';
-import { LiveServer, type SessionReportWriter } from '../http/live-server.js';
+import type { LiveServer, SessionReportWriter } from '../http/live-server.js';
 import { sessionReportWriter } from '../lib/session-report.js';
 import { welcomeLines } from '../lib/serve-banner.js';
-import { withQuotaNotices } from '../lib/quota-notices.js';
+import { isLoopback, serveApp, urlHost } from '../lib/serve-app.js';
 import { OutputError } from '../report/write.js';
-import { liveViewPages } from '../lib/live-view/pages.js';
 import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
 import { explainScenarioErrors } from './scenario-errors.js';
@@ -156,57 +153,9 @@ async function serve(args: ServeArgs): Promise<number> {
     process.stderr.write(`${problem}\n`);
     return 2;
   }
-  // Today's date comes from here only (src/cli/): a scenario with no start of its own begins now, to the second.
-  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SERVE_SCENARIO, args, Date.now());
-  if (!loaded) return 2;
-  // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
-  const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
-  if (!world) return 2;
-  const controlToken = token.value;
-  const faults = args.faults === undefined ? undefined : loadFaultProfileFile(args.faults);
-  if (typeof faults === 'string') {
-    process.stderr.write(`${faults}\n`);
-    return 2;
-  }
-  const sessionReport = args.out === undefined ? undefined : reportWriterOrExplain(args.out, loaded.scenario);
-  if (sessionReport === null) return 2;
-  const live = new LiveServer(world, {
-    ...(faults ? { faults } : {}),
-    ...(sessionReport ? { sessionReport } : {}),
-    clock: { manual: args.manual, speed: args.speed },
-    realTime: true, // runClock below drives it whenever it is not manual (paused)
-    own: loaded,
-    wallClockMs: () => performance.now(),
-  });
-  const guard = {
-    controlToken,
-    allowedHosts: [args.host, ...(args.allowHost ?? []), ...wildcardHosts(args.host)],
-    allowedOrigins: args.allowOrigin ?? [],
-  };
-  const handler = withQuotaNotices(live, (line) => process.stderr.write(`${line}\n`));
-  const app = buildServer(handler, {
-    logger: args.log,
-    guard,
-    virtualNowMs: () => live.current.nowMs,
-    largeBodies: live.largeBodies(),
-    faults: live.httpFaults,
-    pages: liveViewPages(),
-  });
-  const listening = await listenOrExplain(app, args);
-  if (!listening) return 2;
-  const { port } = app.server.address() as AddressInfo;
-  const origin = `http://${urlHost(args.host)}:${port}`;
-  printWelcome(origin, loaded.scenario, live, token);
-  if (
-    args.readyFile &&
-    !readyFileWritten(args.readyFile, { origin, controlToken, nowMs: live.current.nowMs })
-  ) {
-    await app.close();
-    return 2;
-  }
-  warnIfExposed(args.host);
-  const argvWarning = argvTokenWarning(token);
-  if (argvWarning) process.stderr.write(`${argvWarning}\n`);
+  const served = await startServing(args, token);
+  if (served === undefined) return 2;
+  const { live, app, sessionReport } = served;
   const stopClock = runClock(live);
   const signal = await untilSignal();
   stopClock();
@@ -220,6 +169,63 @@ async function serve(args: ServeArgs): Promise<number> {
     return 0;
   }
   return writeFinalReport(live, stopped);
+}
+
+/** The twin listening, its banner printed and its ready file written; undefined after the line saying why not. */
+async function startServing(args: ServeArgs, token: ControlToken) {
+  // Today's date comes from here only (src/cli/): a scenario with no start of its own begins now, to the second.
+  const loaded = loadOrExplain(args.scenario ?? DEFAULT_SERVE_SCENARIO, args, Date.now());
+  if (!loaded) return undefined;
+  // Keys and the control token come from the OS, never from the seed: a copy of this server cannot guess them.
+  const world = await explainScenarioErrors(() => LiveWorld.start(loaded, { keySecret: newKeySecret() }));
+  if (!world) return undefined;
+  const faults = args.faults === undefined ? undefined : loadFaultProfileFile(args.faults);
+  if (typeof faults === 'string') {
+    process.stderr.write(`${faults}\n`);
+    return undefined;
+  }
+  const sessionReport = args.out === undefined ? undefined : reportWriterOrExplain(args.out, loaded.scenario);
+  if (sessionReport === null) return undefined;
+  const { live, app } = serveApp(world, {
+    own: loaded,
+    ...(faults ? { faults } : {}),
+    ...(sessionReport ? { sessionReport } : {}),
+    clock: { manual: args.manual, speed: args.speed },
+    wallClockMs: () => performance.now(),
+    guard: {
+      controlToken: token.value,
+      host: args.host,
+      allowHost: args.allowHost ?? [],
+      allowOrigin: args.allowOrigin ?? [],
+    },
+    log: args.log,
+    onQuotaLine: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (!(await listenOrExplain(app, args)) || !(await announce(args, token, loaded.scenario, live, app)))
+    return undefined;
+  return { live, app, sessionReport };
+}
+
+/** The banner, the ready file and the warnings, once listening; false (the server closed) when the ready file cannot be written. */
+async function announce(
+  args: ServeArgs,
+  token: ControlToken,
+  scenario: Scenario,
+  live: LiveServer,
+  app: FastifyInstance,
+): Promise<boolean> {
+  const { port } = app.server.address() as AddressInfo;
+  const origin = `http://${urlHost(args.host)}:${port}`;
+  printWelcome(origin, scenario, live, token);
+  const ready = { origin, controlToken: token.value, nowMs: live.current.nowMs };
+  if (args.readyFile && !readyFileWritten(args.readyFile, ready)) {
+    await app.close();
+    return false;
+  }
+  warnIfExposed(args.host);
+  const argvWarning = argvTokenWarning(token);
+  if (argvWarning) process.stderr.write(`${argvWarning}\n`);
+  return true;
 }
 
 /** The --out writer, or null after one line saying why the folder cannot be written. */
@@ -348,20 +354,6 @@ function warnIfExposed(host: string): void {
     `warning: serve is listening on ${host}, not loopback: anyone who can reach this machine can register agents, read the feed, ` +
       'and send API keys and the control token over plain HTTP where they can be read; the control plane (/_sim: clock, snapshots with every key secret, restore, airdrops) is protected only by the token\n',
   );
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-/** A wildcard bind answers on every interface: the machine's own addresses are then names of this server. */
-function wildcardHosts(host: string): string[] {
-  if (host !== '0.0.0.0' && host !== '::') return [];
-  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address));
-}
-
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 function untilSignal(): Promise<string> {
