@@ -390,16 +390,17 @@ const FIELD_ENDS = new Int32Array(6);
  * is not the standard king and corner rook).
  */
 function readFen(b: MailBoard, fen: string): boolean {
-  if (!splitFields(fen) || !isCounter(fen, 4) || !isCounter(fen, 5)) return false;
+  if (!readPlacement(b, fen) || !splitFields(fen) || !isCounter(fen, 4) || !isCounter(fen, 5)) return false;
   const turn = fieldLength(1) === 1 ? fen.charCodeAt(fieldStart(1)) : 0;
   if (turn !== 119 && turn !== 98) return false; // w, b
   b.turn = turn === 119 ? WHITE : BLACK;
-  return readPlacement(b, fen) && isSetUp(b) && readCastling(b, fen) && readEnPassant(b, fen);
+  return isSetUp(b) && readCastling(b, fen) && readEnPassant(b, fen);
 }
 
+/** The ends of the fields after the placement (whose end readPlacement found): the text is read once. */
 function splitFields(fen: string): boolean {
-  let field = 0;
-  for (let i = 0; i < fen.length; i++) {
+  let field = 1;
+  for (let i = FIELD_ENDS[0]! + 1; i < fen.length; i++) {
     if (fen.charCodeAt(i) !== SPACE) continue;
     if (field === 5) return false;
     FIELD_ENDS[field++] = i;
@@ -426,15 +427,22 @@ function isCounter(fen: string, field: number): boolean {
   return true;
 }
 
-/** Ranks 8 to 1, files a to h: eight ranks of eight squares each, or false. */
+/**
+ * Ranks 8 to 1, files a to h up to the first space (noted as the placement's end): eight ranks of eight
+ * squares each, or false.
+ */
 function readPlacement(b: MailBoard, fen: string): boolean {
   b.cells.fill(0);
   WHITE_KINGS = 0;
   BLACK_KINGS = 0;
   let rank = 7;
   let file = 0;
-  for (let i = 0; i < FIELD_ENDS[0]!; i++) {
+  for (let i = 0; i < fen.length; i++) {
     const char = fen.charCodeAt(i);
+    if (char === SPACE) {
+      FIELD_ENDS[0] = i;
+      return rank === 0 && file === 8;
+    }
     if (char === SLASH) {
       if (file !== 8 || rank === 0) return false;
       rank--;
@@ -448,7 +456,7 @@ function readPlacement(b: MailBoard, fen: string): boolean {
       if (!place(b, rank * 8 + file++, piece)) return false;
     }
   }
-  return rank === 0 && file === 8;
+  return false; // no field follows
 }
 
 /** How many kings of each side the FEN being read placed. */

@@ -113,6 +113,7 @@ describe('the random persona’s moves on a MailBoard (fen-moves.ts) against che
 
   it('leaves any other text to chessops', () => {
     for (const fen of [
+      '4k3/8/8/8/8/8/8/4K3', // the placement alone
       '4k3/8/8/8/8/8/8/4K3 w - - 0', // five fields
       '4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra',
       '4k3/8/8/8/8/8/8/4K3 x - - 0 1', // no side to move
