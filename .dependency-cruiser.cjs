@@ -246,6 +246,7 @@ module.exports = {
         'control-token',
         'heap-growth',
         'scenario-errors',
+        'stop-signal',
       ];
       const command = `^src/cli/(?!(${helpers.join('|')})\\.ts$)[^/]+\\.ts$`;
       return [

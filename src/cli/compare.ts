@@ -23,6 +23,7 @@ import {
 import { RulesetFileError } from '../compare/rulesets.js';
 import { SPRT_HELP } from '../compare/sprt-option.js';
 import { SeedProgress } from './progress.js';
+import { withStopSignal } from './stop-signal.js';
 
 export interface CompareArgs {
   scenario?: string;
@@ -242,25 +243,4 @@ function printPair(setup: MatchSetup, record: PairRecord, tally: MatchTally): vo
   const lines = matchLines(setup, tally);
   const full = tally.decided || tally.records.length % LINES_EVERY_PAIRS === 0;
   process.stdout.write(`${(full ? lines : lines.slice(0, 1)).join('\n')}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// signals and progress (wall time: the human's only)
-
-/** The first Ctrl-C (or SIGTERM) stops the runs; a second exits at once. */
-async function withStopSignal<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping (press Ctrl-C again to quit at once)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await work(controller.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }

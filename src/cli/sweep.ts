@@ -17,6 +17,7 @@ import {
   type SweepPlan,
 } from '../sweep/sweep-plan.js';
 import { SeedProgress } from './progress.js';
+import { withStopSignal } from './stop-signal.js';
 
 export interface SweepArgs extends SweepOptions {
   /** Kebab-case options reach the handler camel-cased; typed optional, as yargs' types cannot see that. */
@@ -84,10 +85,37 @@ export const sweepCommand = {
 
 /** Exit codes: 0 every seed passed, 1 a seed failed, 2 bad arguments or scenario (nothing run or written), 130 stopped. */
 async function sweep(args: SweepArgs): Promise<number> {
-  let plan: SweepPlan;
+  const plan = await planOrExplain(args);
+  if (plan === undefined) return 2;
+  const started = performance.now(); // wall time for the human only; never written
+  const progress = new SeedProgress(
+    `sweep ${plan.identity.scenario.name}`,
+    'seed',
+    plan.tasks.length,
+    args.progress,
+  );
+  let results: SeedResult[];
   try {
-    plan = planSweep(args);
+    progress.start(
+      args.queue
+        ? `queue ${args.queueName ?? DEFAULT_QUEUE_NAME} at ${args.queue}`
+        : `${Math.min(plan.workers, plan.tasks.length)} worker thread(s)`,
+    );
+    results = await withStopSignal((signal) => execute(plan, args, signal, progress));
+  } catch (error) {
+    progress.end();
+    return explainStop(error, plan, args, progress);
+  }
+  progress.end();
+  return finish(plan, args, results, (performance.now() - started) / 1000);
+}
+
+/** The plan, with the scenario's first world populated; undefined after the line (or lines) saying why not. */
+async function planOrExplain(args: SweepArgs): Promise<SweepPlan | undefined> {
+  try {
+    const plan = planSweep(args);
     await checkScenarioStarts(plan.scenario);
+    return plan;
   } catch (error) {
     if (!(
       error instanceof UsageError ||
@@ -97,46 +125,26 @@ async function sweep(args: SweepArgs): Promise<number> {
     ))
       throw error;
     process.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
+}
+
+/** A sweep that stopped before its end: 130 at the user's stop, 2 when the queue could not be set up. */
+function explainStop(error: unknown, plan: SweepPlan, args: SweepArgs, progress: SeedProgress): number {
+  if (error instanceof SweepAborted) {
+    const what = args.queue
+      ? 'stopped collecting from the queue'
+      : 'stopped the worker threads (their running seeds were abandoned)';
+    process.stderr.write(
+      `interrupted: ${what} after ${progress.done} of ${plan.tasks.length} seeds; nothing written\n`,
+    );
+    return 130;
+  }
+  if (error instanceof QueueSetupError) {
+    process.stderr.write(`${error.message}\n`);
     return 2;
   }
-  const started = performance.now(); // wall time for the human only; never written
-  const progress = new SeedProgress(
-    `sweep ${plan.identity.scenario.name}`,
-    'seed',
-    plan.tasks.length,
-    args.progress,
-  );
-  const queueName = args.queueName ?? DEFAULT_QUEUE_NAME;
-  const stop = stopOnSignals();
-  let results: SeedResult[];
-  try {
-    progress.start(
-      args.queue
-        ? `queue ${queueName} at ${args.queue}`
-        : `${Math.min(plan.workers, plan.tasks.length)} worker thread(s)`,
-    );
-    results = await execute(plan, args, stop.signal, progress);
-  } catch (error) {
-    progress.end();
-    if (error instanceof SweepAborted) {
-      const what = args.queue
-        ? 'stopped collecting from the queue'
-        : 'stopped the worker threads (their running seeds were abandoned)';
-      process.stderr.write(
-        `interrupted: ${what} after ${progress.done} of ${plan.tasks.length} seeds; nothing written\n`,
-      );
-      return 130;
-    }
-    if (error instanceof QueueSetupError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    stop.dispose();
-  }
-  progress.end();
-  return finish(plan, args, results, (performance.now() - started) / 1000);
+  throw error;
 }
 
 async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, progress: SeedProgress) {
@@ -161,23 +169,4 @@ function finish(plan: SweepPlan, args: SweepArgs, results: SeedResult[], seconds
   const lines = sweepSummaryLines(written.result, written.files, `${seconds.toFixed(1)} s`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return written.result.passed ? 0 : 1;
-}
-
-/** The first Ctrl-C (or SIGTERM) stops the sweep cleanly; a second one exits at once. */
-function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping (press Ctrl-C again to quit at once)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }
