@@ -3,7 +3,7 @@ import { checkDuelOptions } from '../../src/compare/duel-agent.js';
 import { DUEL_HANDLES, duelGame, duelScenario, runDuel } from '../../src/compare/duel.js';
 import { parsePlayer, type PlayerSpec } from '../../src/compare/players.js';
 import { findAgent } from '../../src/platform/identity/identity.js';
-import { runScenario } from '../../src/sim/world.js';
+import { runScenario, World } from '../../src/sim/world.js';
 
 const spec = (word: string) => parsePlayer(word, '--agent', process.cwd()) as PlayerSpec;
 
@@ -46,6 +46,17 @@ describe('the duel harness of compare --agent', () => {
     const games = [...outcome.platform.state.games.values()];
     expect(games).toHaveLength(1);
     expect(games[0]).toMatchObject({ whiteId, status: 'completed' });
+  });
+
+  it('is an agent kind the world checks as it loads a module: bad options stop the world before any event, naming the group', async () => {
+    const scenario = duelScenario(spec('greedy'), spec('random'), 1);
+    const white = scenario.population[0]!;
+    scenario.population[0] = { ...white, options: { ...white.options, colour: 'green' } };
+    const world = new World(scenario);
+    await expect(world.populate()).rejects.toThrow(
+      /population\[0\]\.options\.colour: must be white or black/,
+    );
+    expect(world.agents).toHaveLength(0);
   });
 
   it('checks its options', () => {
