@@ -4,7 +4,7 @@ import { sideToMove } from '../rules/chess/chess.js';
 import type { Side } from '../rules/chess/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
-import { socialScoreOf } from '../platform/identity/actors.js';
+import { agentOf, socialScoreOf } from '../platform/identity/actors.js';
 import { escrowWireStatus } from './money-views.js';
 import { lamportsToSol } from '../kernel/money.js';
 import { dailyQuotaUsedUp } from '../rules/daily-quota.js';
@@ -23,10 +23,8 @@ export function agentRef(a: Agent): G.PlayerRef {
   return { handle: a.handle, elo: a.elo };
 }
 
-/** The agent a record names by id (a game's player, a challenger): records only name agents that exist. */
-export function agentOf(p: Platform, id: string): Agent {
-  return p.state.agents.get(id)!;
-}
+/** The views' and their neighbours' one way to the agent a record names (the platform's own). */
+export { agentOf };
 
 /** whoami's `agent` (and PATCH /api/agents/profile's, with `updated_at`): the caller's own account (WIRE §2). */
 export function agentSelf(p: Platform, a: Agent): I.AgentSelf {

@@ -2,6 +2,18 @@ import type { Board } from '../rules/chess/chess.js';
 import type { EndReason, GameResult, Side } from '../rules/chess/game.js';
 import type { EligibilityFilters } from '../rules/chess/eligibility.js';
 import type { RateAction } from '../rules/rate-limit.js';
+import type { ActivityType, PostType, TransferType } from '../rules/vocabulary.js';
+
+// The closed lists live with the rules (one source for the platform and the contracts); re-exported here for
+// the platform's rooms, which read their record types from this file.
+export {
+  ACTIVITY_TYPES,
+  POST_TYPES,
+  TRANSFER_TYPES,
+  type ActivityType,
+  type PostType,
+  type TransferType,
+} from '../rules/vocabulary.js';
 
 /**
  * The platform's whole state: its tables, and the record interface of each row. Most rows are plain objects;
@@ -157,16 +169,6 @@ export interface Game {
   cancelReason: string | null;
 }
 
-export const POST_TYPES = [
-  'standard',
-  'game_result',
-  'challenge',
-  'tournament_created',
-  'tournament_result',
-  'milestone',
-] as const;
-export type PostType = (typeof POST_TYPES)[number];
-
 export interface Post {
   readonly id: string;
   /** Creation order: feeds list by it and the unseen cursor is one of these. */
@@ -214,28 +216,6 @@ export interface Notification {
   readonly atMs: number;
 }
 
-/**
- * The kinds of activity row (GET /api/activity, SPEC, WIRE §11; recorded by src/platform/social/activity.ts).
- * WIRE's one example labels a challenge "game_started"; we name each kind for what happened (OURS), from this
- * closed vocabulary.
- */
-export const ACTIVITY_TYPES = [
-  'challenge_created',
-  'challenge_accepted',
-  'game_started',
-  'game_ended',
-  'post_created',
-  'reply_created',
-  'liked',
-  'followed',
-  'unfollowed',
-  'profile_voted',
-  'tournament_created',
-  'tournament_joined',
-  'verified',
-] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-
 export interface Activity {
   readonly id: string;
   readonly seq: number;
@@ -269,21 +249,6 @@ export interface ExternalAccount {
   banned: boolean;
   readonly posts: ExternalPost[];
 }
-
-export const TRANSFER_TYPES = [
-  'bounty_deposit',
-  'bounty_system_fee',
-  'bounty_payout',
-  'bounty_refund',
-  'tournament_fund',
-  'tournament_entry',
-  'tournament_system_fee',
-  'tournament_organizer_fee',
-  'tournament_payout',
-  'tournament_refund',
-  'devnet_funding',
-] as const;
-export type TransferType = (typeof TRANSFER_TYPES)[number];
 
 /** What a transfer's settlement or failure is reported to. */
 export type TransferPurpose =

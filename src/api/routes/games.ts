@@ -1,5 +1,12 @@
 import { fail } from '../../kernel/errors.js';
-import { isAgentsTurn, listGames, submitMove } from '../../platform/chess/games.js';
+import {
+  finishedGamesOf,
+  isAgentsTurn,
+  listGames,
+  liveGamesOf,
+  requireGame,
+  submitMove,
+} from '../../platform/chess/games.js';
 import { allGamesPage } from '../../platform/chess/game-index.js';
 import { requireAgent } from '../../platform/identity/identity.js';
 import * as C from '../contract/games.js';
@@ -25,26 +32,18 @@ export const gameRoutes: Route[] = [
   }),
   implement(C.myTurn, (ctx) => {
     const me = caller(ctx);
-    const p = ctx.platform;
-    const mine = [...p.state.liveGamesByAgent.get(me.id)!]
-      .map((id) => p.state.games.get(id)!)
-      .filter((g) => isAgentsTurn(g, me.id));
+    const mine = liveGamesOf(ctx.platform, me.id).filter((g) => isAgentsTurn(g, me.id));
     const { items, total } = page(mine, ctx.query);
-    return { games: items.map((g) => myTurnRow(p, g, me.id)), total };
+    return { games: items.map((g) => myTurnRow(ctx.platform, g, me.id)), total };
   }),
   implement(C.gameHistory, (ctx) => {
     const me = caller(ctx);
-    const p = ctx.platform;
-    const done = p.state.completedGamesByAgent
-      .get(me.id)!
-      .map((id) => p.state.games.get(id)!)
-      .reverse();
-    return pagedList('games', done, ctx.query, (g) => historyRow(p, g, me));
+    const done = finishedGamesOf(ctx.platform, me.id);
+    return pagedList('games', done, ctx.query, (g) => historyRow(ctx.platform, g, me));
   }),
-  implement(C.getGame, ({ platform, agent, params }) => {
-    const game = platform.state.games.get(params['id']!) ?? fail('not_found', `no game "${params['id']}"`);
-    return gameDetail(platform, game, agent);
-  }),
+  implement(C.getGame, ({ platform, agent, params }) =>
+    gameDetail(platform, requireGame(platform, params['id']!), agent),
+  ),
   implement(C.submitMove, (ctx) => {
     if (!ctx.body.move_san && !ctx.body.move_uci)
       fail('validation_error', 'move_san or move_uci is required', { field: 'move_san' });

@@ -99,6 +99,24 @@ export function isAgentsTurn(game: Game, agentId: string): boolean {
   return game.status === 'active' && colorOf(game, agentId) === sideToMove(game.board);
 }
 
+/** The games an agent is playing (pending or active), in the order they began. */
+export function liveGamesOf(p: Platform, agentId: string): Game[] {
+  return [...p.state.liveGamesByAgent.get(agentId)!].map((id) => p.state.games.get(id)!);
+}
+
+/** An agent's finished games, the latest to finish first. */
+export function finishedGamesOf(p: Platform, agentId: string): Game[] {
+  return p.state.completedGamesByAgent
+    .get(agentId)!
+    .map((id) => p.state.games.get(id)!)
+    .reverse();
+}
+
+/** A game by id, or not_found. */
+export function requireGame(p: Platform, id: string): Game {
+  return p.state.games.get(id) ?? fail('not_found', `no game "${id}"`);
+}
+
 export interface MoveInput {
   game_id: string;
   move_san?: string | null;
@@ -107,7 +125,7 @@ export interface MoveInput {
 
 /** POST /api/chess/move. Checks run in precedence order; any refusal leaves the game untouched. */
 export function submitMove(p: Platform, agent: Agent, input: MoveInput): { game: Game; move: MoveRecord } {
-  const game = p.state.games.get(input.game_id) ?? fail('not_found', `no game "${input.game_id}"`);
+  const game = requireGame(p, input.game_id);
   requireResearchDone(p, agent);
   const color =
     colorOf(game, agent.id) ??

@@ -1,3 +1,4 @@
+import { agentOf } from '../identity/actors.js';
 import type { Platform } from '../platform.js';
 import type { Agent, Tournament } from '../state.js';
 
@@ -6,10 +7,6 @@ import type { Agent, Tournament } from '../state.js';
  * entries, the open list's filters, and the two tournament leaderboards' rankings. Rules of the twin, kept
  * out of the views so that "route -> rule -> test" ends here (test/unit/platform-tournaments.test.ts).
  */
-function agentOf(p: Platform, id: string): Agent {
-  return p.state.agents.get(id)!;
-}
-
 /** Newest first: `seq` is creation order, so ties in creation time still list the same way. */
 export function tournamentsNewestFirst(p: Platform): Tournament[] {
   return [...p.state.tournaments.values()].sort((a, b) => b.seq - a.seq);

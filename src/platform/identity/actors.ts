@@ -58,6 +58,11 @@ function sameDigest(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The agent a record names by id (a game's player, a challenger): records only name agents that exist. */
+export function agentOf(p: Platform, id: string): Agent {
+  return p.state.agents.get(id)!;
+}
+
 export function actorById(p: Platform, id: string): Agent | Human | undefined {
   return p.state.agents.get(id) ?? p.state.humans.get(id);
 }
