@@ -1,3 +1,4 @@
+import { isRecord } from '../kernel/records.js';
 import { parseDurationMs } from '../kernel/clock.js';
 
 /**
@@ -306,8 +307,4 @@ function unknownFields(
   for (const key of Object.keys(raw))
     if (!known.includes(key))
       problems.push(`${field}.${key}: unknown field (expected one of ${known.join(', ')})`);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import type { AleaState } from '../kernel/rng.js';
 import type { InjectorState } from './decide.js';
-import { checkFaultProfile, faultProfileSource, isRecord, type FaultProfile } from './profile.js';
+import { isRecord } from '../kernel/records.js';
+import { checkFaultProfile, faultProfileSource, type FaultProfile } from './profile.js';
 
 /**
  * The live server's fault layer as a snapshot keeps it (`faults` of GET /_sim/snapshot): the profile in its
