@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
-import { PERSONAS } from '../../agents/registry.js';
-import { LEVELS } from '../../agents/engines/levels.js';
+import { LEVEL_NAMES, OPPONENT_PERSONAS } from '../sim/run-plan.js';
 import { AGENT_MODULE_EXTENSIONS } from '../../agents/adapters/byo.js';
 
 /**
@@ -23,12 +22,6 @@ export interface PlayerSpec {
   module?: string;
 }
 
-/** Personas that play chess against whoever challenges them and need no settings of their own. */
-export const PLAYER_PERSONAS: readonly string[] = [...PERSONAS.keys()].filter(
-  (name) => !['human', 'uci', 'engine'].includes(name),
-);
-const LEVEL_NAMES = LEVELS.map((level) => level.name);
-
 export function isModuleWord(word: string): boolean {
   return word.includes('/') || extname(word) !== '';
 }
@@ -40,8 +33,8 @@ export function parsePlayer(written: string, option: string, cwd: string): Playe
   if (isModuleWord(word)) return modulePlayer(word, option, cwd);
   if (LEVEL_NAMES.includes(word))
     return { written: word, name: word, persona: 'engine', options: { level: word } };
-  if (PLAYER_PERSONAS.includes(word)) return { written: word, name: word, persona: word };
-  return `${option} ${word}: not a persona (${PLAYER_PERSONAS.join(', ')}), an engine level (${LEVEL_NAMES[0]} to ${LEVEL_NAMES.at(-1)}) or a module path (a path with / or an extension)`;
+  if (OPPONENT_PERSONAS.includes(word)) return { written: word, name: word, persona: word };
+  return `${option} ${word}: not a persona (${OPPONENT_PERSONAS.join(', ')}), an engine level (${LEVEL_NAMES[0]} to ${LEVEL_NAMES.at(-1)}) or a module path (a path with / or an extension)`;
 }
 
 function modulePlayer(word: string, option: string, cwd: string): PlayerSpec | string {

@@ -124,9 +124,15 @@ export function shellWord(text: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // run --agent: a scenario built in memory
 
-/** Opponent personas `--vs` may name: every chess-playing persona that needs no settings of its own. */
-const OPPONENT_PERSONAS = [...PERSONAS.keys()].filter((name) => !['human', 'uci', 'engine'].includes(name));
-const LEVEL_NAMES = LEVELS.map((level) => level.name);
+/**
+ * Personas that play chess against whoever challenges them and need no settings of their own: what `run
+ * --vs` and `compare --agent`/`--vs` may name, beside the engine levels.
+ */
+export const OPPONENT_PERSONAS: readonly string[] = [...PERSONAS.keys()].filter(
+  (name) => !['human', 'uci', 'engine'].includes(name),
+);
+/** The engine levels by name (sf-1 ... sf-8): an `engine` agent at that level. */
+export const LEVEL_NAMES: readonly string[] = LEVELS.map((level) => level.name);
 
 /** Heartbeats as the platform's skill tells real agents to poll (every 30-60 s). */
 const AGENT_HEARTBEAT = { min: '30s', max: '60s' };
