@@ -241,6 +241,7 @@ module.exports = {
       const helpers = [
         'main',
         'command-table',
+        'command-summaries',
         'options',
         'progress',
         'control-token',

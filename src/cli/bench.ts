@@ -1,5 +1,6 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { runBench } from '../../bench/index.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface BenchArgs {
   rounds: number;
@@ -7,8 +8,7 @@ interface BenchArgs {
 }
 
 export const benchCommand = {
-  command: 'bench',
-  describe: "Measure the platform's random-game throughput as a ratio to a bare chessops loop",
+  ...COMMAND_SUMMARIES.bench,
   builder: (y: Argv) =>
     y
       .option('rounds', { type: 'number', default: 5, describe: 'alternating rounds; figures are medians' })

@@ -5,6 +5,7 @@ import { LEVELS } from '../../agents/engines/levels.js';
 import { EnginePool } from '../../agents/engines/pool.js';
 import type { Ladder } from '../../agents/engines/strength.js';
 import { matchElo } from '../rules/chess/match-elo.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface CalibrateArgs {
   games: number;
@@ -16,8 +17,7 @@ interface CalibrateArgs {
 }
 
 export const calibrateCommand = {
-  command: 'calibrate',
-  describe: 'Measure the engine levels: mini-matches level vs level and vs random, written as an Elo ladder',
+  ...COMMAND_SUMMARIES.calibrate,
   builder: (y: Argv) =>
     y
       .option('games', {

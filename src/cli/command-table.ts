@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
+import type { CommandName } from './command-summaries.js';
+
+export { COMMAND_SUMMARIES, type CommandName } from './command-summaries.js';
 
 /** Each command module types its own arguments; yargs registers any of them. */
 type Loader = () => Promise<object>;
-
-export type CommandName =
-  'run' | 'serve' | 'bench' | 'calibrate' | 'sweep' | 'merge' | 'worker' | 'shrink' | 'compare' | 'diff';
 
 /**
  * Every command by its name, loaded on demand: importing all of them cost every invocation the start-up of

@@ -24,6 +24,7 @@ import { RulesetFileError } from '../compare/rulesets.js';
 import { SPRT_HELP } from '../compare/sprt-option.js';
 import { SeedProgress } from './progress.js';
 import { withStopSignal } from './stop-signal.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface CompareArgs {
   scenario?: string;
@@ -44,9 +45,7 @@ export interface CompareArgs {
 const LINES_EVERY_PAIRS = 10;
 
 export const compareCommand = {
-  command: 'compare [scenario]',
-  describe:
-    'Compare two rulesets on the same seeds (a table of every metric with its 95% interval), or two agents in colour-swapped pairs until an SPRT decides',
+  ...COMMAND_SUMMARIES.compare,
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', describe: 'scenario YAML file (with --ruleset)' })

@@ -1,6 +1,7 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { diffEventLogs, eventDiffText, EventLineError } from '../report/event-diff.js';
 import { eventLogLines, EventLogError, findEventLog } from '../report/event-log.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface DiffArgs {
   a: string;
@@ -8,9 +9,7 @@ export interface DiffArgs {
 }
 
 export const diffCommand = {
-  command: 'diff <a> <b>',
-  describe:
-    'Compare two canonical event logs (written by run --events): the first event that differs, with its virtual time and context, then counts by event type',
+  ...COMMAND_SUMMARIES.diff,
   builder: (y: Argv) =>
     y
       .positional('a', {

@@ -3,7 +3,7 @@ import './heap-growth.js';
 import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { joinSignedValues } from './options.js';
-import { COMMAND_LOADERS, commandNamed, loadCommand, type CommandName } from './command-table.js';
+import { COMMAND_SUMMARIES, commandNamed, loadCommand, type CommandName } from './command-table.js';
 
 /**
  * A usage mistake (unknown option, missing value, no command) is one line on stderr and exit 2, without the
@@ -17,14 +17,18 @@ function usageFailure(message: string | undefined, error: Error | undefined): vo
 }
 
 /**
- * The command modules this invocation needs: only the named one when the first word names one (each
- * imports its whole part of the project, the bench's all of it), every one for the overview `--help` and
- * for a word that names none (so yargs can list and suggest them).
+ * The commands this invocation registers: the named one's module when the first word names one (each
+ * imports its whole part of the project, the bench's all of it); else every command by its usage line and
+ * description only, which is all the overview `--help` and yargs' suggestion for a misspelt word read.
  */
 async function commandsFor(args: readonly string[]): Promise<CommandModule[]> {
   const named = commandNamed(args);
-  const names = named === undefined ? (Object.keys(COMMAND_LOADERS) as CommandName[]) : [named];
-  return Promise.all(names.map(loadCommand));
+  if (named !== undefined) return [await loadCommand(named)];
+  return (Object.keys(COMMAND_SUMMARIES) as CommandName[]).map((name) => ({
+    ...COMMAND_SUMMARIES[name],
+    // Never reached: a first word naming this command loads its module instead.
+    handler: () => usageFailure(`${name}: the command was not loaded`, undefined),
+  }));
 }
 
 /** The agent-chess-sim command line. Only this folder reads argv, env and the wall clock. */

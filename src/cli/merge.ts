@@ -5,6 +5,7 @@ import { sweepFiles } from '../sweep/outputs/outputs.js';
 import { MergeError, mergeShards, SHARD_FILE, type ShardInput } from '../sweep/shard.js';
 import { outDirProblem, writeAtomically } from '../sweep/outputs/write.js';
 import { sweepSummaryLines } from '../sweep/sweep-plan.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface MergeArgs {
   dirs: string[];
@@ -12,9 +13,7 @@ interface MergeArgs {
 }
 
 export const mergeCommand = {
-  command: 'merge <dirs..>',
-  describe:
-    'Combine the shard.json of every shard of a sweep into the sweep.json, junit.xml and summary.md an unsharded sweep writes',
+  ...COMMAND_SUMMARIES.merge,
   builder: (y: Argv) =>
     y
       .positional('dirs', {

@@ -18,15 +18,14 @@ import {
 import { PlannedRun } from '../lib/run/planned-run.js';
 import { failureLines, summaryLines } from '../lib/run/summary.js';
 import { explainScenarioErrors } from './scenario-errors.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface RunArgs extends RunOptions {
   progress: boolean;
 }
 
 export const runCommand = {
-  command: 'run [scenario]',
-  describe:
-    'Run a scenario (or your agent against chosen opponents) on the virtual clock; write report.json, games.pgn, junit.xml and summary.md',
+  ...COMMAND_SUMMARIES.run,
   builder: (y: Argv) =>
     y
       .positional('scenario', {

@@ -29,6 +29,7 @@ import { OutputError } from '../report/write.js';
 import { MAX_SPEED } from '../api/contract/control.js';
 import { loadFaultProfileFile } from '../faults/profile-file.js';
 import { explainScenarioErrors } from './scenario-errors.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface ServeArgs {
   port: number;
@@ -57,8 +58,7 @@ interface ServeArgs {
 const TICK_MS = 50;
 
 export const serveCommand = {
-  command: 'serve',
-  describe: 'Serve the platform twin over HTTP, with simulated agents playing in the background',
+  ...COMMAND_SUMMARIES.serve,
   builder: (y: Argv) =>
     y
       .option('port', { type: 'number', default: 8787, describe: 'TCP port (0 picks a free one)' })

@@ -12,6 +12,7 @@ import {
   type ShrinkResult,
 } from '../sim/shrink.js';
 import { runScenario } from '../sim/world.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface ShrinkArgs {
   scenario: string;
@@ -23,9 +24,7 @@ interface ShrinkArgs {
 }
 
 export const shrinkCommand = {
-  command: 'shrink <scenario>',
-  describe:
-    'Shrink a run that breaks an invariant to a minimal scenario that still breaks it (writes minimal.yaml)',
+  ...COMMAND_SUMMARIES.shrink,
   builder: (y: Argv) =>
     y
       .positional('scenario', {

@@ -18,6 +18,7 @@ import {
 } from '../sweep/sweep-plan.js';
 import { SeedProgress } from './progress.js';
 import { withStopSignal } from './stop-signal.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 export interface SweepArgs extends SweepOptions {
   /** Kebab-case options reach the handler camel-cased; typed optional, as yargs' types cannot see that. */
@@ -26,9 +27,7 @@ export interface SweepArgs extends SweepOptions {
 }
 
 export const sweepCommand = {
-  command: 'sweep <scenario>',
-  describe:
-    'Run a scenario once per seed on a pool of worker threads (or a Redis queue) and write sweep.json, junit.xml and summary.md',
+  ...COMMAND_SUMMARIES.sweep,
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario YAML file' })

@@ -4,6 +4,7 @@ import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
 import { QueueSetupError, redisConnection } from '../sweep/queue/redis-url.js';
 import { packageVersion } from '../sweep/version.js';
 import { positiveDuration, UsageError } from '../sweep/run-options.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 interface WorkerArgs {
   queue: string;
@@ -24,8 +25,7 @@ const DEFAULT_STALLED_INTERVAL = '30s';
 const DEFAULT_MAX_STALLED = 2;
 
 export const workerCommand = {
-  command: 'worker',
-  describe: 'Run sweep seeds from a BullMQ queue in Redis (start any number, on any machines)',
+  ...COMMAND_SUMMARIES.worker,
   builder: (y: Argv) =>
     y
       .option('queue', {

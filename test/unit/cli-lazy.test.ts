@@ -1,6 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_LOADERS, commandNamed, type CommandName } from '../../src/cli/command-table.js';
+import {
+  COMMAND_LOADERS,
+  COMMAND_SUMMARIES,
+  commandNamed,
+  type CommandName,
+} from '../../src/cli/command-table.js';
 
 const NAMES = Object.keys(COMMAND_LOADERS) as CommandName[];
 
@@ -14,9 +19,17 @@ describe('the command line loads only the command it runs', () => {
     expect(commandNamed([])).toBeUndefined();
   });
 
-  // The overview loads every module and prints each one's own command string: a name that loaded another
-  // command's module would be listed twice and its own not at all.
-  it('lists every command in the overview help under the name that loads it (dist/, built by the pretest step)', () => {
+  // The overview lists the summaries without loading a module; each module spreads its own summary, so a
+  // name that loaded another command's module would show another usage line than the overview's.
+  it('loads under each name the module whose usage line and description the overview shows', async () => {
+    for (const name of NAMES) {
+      const loaded = (await COMMAND_LOADERS[name]()) as { command: string; describe: string };
+      expect({ command: loaded.command, describe: loaded.describe }).toEqual(COMMAND_SUMMARIES[name]);
+      expect(loaded.command.split(' ')[0]).toBe(name);
+    }
+  });
+
+  it('lists every command once in the overview help (dist/, built by the pretest step)', () => {
     const result = spawnSync(process.execPath, ['bin/agent-chess-sim.js', '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
     for (const name of NAMES)
