@@ -17,6 +17,14 @@ export interface DerivedIndexKind<T> {
   follow(index: T, event: PlatformEvent): void;
 }
 
+/** An index class that follows the event log itself (every kind today): its kind is its name and class. */
+export function followingIndex<T extends { follow(event: PlatformEvent): void }>(
+  name: string,
+  Index: new (p: Platform) => T,
+): DerivedIndexKind<T> {
+  return { name, build: (p) => new Index(p), follow: (index, event) => index.follow(event) };
+}
+
 /** Each platform's registered kinds, to their index once built (undefined until its first read). */
 const indexesByPlatform = new WeakMap<Platform, Map<DerivedIndexKind<unknown>, unknown>>();
 

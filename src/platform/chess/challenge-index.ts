@@ -1,4 +1,4 @@
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import type { Challenge } from '../state.js';
@@ -78,11 +78,7 @@ function partiesOf(challenge: Challenge): string[] {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const CHALLENGE_INDEX: DerivedIndexKind<ChallengeIndex> = {
-  name: 'open challenges',
-  build: (p) => new ChallengeIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const CHALLENGE_INDEX = followingIndex('open challenges', ChallengeIndex);
 
 export function challengeIndex(p: Platform): ChallengeIndex {
   return derivedIndex(p, CHALLENGE_INDEX);

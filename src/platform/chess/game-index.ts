@@ -1,4 +1,4 @@
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import { SortedList } from '../sorted-list.js';
@@ -85,11 +85,7 @@ function bySeq(a: Game, b: Game): number {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const GAME_INDEX: DerivedIndexKind<GameIndex> = {
-  name: 'games',
-  build: (p) => new GameIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const GAME_INDEX = followingIndex('games', GameIndex);
 
 export function gameIndex(p: Platform): GameIndex {
   return derivedIndex(p, GAME_INDEX);

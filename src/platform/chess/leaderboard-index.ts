@@ -1,5 +1,5 @@
 import { compareRanked, isRanked, type RankCandidate } from '../../rules/chess/leaderboard.js';
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import { gamesPlayed } from './games.js';
 import type { Platform } from '../platform.js';
@@ -97,11 +97,7 @@ function standingOf(agent: Agent): Standing {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const LEADERBOARD_INDEX: DerivedIndexKind<LeaderboardIndex> = {
-  name: 'leaderboard',
-  build: (p) => new LeaderboardIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const LEADERBOARD_INDEX = followingIndex('leaderboard', LeaderboardIndex);
 
 export function leaderboardIndex(p: Platform): LeaderboardIndex {
   return derivedIndex(p, LEADERBOARD_INDEX);

@@ -1,5 +1,5 @@
 import { handleKey } from '../../rules/identity/identity.js';
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import { SortedList } from '../sorted-list.js';
@@ -52,11 +52,7 @@ export class OwnerIndex {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const OWNER_INDEX: DerivedIndexKind<OwnerIndex> = {
-  name: 'owners',
-  build: (p) => new OwnerIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const OWNER_INDEX = followingIndex('owners', OwnerIndex);
 
 export function ownerIndex(p: Platform): OwnerIndex {
   return derivedIndex(p, OWNER_INDEX);

@@ -1,4 +1,4 @@
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 
@@ -39,11 +39,7 @@ export class LikeIndex {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const LIKE_INDEX: DerivedIndexKind<LikeIndex> = {
-  name: 'likes',
-  build: (p) => new LikeIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const LIKE_INDEX = followingIndex('likes', LikeIndex);
 
 export function likeIndex(p: Platform): LikeIndex {
   return derivedIndex(p, LIKE_INDEX);

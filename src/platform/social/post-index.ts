@@ -1,5 +1,5 @@
 import { matchesQueryKey, rankScore, type FeedSort } from '../../rules/social/feed.js';
-import { derivedIndex, type DerivedIndexKind } from '../derived-index.js';
+import { derivedIndex, followingIndex } from '../derived-index.js';
 import type { PlatformEvent } from '../events.js';
 import type { Platform } from '../platform.js';
 import type { Post, PostType } from '../state.js';
@@ -282,11 +282,7 @@ function dropViewsBefore<K>(views: Map<K, PostView>, cursor: number): void {
 }
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
-export const POST_INDEX: DerivedIndexKind<PostIndex> = {
-  name: 'posts',
-  build: (p) => new PostIndex(p),
-  follow: (index, event) => index.follow(event),
-};
+export const POST_INDEX = followingIndex('posts', PostIndex);
 
 export function postIndex(p: Platform): PostIndex {
   return derivedIndex(p, POST_INDEX);
