@@ -13,6 +13,7 @@ import { runSeedsLocally, SeedPool } from '../src/sweep/pool/pool.js';
 import { runSeedsOnQueue } from '../src/sweep/queue/queue-producer.js';
 import type { SeedTask } from '../src/sweep/seed-result.js';
 import { packageRoot, packageVersion } from '../src/sweep/version.js';
+import { figureLine, type Goal } from './figures.js';
 
 /** A short scenario: about a second of play per seed on one core. */
 const SCENARIO = `name: sweep-bench
@@ -67,6 +68,7 @@ export async function runSweepBench(options: {
       .map((l) => l.toFixed(2))
       .join(', ')} (1, 5, 15 min) at the start`,
   );
+  await endToEndSpeedup(Math.max(seeds, 40), log);
   const pools = new Map([1, 2].map((threads) => [threads, new SeedPool({ threads })]));
   try {
     await parallelSpeedup(seeds, rounds, pools, log);
@@ -108,6 +110,43 @@ async function parallelSpeedup(
   log(
     `  2 workers: ${median(rates.two).toFixed(2)} seeds/s, ratio to 1 worker ${median(ratios).toFixed(2)} (goal >= 1.7 on 2 cores)`,
   );
+}
+
+const P6_SWEEP: Goal = { better: 'higher', goal: 1.8 };
+
+/**
+ * P6 end to end (issue 32): `agent-chess-sim sweep` as a user runs it, threads started, code loaded and
+ * files written included, over `seeds` short seeds with 1 worker and with 2, in alternating order.
+ */
+export async function endToEndSpeedup(seeds: number, log: (line: string) => void): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'acs-sweep-e2e-'));
+  const file = join(dir, 'sweep-bench.yaml');
+  writeFileSync(file, SCENARIO);
+  const cli = join(packageRoot(), 'bin', 'agent-chess-sim.js');
+  const sweep = (workers: number) => {
+    const args = [cli, 'sweep', file, '--seeds', `1..${seeds}`, '--workers', String(workers)];
+    const out = ['--out', join(dir, `out-${workers}`), '--no-progress'];
+    return seconds(async () => {
+      const done = spawnSync(process.execPath, [...args, ...out], { stdio: 'ignore' });
+      if (done.status !== 0) throw new Error(`sweep --workers ${workers} exited ${done.status}`);
+    });
+  };
+  const ratios: number[] = [];
+  // Three rounds in alternating order, so the median is one round's ratio and drift falls on both sides.
+  for (const order of [
+    [1, 2],
+    [2, 1],
+    [1, 2],
+  ]) {
+    const times = new Map<number, number>();
+    for (const workers of order) times.set(workers, await sweep(workers));
+    ratios.push(times.get(1)! / times.get(2)!);
+    log(
+      `end-to-end sweep of ${seeds} seeds: 1 worker ${times.get(1)!.toFixed(1)} s, 2 workers ${times.get(2)!.toFixed(1)} s`,
+    );
+  }
+  const ratio = median(ratios);
+  log(`  ${figureLine('P6 end-to-end sweep, 2 workers / 1 (speed-up)', ratio.toFixed(2), ratio, P6_SWEEP)}`);
 }
 
 /** The queue path (BullMQ on a local redis-server, one worker process with 2 warm threads) against the local pool's 2 warm threads. */
