@@ -189,12 +189,13 @@ async function compareRulesets(args: CompareArgs): Promise<number> {
     plan.tasks.length,
     args.progress,
   );
-  progress.start(
-    `${Math.min(plan.workers, plan.tasks.length)} worker thread(s) (${plan.seedCount} seeds x 2 rulesets)`,
-  );
-  const results = await withStopSignal((signal) =>
-    runRulesetCompare(plan, { signal, onResult: (result) => progress.record(result) }),
-  );
+  // The stop handler is in place before the first line says the work started (see sweep.ts).
+  const results = await withStopSignal((signal) => {
+    progress.start(
+      `${Math.min(plan.workers, plan.tasks.length)} worker thread(s) (${plan.seedCount} seeds x 2 rulesets)`,
+    );
+    return runRulesetCompare(plan, { signal, onResult: (result) => progress.record(result) });
+  });
   progress.end();
   const written = writeRulesetCompare(plan, results, args.out);
   const lines = rulesetSummaryLines(written, (performance.now() - started) / 1000);
@@ -221,13 +222,13 @@ async function compareAgents(args: CompareArgs): Promise<number> {
   });
   const started = performance.now(); // wall time for the human only; never written
   const { setup } = plan;
-  if (args.progress)
-    process.stderr.write(
-      `compare ${setup.a.name} vs ${setup.b.name}: up to ${plan.pairs.length} pairs (${plan.tasks.length} duel worlds) on ${plan.workers} worker thread(s)\n`,
-    );
-  const tally = await withStopSignal((signal) =>
-    runAgentCompare(plan, { signal, onPair: (record, t) => printPair(setup, record, t) }),
-  );
+  const tally = await withStopSignal((signal) => {
+    if (args.progress)
+      process.stderr.write(
+        `compare ${setup.a.name} vs ${setup.b.name}: up to ${plan.pairs.length} pairs (${plan.tasks.length} duel worlds) on ${plan.workers} worker thread(s)\n`,
+      );
+    return runAgentCompare(plan, { signal, onPair: (record, t) => printPair(setup, record, t) });
+  });
   const files = writeAgentCompare(plan, tally, args.out);
   const lines = agentSummaryLines(plan, tally, files, (performance.now() - started) / 1000);
   process.stdout.write(`${lines.join('\n')}\n`);

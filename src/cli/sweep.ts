@@ -95,12 +95,16 @@ async function sweep(args: SweepArgs): Promise<number> {
   );
   let results: SeedResult[];
   try {
-    progress.start(
-      args.queue
-        ? `queue ${args.queueName ?? DEFAULT_QUEUE_NAME} at ${args.queue}`
-        : `${Math.min(plan.workers, plan.tasks.length)} worker thread(s)`,
-    );
-    results = await withStopSignal((signal) => execute(plan, args, signal, progress));
+    // The stop handler is in place before the first line says the sweep started: a Ctrl-C right after
+    // that line is a clean stop (exit 130, nothing written), not the default death by signal.
+    results = await withStopSignal((signal) => {
+      progress.start(
+        args.queue
+          ? `queue ${args.queueName ?? DEFAULT_QUEUE_NAME} at ${args.queue}`
+          : `${Math.min(plan.workers, plan.tasks.length)} worker thread(s)`,
+      );
+      return execute(plan, args, signal, progress);
+    });
   } catch (error) {
     progress.end();
     return explainStop(error, plan, args, progress);
