@@ -13,7 +13,8 @@ import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
 import { runMemoryBench } from './game-memory.js';
 import { SOCIAL_READS, socialReads, socialWorld, type SocialRead } from './social-loop.js';
 import { runSweepBench } from './sweep.js';
-import { runCrowdBench, runSmokeBench } from './scenario-run.js';
+import { runCrowdBench, runGcBench, runSmokeBench } from './scenario-run.js';
+import { runStartupBench } from './startup.js';
 import { runSplitLoadBench } from './http-split.js';
 import { runAutocannonBench } from './http-autocannon.js';
 import { figureLine, median, type Goal } from './figures.js';
@@ -62,6 +63,7 @@ export async function runBench(options: {
   logGameLoop(log, rounds, games, { bare, tight, rules, platform });
 }
 
+const P5_GOAL: Goal = { better: 'higher', goal: 0.9 };
 const P1_GOAL: Goal = { better: 'higher', goal: 0.5, strict: false, unit: (n) => n.toFixed(2) };
 
 /** P1's lines: each loop's median rate, and the platform's ratio to the fair (tight) baseline with its goal. */
@@ -160,6 +162,9 @@ export async function runEngineBench(options: {
     log(
       `  engine agents + platform: ${Math.round(median(rates))} plies/s, ratio to bare stockfish.wasm searches ${median(ratios).toFixed(3)}`,
     );
+    log(
+      `  ${figureLine('P5 engine games / bare stockfish.wasm', median(ratios).toFixed(3), median(ratios), P5_GOAL)}`,
+    );
   } finally {
     uncached.close();
     bare.stop();
@@ -204,7 +209,7 @@ if (isMain) {
   const sections = new Set(
     (
       process.env['BENCH_SECTIONS'] ??
-      'games,memory,smoke,crowd,http,autocannon,social,engine,serve,serve-scale,sweep'
+      'games,memory,smoke,crowd,gc,startup,http,autocannon,social,engine,serve,serve-scale,sweep'
     )
       .split(',')
       .map((s) => s.trim()),
@@ -223,6 +228,9 @@ if (isMain) {
       scenario: process.env['BENCH_CROWD_SCENARIO'] ?? 'scenarios/crowd-5000.yaml',
       log,
     });
+  if (sections.has('gc'))
+    await runGcBench({ scenario: process.env['BENCH_CROWD_SCENARIO'] ?? 'scenarios/crowd-5000.yaml', log });
+  if (sections.has('startup')) runStartupBench({ runs: Number(process.env['BENCH_STARTUP_RUNS'] ?? 7), log });
   if (sections.has('http'))
     await runSplitLoadBench({
       agents: Number(process.env['BENCH_HTTP_AGENTS'] ?? 500),

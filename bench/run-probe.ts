@@ -14,6 +14,7 @@
  * process.stderr.write; the line still goes out unchanged. Only the main thread installs anything.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
@@ -27,12 +28,21 @@ export interface ProbeReport {
   samples: ProbeSample[];
   /** Wall time spent in the probe's own collections, to subtract from the run's. */
   gcMs: number;
+  /** The main thread's garbage-collection pauses over the run (V8's gc entries), the probe's own included. */
+  gcPauseMs: number;
+  /** The process's CPU time (user and system, every thread), at exit. */
+  cpuMs: number;
   exitCode: number | string | undefined;
 }
 
 function install(file: string, gcAt: number[]): void {
   const samples: ProbeSample[] = [];
   let gcMs = 0;
+  let gcPauseMs = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauseMs += entry.duration;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let gc: (() => void) | undefined;
   const pending = [...gcAt].sort((a, b) => a - b);
   if (pending.length > 0) {
@@ -73,10 +83,21 @@ function install(file: string, gcAt: number[]): void {
       vmHwmBytes,
       samples,
       gcMs,
+      gcPauseMs: gcPauseMs + pendingGcMs(gcObserver),
+      cpuMs: cpuMs(process.cpuUsage()),
       exitCode: code,
     };
     writeFileSync(file, JSON.stringify(report));
   });
+}
+
+/** The gc entries not yet handed to the observer's callback (delivered asynchronously, so some wait at exit). */
+function pendingGcMs(observer: PerformanceObserver): number {
+  return observer.takeRecords().reduce((sum, entry) => sum + entry.duration, 0);
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 const file = process.env['BENCH_PROBE_FILE'];

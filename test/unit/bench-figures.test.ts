@@ -94,7 +94,15 @@ describe('the P2b/P4 crowd lines', () => {
     probeGcMs: 500,
     exitCode: 0,
     signal: null,
-    probe: { maxRssBytes: 800e6, vmHwmBytes: 801e6, samples, gcMs: 500, exitCode: 0 },
+    probe: {
+      maxRssBytes: 800e6,
+      vmHwmBytes: 801e6,
+      samples,
+      gcMs: 500,
+      gcPauseMs: 6000,
+      cpuMs: 62_000,
+      exitCode: 0,
+    },
     tail: '',
   });
 
