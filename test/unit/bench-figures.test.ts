@@ -20,7 +20,7 @@ import {
 } from '../../bench/figures.js';
 import { completeResponse, rawRequest } from '../../bench/raw-load.js';
 import { roundOrder, splitLoadLines, type ServedRound } from '../../bench/http-split.js';
-import { crowdProjectionLines, type ChildRun } from '../../bench/scenario-run.js';
+import { crowdProjectionLines, gcShareLines, grownCrowd, type ChildRun } from '../../bench/scenario-run.js';
 import type { LoadKind } from '../../bench/load-client.js';
 
 /** The bench's pure helpers (bench/figures.ts and the sections' formatting); no figure here depends on speed. */
@@ -120,6 +120,23 @@ describe('the P2b/P4 crowd lines', () => {
     );
     expect(lines[1]).toContain(`${((801e6 + 40e6 * 23.5) / 1024 ** 3).toFixed(2)} GiB`);
     expect(lines[1]).toMatch(/\(goal < 2 GiB\) meets goal$/);
+  });
+
+  it("gives the GC pauses as a share of the run, the probe's own collections taken off, with the 10% goal", () => {
+    // 6 s of pauses, 0.5 s of them the probe's, over 60 s of wall less that 0.5 s; 62 s of process CPU.
+    const [share, cpu] = gcShareLines(run([]));
+    expect(share).toContain(`${((100 * 5.5) / 59.5).toFixed(1)}% (5.5 s of 59.5 s wall)`);
+    expect(share).toMatch(/\(goal < 10%\) meets goal$/);
+    expect(cpu).toContain(`${((100 * 5.5) / 62).toFixed(1)}% of 62.0 s`);
+  });
+
+  it('grows a crowd scenario to another total and duration, its shares kept, and refuses one without a total', () => {
+    const text =
+      'name: crowd-5000\nduration: 30m\npopulation:\n  - mix:\n      total: 5000\n      personas: { random: 1 }\n';
+    expect(grownCrowd(text, 6400, '1h')).toBe(
+      'name: crowd-6400-1h\nduration: 1h\npopulation:\n  - mix:\n      total: 6400\n      personas: { random: 1 }\n',
+    );
+    expect(() => grownCrowd('name: x\nduration: 1h\n', 6400, '1h')).toThrow(/no mix total/);
   });
 
   it('says so when it has too few samples', () => {
