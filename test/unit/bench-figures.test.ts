@@ -20,7 +20,13 @@ import {
 } from '../../bench/figures.js';
 import { completeResponse, rawRequest } from '../../bench/raw-load.js';
 import { roundOrder, splitLoadLines, type ServedRound } from '../../bench/http-split.js';
-import { crowdProjectionLines, gcShareLines, grownCrowd, type ChildRun } from '../../bench/scenario-run.js';
+import {
+  crowdProjectionLines,
+  gcSampleShare,
+  gcShareLines,
+  grownCrowd,
+  type ChildRun,
+} from '../../bench/scenario-run.js';
 import type { LoadKind } from '../../bench/load-client.js';
 
 /** The bench's pure helpers (bench/figures.ts and the sections' formatting); no figure here depends on speed. */
@@ -122,12 +128,23 @@ describe('the P2b/P4 crowd lines', () => {
     expect(lines[1]).toMatch(/\(goal < 2 GiB\) meets goal$/);
   });
 
-  it("gives the GC pauses as a share of the run, the probe's own collections taken off, with the 10% goal", () => {
+  it('takes the GC share from the CPU profile, idle left out, with the 10% goal, and the gc entries beside it', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(idle)' } },
+        { id: 2, callFrame: { functionName: '(garbage collector)' } },
+        { id: 3, callFrame: { functionName: 'play' } },
+      ],
+      samples: [1, 2, 3, 3, 3],
+      timeDeltas: [500, 100, 300, 300, 300],
+    };
+    expect(gcSampleShare(profile)).toBe(10); // 100 of 1,000 busy microseconds
+    const [share, entries] = gcShareLines(run([]), 12.5);
+    expect(share).toMatch(/: 12\.5% \(60\.0 s wall under --cpu-prof\) \(goal < 10%\) BELOW GOAL$/);
     // 6 s of pauses, 0.5 s of them the probe's, over 60 s of wall less that 0.5 s; 62 s of process CPU.
-    const [share, cpu] = gcShareLines(run([]));
-    expect(share).toContain(`${((100 * 5.5) / 59.5).toFixed(1)}% (5.5 s of 59.5 s wall)`);
-    expect(share).toMatch(/\(goal < 10%\) meets goal$/);
-    expect(cpu).toContain(`${((100 * 5.5) / 62).toFixed(1)}% of 62.0 s`);
+    expect(entries).toContain(
+      `5.5 s, ${((100 * 5.5) / 59.5).toFixed(1)}% of the wall time, ${((100 * 5.5) / 62).toFixed(1)}% of the process's CPU`,
+    );
   });
 
   it('grows a crowd scenario to another total and duration, its shares kept, and refuses one without a total', () => {
