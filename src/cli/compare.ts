@@ -1,4 +1,4 @@
-import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import { ScenarioError } from '../sim/scenario/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import { SeedSpecError } from '../sweep/seeds.js';
@@ -44,54 +44,59 @@ export interface CompareArgs {
 /** Agent mode prints the Elo and LLR lines every this many pairs (fastchess's rating interval is 10 games). */
 const LINES_EVERY_PAIRS = 10;
 
+/** compare's options, in the order --help lists them (data: the builder registers them at once). */
+const COMPARE_OPTIONS = {
+  ruleset: {
+    type: 'string',
+    array: true,
+    describe: 'a YAML file of ruleset overrides, or `default`; give two',
+  },
+  'fail-if-changed': {
+    type: 'string',
+    array: true,
+    describe:
+      'with --ruleset: METRIC:DIRECTION (increase, decrease or any); exit 1 when Holm flags that metric changed that way, e.g. moves_per_game:increase',
+  },
+  seeds: {
+    type: 'string',
+    describe: 'seeds, e.g. 1..50 (with --agent: one pair per seed, default 1..--max-pairs)',
+  },
+  agent: {
+    type: 'string',
+    array: true,
+    describe: 'a persona, an engine level (sf-3) or a module path; give two',
+  },
+  vs: {
+    type: 'string',
+    describe:
+      'with --agent: compare A and B through these opponents (comma-separated) instead of head to head',
+  },
+  sprt: { type: 'string', describe: SPRT_HELP },
+  'max-pairs': {
+    type: 'number',
+    describe: `with --agent: stop after this many pairs without a decision (default ${DEFAULT_MAX_PAIRS})`,
+  },
+  workers: { type: 'number', describe: 'worker threads (default: the CPU count)' },
+  out: {
+    type: 'string',
+    default: 'reports/compare',
+    describe:
+      'directory for compare.json, compare.md (and compare.html for rulesets, games.pgn of every duel game for agents)',
+  },
+  timeout: {
+    type: 'string',
+    default: DEFAULT_SEED_TIMEOUT,
+    describe: 'limit per run (per duel world with --agent)',
+  },
+  progress: { type: 'boolean', default: true, describe: 'print progress to stderr' },
+} satisfies Record<string, Options>;
+
 export const compareCommand = {
   ...COMMAND_SUMMARIES.compare,
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', describe: 'scenario YAML file (with --ruleset)' })
-      .option('ruleset', {
-        type: 'string',
-        array: true,
-        describe: 'a YAML file of ruleset overrides, or `default`; give two',
-      })
-      .option('fail-if-changed', {
-        type: 'string',
-        array: true,
-        describe:
-          'with --ruleset: METRIC:DIRECTION (increase, decrease or any); exit 1 when Holm flags that metric changed that way, e.g. moves_per_game:increase',
-      })
-      .option('seeds', {
-        type: 'string',
-        describe: 'seeds, e.g. 1..50 (with --agent: one pair per seed, default 1..--max-pairs)',
-      })
-      .option('agent', {
-        type: 'string',
-        array: true,
-        describe: 'a persona, an engine level (sf-3) or a module path; give two',
-      })
-      .option('vs', {
-        type: 'string',
-        describe:
-          'with --agent: compare A and B through these opponents (comma-separated) instead of head to head',
-      })
-      .option('sprt', { type: 'string', describe: SPRT_HELP })
-      .option('max-pairs', {
-        type: 'number',
-        describe: `with --agent: stop after this many pairs without a decision (default ${DEFAULT_MAX_PAIRS})`,
-      })
-      .option('workers', { type: 'number', describe: 'worker threads (default: the CPU count)' })
-      .option('out', {
-        type: 'string',
-        default: 'reports/compare',
-        describe:
-          'directory for compare.json, compare.md (and compare.html for rulesets, games.pgn of every duel game for agents)',
-      })
-      .option('timeout', {
-        type: 'string',
-        default: DEFAULT_SEED_TIMEOUT,
-        describe: 'limit per run (per duel world with --agent)',
-      })
-      .option('progress', { type: 'boolean', default: true, describe: 'print progress to stderr' })
+      .options(COMPARE_OPTIONS)
       .example(
         '$0 compare scenarios/smoke.yaml --ruleset default --ruleset fide-k.yaml --seeds 1..50',
         'the smoke scenario under its own and the FIDE K schedule',

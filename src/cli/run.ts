@@ -1,4 +1,4 @@
-import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScenarioError, type Scenario } from '../sim/scenario/scenario.js';
@@ -24,6 +24,52 @@ export interface RunArgs extends RunOptions {
   progress: boolean;
 }
 
+/** run's options, in the order --help lists them (data: the builder registers them at once). */
+const RUN_OPTIONS = {
+  seed: { type: 'string', describe: "override the scenario's seed" },
+  out: { type: 'string', default: 'reports/latest', describe: 'folder for the report files' },
+  progress: {
+    type: 'boolean',
+    default: true,
+    describe: 'print progress to stderr (a bar on a terminal, a line every 5% or 10 s otherwise)',
+  },
+  'check-wire': {
+    type: 'boolean',
+    describe: 'check every answer against the route contracts (as CI does); the run fails if one leaves them',
+  },
+  'cross-check': {
+    type: 'boolean',
+    describe:
+      'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt',
+  },
+  'require-exercised': {
+    type: 'boolean',
+    describe:
+      "require every invariant to run at least one check (as the scenario's requireExercised does for named ones); one that runs none fails the run",
+  },
+  events: {
+    type: 'string',
+    describe:
+      'also write the canonical event log (the text the fingerprint hashes) to this file, gzip-compressed when it ends .gz; compare two with agent-chess-sim diff',
+  },
+  agent: {
+    type: 'string',
+    describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs',
+  },
+  'agent-uci': {
+    type: 'string',
+    describe: 'a UCI engine binary to play against --vs instead of a module',
+  },
+  vs: {
+    type: 'string',
+    describe: `opponents for --agent: personas and engine levels, comma-separated (default ${DEFAULT_VS})`,
+  },
+  games: {
+    type: 'number',
+    describe: `how many games --agent should finish: the run ends then (default ${DEFAULT_GAMES})`,
+  },
+} satisfies Record<string, Options>;
+
 export const runCommand = {
   ...COMMAND_SUMMARIES.run,
   builder: (y: Argv) =>
@@ -32,49 +78,7 @@ export const runCommand = {
         type: 'string',
         describe: 'scenario YAML file, e.g. scenarios/smoke.yaml (not with --agent)',
       })
-      .option('seed', { type: 'string', describe: "override the scenario's seed" })
-      .option('out', { type: 'string', default: 'reports/latest', describe: 'folder for the report files' })
-      .option('progress', {
-        type: 'boolean',
-        default: true,
-        describe: 'print progress to stderr (a bar on a terminal, a line every 5% or 10 s otherwise)',
-      })
-      .option('check-wire', {
-        type: 'boolean',
-        describe:
-          'check every answer against the route contracts (as CI does); the run fails if one leaves them',
-      })
-      .option('cross-check', {
-        type: 'boolean',
-        describe:
-          'replay every ledger transfer through the real Solana runtime (litesvm) and compare balances; writes crosscheck.txt',
-      })
-      .option('require-exercised', {
-        type: 'boolean',
-        describe:
-          "require every invariant to run at least one check (as the scenario's requireExercised does for named ones); one that runs none fails the run",
-      })
-      .option('events', {
-        type: 'string',
-        describe:
-          'also write the canonical event log (the text the fingerprint hashes) to this file, gzip-compressed when it ends .gz; compare two with agent-chess-sim diff',
-      })
-      .option('agent', {
-        type: 'string',
-        describe: 'your in-process agent module (.mjs, .js, .ts): play it against --vs',
-      })
-      .option('agent-uci', {
-        type: 'string',
-        describe: 'a UCI engine binary to play against --vs instead of a module',
-      })
-      .option('vs', {
-        type: 'string',
-        describe: `opponents for --agent: personas and engine levels, comma-separated (default ${DEFAULT_VS})`,
-      })
-      .option('games', {
-        type: 'number',
-        describe: `how many games --agent should finish: the run ends then (default ${DEFAULT_GAMES})`,
-      })
+      .options(RUN_OPTIONS)
       .example(
         '$0 run scenarios/smoke.yaml --seed 7 --out reports/smoke',
         'run the smoke scenario with seed 7',

@@ -1,5 +1,5 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ScenarioError, type Scenario, type ScenarioWithSource } from '../sim/scenario/scenario.js';
@@ -57,84 +57,89 @@ interface ServeArgs {
 
 const TICK_MS = 50;
 
+/** serve's options, in the order --help lists them (data: the builder registers them at once). */
+const SERVE_OPTIONS = {
+  port: { type: 'number', default: 8787, describe: 'TCP port (0 picks a free one)' },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    describe:
+      'address to listen on (anything but loopback exposes the twin and its control plane to the network)',
+  },
+  seed: { type: 'string', describe: "override the scenario's seed" },
+  scenario: {
+    type: 'string',
+    describe: 'the background population (default: scenarios/serve.yaml)',
+  },
+  speed: { type: 'number', default: 1, describe: 'virtual seconds per wall second' },
+  manual: {
+    type: 'boolean',
+    default: false,
+    describe: 'the clock moves only through POST /_sim/clock/advance, /set and /step',
+  },
+  log: {
+    type: 'boolean',
+    default: false,
+    describe: 'log each request (API keys and tokens are redacted)',
+  },
+  'control-token': {
+    type: 'string',
+    describe:
+      'the /_sim control token; visible to other users in ps, so prefer $ACS_CONTROL_TOKEN or --control-token-file (default: $ACS_CONTROL_TOKEN, else a random one printed at start)',
+  },
+  'control-token-file': {
+    type: 'string',
+    describe: 'read the /_sim control token from this file (one trailing newline ignored)',
+  },
+  'allow-host': {
+    type: 'string',
+    array: true,
+    describe: 'a further host name the server answers to (Host header)',
+  },
+  'allow-origin': {
+    type: 'string',
+    array: true,
+    describe: 'a web origin (http://host:port) whose pages may call the server',
+  },
+  quota: {
+    type: 'string',
+    choices: QUOTA_POLICIES,
+    describe:
+      "past the daily request quota (5000 per key, UTC day): warn answers with an x-quota-warning header and names the agent on the console, enforce refuses with 429 and Retry-After (as the real service may), off neither (default: the scenario's ruleset.api.quota, else warn)",
+  },
+  research: {
+    type: 'string',
+    choices: RESEARCH_PRESETS,
+    describe:
+      "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
+  },
+  'ready-file': {
+    type: 'string',
+    describe:
+      'once listening, write {"url","api","control_token","pid","now"} as JSON to this file (atomically: written beside it, then renamed), for a test harness in any language',
+  },
+  faults: {
+    type: 'string',
+    describe:
+      'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
+  },
+  out: {
+    type: 'string',
+    describe:
+      "write the session's report set here when the server stops (Ctrl-C, SIGTERM), as run --out does: report.json, games.pgn, report.html, junit.xml, summary.md, with verdicts for the agents registered over HTTP; POST /_sim/report writes it on demand",
+  },
+  start: {
+    type: 'string',
+    describe:
+      "the virtual clock's start, UTC, e.g. 2026-01-01T00:00:00Z (default: the scenario's start, else the wall clock to the second)",
+  },
+} satisfies Record<string, Options>;
+
 export const serveCommand = {
   ...COMMAND_SUMMARIES.serve,
   builder: (y: Argv) =>
     y
-      .option('port', { type: 'number', default: 8787, describe: 'TCP port (0 picks a free one)' })
-      .option('host', {
-        type: 'string',
-        default: '127.0.0.1',
-        describe:
-          'address to listen on (anything but loopback exposes the twin and its control plane to the network)',
-      })
-      .option('seed', { type: 'string', describe: "override the scenario's seed" })
-      .option('scenario', {
-        type: 'string',
-        describe: 'the background population (default: scenarios/serve.yaml)',
-      })
-      .option('speed', { type: 'number', default: 1, describe: 'virtual seconds per wall second' })
-      .option('manual', {
-        type: 'boolean',
-        default: false,
-        describe: 'the clock moves only through POST /_sim/clock/advance, /set and /step',
-      })
-      .option('log', {
-        type: 'boolean',
-        default: false,
-        describe: 'log each request (API keys and tokens are redacted)',
-      })
-      .option('control-token', {
-        type: 'string',
-        describe:
-          'the /_sim control token; visible to other users in ps, so prefer $ACS_CONTROL_TOKEN or --control-token-file (default: $ACS_CONTROL_TOKEN, else a random one printed at start)',
-      })
-      .option('control-token-file', {
-        type: 'string',
-        describe: 'read the /_sim control token from this file (one trailing newline ignored)',
-      })
-      .option('allow-host', {
-        type: 'string',
-        array: true,
-        describe: 'a further host name the server answers to (Host header)',
-      })
-      .option('allow-origin', {
-        type: 'string',
-        array: true,
-        describe: 'a web origin (http://host:port) whose pages may call the server',
-      })
-      .option('quota', {
-        type: 'string',
-        choices: QUOTA_POLICIES,
-        describe:
-          "past the daily request quota (5000 per key, UTC day): warn answers with an x-quota-warning header and names the agent on the console, enforce refuses with 429 and Retry-After (as the real service may), off neither (default: the scenario's ruleset.api.quota, else warn)",
-      })
-      .option('research', {
-        type: 'string',
-        choices: RESEARCH_PRESETS,
-        describe:
-          "onboarding before play: strict is the real service's (1 post, follow 10, like 10, or verify), spec one post (default: the scenario's ruleset.research, else strict)",
-      })
-      .option('ready-file', {
-        type: 'string',
-        describe:
-          'once listening, write {"url","api","control_token","pid","now"} as JSON to this file (atomically: written beside it, then renamed), for a test harness in any language',
-      })
-      .option('faults', {
-        type: 'string',
-        describe:
-          'a fault profile (YAML, e.g. faults/light.yaml) that HTTP clients meet: latency, 5xx from a proxy, resets, hangs, broken JSON, 429 bursts, outages, stale reads, lost answers; GET/POST /_sim/faults reads or replaces it',
-      })
-      .option('out', {
-        type: 'string',
-        describe:
-          "write the session's report set here when the server stops (Ctrl-C, SIGTERM), as run --out does: report.json, games.pgn, report.html, junit.xml, summary.md, with verdicts for the agents registered over HTTP; POST /_sim/report writes it on demand",
-      })
-      .option('start', {
-        type: 'string',
-        describe:
-          "the virtual clock's start, UTC, e.g. 2026-01-01T00:00:00Z (default: the scenario's start, else the wall clock to the second)",
-      })
+      .options(SERVE_OPTIONS)
       .example('$0 serve --port 8787 --speed 10', 'ten virtual seconds per second')
       .example('$0 serve --manual', 'step the clock yourself')
       .example(

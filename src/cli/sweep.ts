@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import { ScenarioError } from '../sim/scenario/scenario.js';
 import { SweepAborted } from '../sweep/aborted.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
@@ -26,49 +26,54 @@ export interface SweepArgs extends SweepOptions {
   progress: boolean;
 }
 
+/** sweep's options, in the order --help lists them (data: the builder registers them at once). */
+const SWEEP_OPTIONS = {
+  seeds: {
+    type: 'string',
+    demandOption: true,
+    describe: 'seeds: ranges and lists, ascending, e.g. 1..1000 or 1,5,9 or 1..10,20',
+  },
+  workers: { type: 'number', describe: 'worker threads (default: the CPU count)' },
+  out: {
+    type: 'string',
+    default: 'reports/sweep',
+    describe: 'directory for sweep.json, junit.xml and summary.md (shard.json with --shard)',
+  },
+  shard: {
+    type: 'string',
+    describe: 'run only shard i of N (e.g. 2/4) and write shard.json for `merge`',
+  },
+  queue: {
+    type: 'string',
+    describe: 'run the seeds on a BullMQ queue at redis://HOST:PORT, on `worker` processes',
+  },
+  'queue-name': {
+    type: 'string',
+    default: DEFAULT_QUEUE_NAME,
+    describe: 'the BullMQ queue (workers must name the same)',
+  },
+  timeout: {
+    type: 'string',
+    default: DEFAULT_SEED_TIMEOUT,
+    describe: 'per-seed limit; a seed past it is reported timed_out',
+  },
+  'queue-wait': {
+    type: 'string',
+    describe: 'with --queue: report seeds lost when none finishes for this long (default: timeout + 5m)',
+  },
+  progress: {
+    type: 'boolean',
+    default: true,
+    describe: 'print progress to stderr (a bar on a terminal)',
+  },
+} satisfies Record<string, Options>;
+
 export const sweepCommand = {
   ...COMMAND_SUMMARIES.sweep,
   builder: (y: Argv) =>
     y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario YAML file' })
-      .option('seeds', {
-        type: 'string',
-        demandOption: true,
-        describe: 'seeds: ranges and lists, ascending, e.g. 1..1000 or 1,5,9 or 1..10,20',
-      })
-      .option('workers', { type: 'number', describe: 'worker threads (default: the CPU count)' })
-      .option('out', {
-        type: 'string',
-        default: 'reports/sweep',
-        describe: 'directory for sweep.json, junit.xml and summary.md (shard.json with --shard)',
-      })
-      .option('shard', {
-        type: 'string',
-        describe: 'run only shard i of N (e.g. 2/4) and write shard.json for `merge`',
-      })
-      .option('queue', {
-        type: 'string',
-        describe: 'run the seeds on a BullMQ queue at redis://HOST:PORT, on `worker` processes',
-      })
-      .option('queue-name', {
-        type: 'string',
-        default: DEFAULT_QUEUE_NAME,
-        describe: 'the BullMQ queue (workers must name the same)',
-      })
-      .option('timeout', {
-        type: 'string',
-        default: DEFAULT_SEED_TIMEOUT,
-        describe: 'per-seed limit; a seed past it is reported timed_out',
-      })
-      .option('queue-wait', {
-        type: 'string',
-        describe: 'with --queue: report seeds lost when none finishes for this long (default: timeout + 5m)',
-      })
-      .option('progress', {
-        type: 'boolean',
-        default: true,
-        describe: 'print progress to stderr (a bar on a terminal)',
-      })
+      .options(SWEEP_OPTIONS)
       .example(
         '$0 sweep scenarios/smoke.yaml --seeds 1..100 --workers 2 --out reports/sweep',
         'seeds 1 to 100 on two threads',
