@@ -160,50 +160,16 @@ async function queueOverhead(
   if (!redisServer)
     return log('  queue overhead: skipped (redis-server is not installed: apt-get install redis-server)');
   const port = await freePort();
-  const redis = spawn(
-    redisServer,
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      mkdtempSync(join(tmpdir(), 'acs-redis-')),
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  await untilOutput(redis, 'Ready to accept connections', 'redis-server');
-  const url = `redis://127.0.0.1:${port}`;
-  const queueName = `sweep-bench-${process.pid}`;
+  const redis = await startRedis(redisServer, port);
+  const queue = { url: `redis://127.0.0.1:${port}`, queueName: `sweep-bench-${process.pid}` };
   let worker: ChildProcess | undefined;
   try {
-    worker = await startWorker(url, queueName);
-    await runSeedsOnQueue(benchTasks(4, 98), {
-      url,
-      queueName,
-      sweepId: 'bench-warm-up',
-      version: packageVersion(),
-      seedTimeoutMs: SEED_TIMEOUT_MS,
-      idleLimitMs: SEED_TIMEOUT_MS,
-    });
+    worker = await startWorker(queue.url, queue.queueName);
+    await onQueue(queue, benchTasks(4, 98), 'bench-warm-up');
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const tasks = benchTasks(seeds, 100 + round);
-      const viaQueue = () =>
-        seconds(() =>
-          runSeedsOnQueue(tasks, {
-            url,
-            queueName,
-            sweepId: `bench-${round}`,
-            version: packageVersion(),
-            seedTimeoutMs: SEED_TIMEOUT_MS,
-            idleLimitMs: SEED_TIMEOUT_MS,
-          }),
-        );
+      const viaQueue = () => seconds(() => onQueue(queue, tasks, `bench-${round}`));
       const viaPool = () =>
         seconds(() => runSeedsLocally(tasks, { workers: 2, seedTimeoutMs: SEED_TIMEOUT_MS, pool }));
       let queued: number;
@@ -222,6 +188,37 @@ async function queueOverhead(
     worker?.kill('SIGTERM');
     redis.kill('SIGTERM');
   }
+}
+
+/** A throw-away redis-server on `port` (no persistence), once it accepts connections. */
+async function startRedis(redisServer: string, port: number): Promise<ChildProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'acs-redis-'));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ];
+  const redis = spawn(redisServer, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  await untilOutput(redis, 'Ready to accept connections', 'redis-server');
+  return redis;
+}
+
+/** The seeds through the queue, as `sweep --queue` sends them. */
+function onQueue(queue: { url: string; queueName: string }, tasks: SeedTask[], sweepId: string) {
+  return runSeedsOnQueue(tasks, {
+    ...queue,
+    sweepId,
+    version: packageVersion(),
+    seedTimeoutMs: SEED_TIMEOUT_MS,
+    idleLimitMs: SEED_TIMEOUT_MS,
+  });
 }
 
 /** A `worker` process on the queue, once it says it is ready. */
