@@ -78,15 +78,7 @@ export interface RequestHandler {
 export function buildServer(api: RequestHandler, options: ServerOptions = {}): FastifyInstance {
   const nextRequestId = requestCounter();
   const guard = options.guard ? guardCheck(options.guard) : undefined;
-  // With the request log on, every request goes through fastify, which writes the log lines.
-  const direct = options.logger
-    ? undefined
-    : directGetServer({
-        handle: (request) => api.handle(request),
-        guard: withFaults(guard, options.faults),
-        answerToError: (error, requestId) => answerToError(error, requestId, options),
-        nextRequestId,
-      });
+  const direct = directGetPath(api, options, guard, nextRequestId);
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: options.logger ? loggerOptions(options) : false,
@@ -121,30 +113,56 @@ export function buildServer(api: RequestHandler, options: ServerOptions = {}): F
       ? answer.then((ready) => reply(request, out, ready))
       : reply(request, out, answer);
   };
-  // Only the byte limit and the body reader differ: these requests go to the same dispatcher as every other.
-  // Their bodies stay bytes (a scope of their own parser) so that a reader may decode only what it needs.
-  const large = options.largeBodies ?? [];
-  if (large.length > 0)
-    void app.register(async (scope) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      for (const { method, path, limitBytes, readBody, filter } of large)
-        scope.route({
-          method,
-          url: path,
-          bodyLimit: Number.MAX_SAFE_INTEGER,
-          preParsing: filter ? filtered(limitBody(limitBytes), filter) : limitBody(limitBytes),
-          handler: (request, out) =>
-            readLargeBody(request.body, readBody).then((read) => {
-              const answer = 'refusal' in read ? read.refusal : dispatchRead(api, request, read.body);
-              return Promise.resolve(answer).then((ready) => reply(request, out, ready));
-            }),
-        });
-    });
+  registerLargeBodyRoutes(app, options.largeBodies ?? [], api, reply);
   // Methods no route lists (TRACE, PROPFIND) reach the dispatcher as well, which answers method_not_allowed.
   app.setNotFoundHandler(handler);
   app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'], url: '/*', handler });
   return app;
+}
+
+/** The GETs under /api answered in front of fastify; none with the request log on, since fastify writes its lines. */
+function directGetPath(
+  api: RequestHandler,
+  options: ServerOptions,
+  guard: ReturnType<typeof guardCheck> | undefined,
+  nextRequestId: () => string,
+): ReturnType<typeof directGetServer> | undefined {
+  if (options.logger) return undefined;
+  return directGetServer({
+    handle: (request) => api.handle(request),
+    guard: withFaults(guard, options.faults),
+    answerToError: (error, requestId) => answerToError(error, requestId, options),
+    nextRequestId,
+  });
+}
+
+/**
+ * Only the byte limit and the body reader differ: these requests go to the same dispatcher as every other.
+ * Their bodies stay bytes (a scope of their own parser) so that a reader may decode only what it needs.
+ */
+function registerLargeBodyRoutes(
+  app: FastifyInstance,
+  large: readonly LargeBodyRoute[],
+  api: RequestHandler,
+  reply: (request: FastifyRequest, out: FastifyReply, answer: ApiResponse) => FastifyReply | Promise<unknown>,
+): void {
+  if (large.length === 0) return;
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    for (const { method, path, limitBytes, readBody, filter } of large)
+      scope.route({
+        method,
+        url: path,
+        bodyLimit: Number.MAX_SAFE_INTEGER,
+        preParsing: filter ? filtered(limitBody(limitBytes), filter) : limitBody(limitBytes),
+        handler: (request, out) =>
+          readLargeBody(request.body, readBody).then((read) => {
+            const answer = 'refusal' in read ? read.refusal : dispatchRead(api, request, read.body);
+            return Promise.resolve(answer).then((ready) => reply(request, out, ready));
+          }),
+      });
+  });
 }
 
 /** Not an answer: tells the direct path (which only asks whether its guard objects) to leave the request to fastify. */
