@@ -14,6 +14,21 @@ import {
   type LedgerJournalEntry,
   type LedgerOutcome,
 } from './ledger.js';
+import {
+  MISMATCH_CAP,
+  type CrossCheckMismatch,
+  type CrossCheckResult,
+  type OutcomeMismatch,
+} from './cross-check-result.js';
+
+// The result's types and its one-line description live apart, so a caller that only reads a result loads no
+// Solana code (src/escrow/cross-check-result.ts); re-exported here for callers of the replay itself.
+export {
+  describeCrossCheck,
+  type CrossCheckMismatch,
+  type CrossCheckResult,
+  type OutcomeMismatch,
+} from './cross-check-result.js';
 
 /**
  * Replays a MockLedger journal through a real Solana runtime (litesvm) and reports every place where the
@@ -21,33 +36,6 @@ import {
  * it ends with. The mock's rules are our reading of the system program; this is how we find out if the
  * reading is wrong.
  */
-
-export interface CrossCheckMismatch {
-  address: string;
-  kind?: LedgerAccountKind;
-  expected: number;
-  actual: number;
-}
-
-export interface OutcomeMismatch {
-  index: number;
-  entry: string;
-  mock: string;
-  svm: string;
-}
-
-export interface CrossCheckResult {
-  passed: boolean;
-  /** Accounts compared. */
-  accounts: number;
-  /** Transfer entries replayed. */
-  transfers: number;
-  /** Transfers both backends refused, for the same reason. */
-  rejectedAlike: number;
-  balanceMismatches: CrossCheckMismatch[];
-  /** A transfer (or mint) one backend accepted and the other refused, or refused for a different reason. */
-  outcomeMismatches: OutcomeMismatch[];
-}
 
 export interface CrossCheckOptions {
   /** Really sign with ed25519 and verify signatures; tens of times slower per transfer, so off by default. */
@@ -59,8 +47,6 @@ export interface CrossCheckOptions {
   balances?: ReadonlyArray<{ address: string; lamports: Lamports }>;
 }
 
-/** Enough to show where things went wrong without holding a long run's worth of mismatches in memory. */
-const MISMATCH_CAP = 20;
 /** Fixed so the fee payer's address is the same on every run; it is never an account of ours. */
 const FEE_PAYER_SEED = new Uint8Array(32).fill(0xfe);
 /** Fees come out of this account so that no compared balance ever pays one. */
@@ -279,20 +265,3 @@ function recordBalanceMismatch(replay: Replay, mismatch: CrossCheckMismatch): vo
 }
 
 /** One line for logs and reports; on failure it names the first few disagreements. */
-export function describeCrossCheck(result: CrossCheckResult): string {
-  const head = `litesvm cross-check: ${result.transfers} transfers, ${result.accounts} accounts, ${result.rejectedAlike} refused alike`;
-  if (result.passed) return `${head}: identical balances`;
-  const outcomes = result.outcomeMismatches
-    .slice(0, 3)
-    .map((m) => `#${m.index} ${m.entry}: mock ${m.mock}, svm ${m.svm}`);
-  const balances = result.balanceMismatches
-    .slice(0, 3)
-    .map((m) => `${m.kind ?? 'account'} ${m.address}: expected ${m.expected}, actual ${m.actual}`);
-  const counts = `${countLabel(result.outcomeMismatches.length)} outcome and ${countLabel(result.balanceMismatches.length)} balance mismatches`;
-  return `${head}: MISMATCH, ${counts}; ${[...outcomes, ...balances].join('; ')}`;
-}
-
-/** The lists are capped, so a full list means "at least". */
-function countLabel(listed: number): string {
-  return listed >= MISMATCH_CAP ? `${MISMATCH_CAP}+` : String(listed);
-}

@@ -1,4 +1,4 @@
-import { describeCrossCheck } from '../../escrow/litesvm.js';
+import { describeCrossCheck } from '../../escrow/cross-check-result.js';
 import { renderRunReport, type RunContext } from '../../report/write.js';
 import { World, type RunOutcome, type WorldOptions } from '../../sim/world.js';
 import { MatchScore } from './match-score.js';
