@@ -11,7 +11,7 @@ import { Chess, type Context } from 'chessops/chess';
 import { makeSanAndPlay } from 'chessops/san';
 import type { SquareSet } from 'chessops/squareSet';
 import seedrandom from 'seedrandom';
-import { BARE_PLY_CAP } from './bare-chessops.js';
+import { BARE_PLY_CAP, legalMoves, PROMOTIONS } from './bare-chessops.js';
 
 export function tightRandomGames(
   games: number,
@@ -53,7 +53,6 @@ class LegalMoves {
   }
 }
 
-const PROMOTIONS = ['queen', 'rook', 'bishop', 'knight'] as const;
 const FILES = 'abcdefgh';
 const LETTER: Record<Role, string> = { pawn: '', knight: 'N', bishop: 'B', rook: 'R', queen: 'Q', king: 'K' };
 
@@ -151,12 +150,7 @@ function playPlain(rng: () => number, onSan: (san: string) => void): void {
   for (let plies = 0; plies < BARE_PLY_CAP; plies += 1) {
     const ctx = pos.ctx();
     if (pos.isEnd(ctx)) return;
-    const moves: NormalMove[] = [];
-    for (const [from, dests] of pos.allDests(ctx))
-      for (const to of dests)
-        if (pos.board.pawn.has(from) && (to < 8 || to >= 56))
-          for (const promotion of PROMOTIONS) moves.push({ from, to, promotion });
-        else moves.push({ from, to });
+    const moves = legalMoves(pos, ctx);
     onSan(makeSanAndPlay(pos, moves[Math.floor(rng() * moves.length)]!));
   }
 }

@@ -18,10 +18,10 @@ export function bareRandomGames(games: number, seed: string): { plies: number } 
   return { plies };
 }
 
-const PROMOTIONS = ['queen', 'rook', 'bishop', 'knight'] as const;
+export const PROMOTIONS = ['queen', 'rook', 'bishop', 'knight'] as const;
 
 // Uniform over legal moves means each promotion piece is its own move, as in the platform's legalMoves.
-function legalMoves(pos: Chess, ctx: Context): NormalMove[] {
+export function legalMoves(pos: Chess, ctx: Context): NormalMove[] {
   const moves: NormalMove[] = [];
   for (const [from, dests] of pos.allDests(ctx)) {
     const pawn = pos.board.pawn.has(from);

@@ -5,16 +5,13 @@
  * on its turn; the baseline answers one JSON route. Each round pairs the two, in an order that reverses
  * every round; the ratio is the median over rounds, the tail the worst request of any twin round.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannonType from 'autocannon';
 import { figureLine, median, type Goal } from './figures.js';
+import { startServeProcess, type ServedProcess } from './serve-process.js';
 
-const CLI = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-fastify-child.js', import.meta.url));
 const CONNECTIONS = 500;
 
@@ -116,25 +113,16 @@ async function startBare(): Promise<{ child: ChildProcess; origin: string }> {
   return { child, origin: `http://127.0.0.1:${message.port}` };
 }
 
-/** `agent-chess-sim serve` as a user starts it, on a free port, with no daily quota so the load is not refused. */
+/** A real serve process (bench/serve-process.ts) with no daily quota, so the load is not refused. */
 class ServeProcess {
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly dir: string,
-    readonly origin: string,
-  ) {}
+  private constructor(private readonly served: ServedProcess) {}
 
   static async start(): Promise<ServeProcess> {
-    const dir = mkdtempSync(join(tmpdir(), 'acs-autocannon-'));
-    const ready = join(dir, 'ready.json');
-    const args = [CLI, 'serve', '--port', '0', '--quota', 'off', '--research', 'spec', '--ready-file', ready];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    for (let waited = 0; !existsSync(ready); waited += 100) {
-      if (child.exitCode !== null || waited > 120_000) throw new Error('serve did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const { url } = JSON.parse(readFileSync(ready, 'utf8')) as { url: string };
-    return new ServeProcess(child, dir, url.replace(/\/$/, ''));
+    return new ServeProcess(await startServeProcess(['--quota', 'off', '--research', 'spec'], true));
+  }
+
+  get origin(): string {
+    return this.served.origin;
   }
 
   /** Two agents registered over HTTP and in a game; the key of the one whose turn it is. */
@@ -173,7 +161,6 @@ class ServeProcess {
   }
 
   stop(): void {
-    this.child.kill('SIGTERM');
-    rmSync(this.dir, { recursive: true, force: true });
+    this.served.stop();
   }
 }

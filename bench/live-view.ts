@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { startServeProcess } from './serve-process.js';
 
 /**
  * What serve's live view costs (issue 30): the bytes of each page and asset, and the server's CPU when 100
@@ -14,7 +11,6 @@ import { gzipSync } from 'node:zlib';
  *
  *   npm run build && node dist/bench/live-view.js [watchers=100] [seconds=20]
  */
-const BIN = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
 const PAGES = [
   '/',
   '/stream',
@@ -29,31 +25,10 @@ const CLOCK_TICKS = 100; // /proc/<pid>/stat counts CPU in clock ticks (USER_HZ,
 async function main(): Promise<void> {
   const watchers = Number(process.argv[2] ?? 100);
   const seconds = Number(process.argv[3] ?? 20);
-  const dir = mkdtempSync(join(tmpdir(), 'acs-live-bench-'));
-  const ready = join(dir, 'ready.json');
-  const server = spawn(
-    process.execPath,
-    // Real time: the scripted games below keep their 5-minute turn deadline for the whole measurement.
-    [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--research',
-      'spec',
-      '--start',
-      '2026-01-01T00:00:00Z',
-      '--ready-file',
-      ready,
-    ],
-    { stdio: 'ignore' },
-  );
+  // Real time: the scripted games below keep their 5-minute turn deadline for the whole measurement.
+  const server = await startServeProcess(['--research', 'spec', '--start', '2026-01-01T00:00:00Z']);
+  const { origin, controlToken: token } = server;
   try {
-    while (!existsSync(ready)) await sleep(50);
-    const { url: origin, control_token: token } = JSON.parse(readFileSync(ready, 'utf8')) as {
-      url: string;
-      control_token: string;
-    };
     await pageSizes(origin);
     // Two virtual hours at once, so that the background agents have games going to be watched.
     await fetch(`${origin}/_sim/clock/advance`, {
@@ -70,7 +45,7 @@ async function main(): Promise<void> {
     console.log(
       `live games watched: ${games.length} (${background.length} of the background's), one page each`,
     );
-    const pid = server.pid!;
+    const pid = server.child.pid!;
     const idle = await measure(pid, seconds, () => Promise.resolve(0));
     const stream = await measure(pid, seconds, (i) => watchGame(origin, games[i % games.length]!), watchers);
     const rotating = await measure(pid, seconds, () => watchRotation(origin), watchers);
@@ -78,8 +53,7 @@ async function main(): Promise<void> {
     report(`${watchers} pages of /stream?game=`, stream, idle);
     report(`${watchers} pages of /stream (rotating)`, rotating, idle);
   } finally {
-    server.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
+    server.stop();
   }
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { figureLine, median, megabytes, MB, type Goal } from './figures.js';
 import type { ProbeReport } from './run-probe.js';
+import { peakRss } from './scenario-run.js';
 
 const BIN = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
 const PROBE = new URL('./run-probe.js', import.meta.url).href;
@@ -58,7 +59,7 @@ function diffPeakRss(runs: number): number {
       });
       if (done.status !== 0) throw new Error(`diff exited ${done.status}`);
       const probe = JSON.parse(readFileSync(probeFile, 'utf8')) as ProbeReport;
-      peaks.push(Math.max(probe.maxRssBytes, probe.vmHwmBytes ?? 0));
+      peaks.push(peakRss(probe));
     }
     return median(peaks);
   } finally {

@@ -13,7 +13,7 @@ import { runSeedsLocally, SeedPool } from '../src/sweep/pool/pool.js';
 import { runSeedsOnQueue } from '../src/sweep/queue/queue-producer.js';
 import type { SeedTask } from '../src/sweep/seed-result.js';
 import { packageRoot, packageVersion } from '../src/sweep/version.js';
-import { figureLine, type Goal } from './figures.js';
+import { figureLine, median, type Goal } from './figures.js';
 
 /** A short scenario: about a second of play per seed on one core. */
 const SCENARIO = `name: sweep-bench
@@ -28,11 +28,6 @@ population:
 `;
 
 const SEED_TIMEOUT_MS = 10 * 60_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function seconds(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
