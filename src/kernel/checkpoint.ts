@@ -1,0 +1,131 @@
+/**
+ * A world checkpoint is JSON data that may come from someone else (a snapshot shared in a bug report), so it
+ * is read through a closed schema: every loader reads each value through a `Field`, which checks its type and
+ * range and names its path on failure, and a record's keys that its loader did not read are refused. Nothing
+ * in a checkpoint is ever a program, a module or a path: a loader reads numbers, strings, flags and lists.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A checkpoint that is not one this version writes: the message names the first wrong field. */
+export class CheckpointError extends Error {}
+
+const MAX_STRING = 1 << 20;
+
+/** One untrusted value and where it sits (`platform.tables.agents[3].elo`), read by type. */
+export class Field {
+  constructor(
+    readonly value: unknown,
+    readonly path: string,
+  ) {}
+
+  static root(value: unknown, path = 'checkpoint'): Field {
+    return new Field(value, path);
+  }
+
+  fail(expected: string): never {
+    throw new CheckpointError(`${this.path}: must be ${expected}`);
+  }
+
+  /** A safe integer in [min, max]. */
+  int(min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+    const v = this.value;
+    if (!(Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max))
+      this.fail(`an integer in ${min}..${max}`);
+    return v as number;
+  }
+
+  /** A non-negative safe integer (a count, an index, epoch milliseconds). */
+  nat(): number {
+    return this.int(0);
+  }
+
+  /** A finite number (a rating, a fraction). */
+  num(): number {
+    if (typeof this.value !== 'number' || !Number.isFinite(this.value)) this.fail('a finite number');
+    return this.value;
+  }
+
+  str(maxLength = MAX_STRING): string {
+    if (typeof this.value !== 'string' || this.value.length > maxLength)
+      this.fail(`a string of at most ${maxLength} characters`);
+    return this.value;
+  }
+
+  /** One of a fixed list of strings. */
+  oneOf<T extends string>(allowed: readonly T[]): T {
+    if (!allowed.includes(this.value as T)) this.fail(`one of ${allowed.join(', ')}`);
+    return this.value as T;
+  }
+
+  bool(): boolean {
+    if (typeof this.value !== 'boolean') this.fail('true or false');
+    return this.value;
+  }
+
+  get isNull(): boolean {
+    return this.value === null;
+  }
+
+  /** null, or the value read by `read`. */
+  nullOr<T>(read: (field: Field) => T): T | null {
+    return this.value === null ? null : read(this);
+  }
+
+  /** A list, each item read by `read`. */
+  list<T>(read: (item: Field, index: number) => T): T[] {
+    if (!Array.isArray(this.value)) this.fail('a list');
+    return this.value.map((item, i) => read(new Field(item, `${this.path}[${i}]`), i));
+  }
+
+  /** The items of a list one at a time, for a loader that pauses between rows (a generator). */
+  *items(): Generator<Field> {
+    if (!Array.isArray(this.value)) this.fail('a list');
+    for (const [i, item] of this.value.entries()) yield new Field(item, `${this.path}[${i}]`);
+  }
+
+  /**
+   * A record whose keys are exactly those `read` asks for through `get` (an absent key reads as undefined,
+   * which the typed readers refuse unless the loader asked with `has` first); any other key is refused.
+   */
+  record<T>(read: (get: (key: string) => Field, has: (key: string) => boolean) => T): T {
+    const value = this.#asRecord();
+    const seen = new Set<string>();
+    const get = (key: string) => {
+      seen.add(key);
+      return new Field(Object.hasOwn(value, key) ? value[key] : undefined, `${this.path}.${key}`);
+    };
+    const has = (key: string) => {
+      seen.add(key);
+      return Object.hasOwn(value, key);
+    };
+    const result = read(get, has);
+    for (const key of Object.keys(value))
+      if (!seen.has(key)) throw new CheckpointError(`${this.path}.${key}: is not a field this version reads`);
+    return result;
+  }
+
+  /** A record used as a dictionary (ids to rows): each key checked by `checkKey`, each value read by `read`. */
+  *entries(checkKey: (key: string) => boolean = () => true): Generator<[string, Field]> {
+    const value = this.#asRecord();
+    for (const key of Object.keys(value)) {
+      if (!checkKey(key))
+        throw new CheckpointError(`${this.path}: ${JSON.stringify(key.slice(0, 64))} is not a valid key`);
+      yield [key, new Field(value[key], `${this.path}.${key}`)];
+    }
+  }
+
+  #asRecord(): Record<string, unknown> {
+    const v = this.value;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail('a record');
+    // JSON.parse makes a "__proto__" key an own property; it is read as data and never assigned by key here.
+    return v as Record<string, unknown>;
+  }
+}
+
+/** Runs a loader written as a generator to its end, without pauses (tests, small worlds). */
+export function runToEnd<T>(steps: Generator<unknown, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
