@@ -1,4 +1,6 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { Field, type Json } from './checkpoint.js';
+import { Sha256 } from './sha256.js';
 
 /** JSON with object keys sorted at every level: one value, one text, on every machine. */
 export function canonicalJson(value: unknown): string {
@@ -91,21 +93,89 @@ function keyOrder(keys: string[]): KeyOrder {
  */
 const CHUNK_CHARS = 1 << 13;
 
+/** The running hash under a fingerprint: node's (native, the default) or one whose state can be saved. */
+interface LineHash {
+  update(text: string): void;
+  hexDigest(): string;
+}
+
+function nodeHash(): LineHash {
+  const hash = createHash('sha256');
+  return {
+    update: (text) => hash.update(text),
+    hexDigest: () => hash.copy().digest('hex'),
+  };
+}
+
+/** SHA-256 of the UTF-8 bytes, as node's hash takes a string. */
+class ExportableHash implements LineHash {
+  readonly #encoder = new TextEncoder();
+
+  constructor(readonly sha: Sha256 = new Sha256()) {}
+
+  update(text: string): void {
+    this.sha.update(this.#encoder.encode(text));
+  }
+
+  hexDigest(): string {
+    return this.sha.hexDigest();
+  }
+}
+
+export interface FingerprintOptions {
+  /**
+   * Hash with a SHA-256 whose running state `save` can write out (a checkpointed world goes on hashing
+   * after its restore). Same digests as the default, node's native hash, which cannot export its state.
+   */
+  exportable?: boolean;
+}
+
 /**
  * A running SHA-256 over canonical lines: the fingerprint of an event log without keeping the log. A `sink`
  * (`run --events`) receives the very text hashed, in order, a chunk at a time, so the file it writes hashes
  * to the fingerprint.
  */
 export class Fingerprint {
-  readonly #hash: Hash = createHash('sha256');
+  /** Set once, by the constructor or by `load`. */
+  #hash: LineHash;
   readonly #sink: ((text: string) => void) | undefined;
+  /** A cache of key orders: what it holds changes no line's text, so a checkpoint leaves it out. */
   readonly #orders = new KeyOrders();
   /** Lines not yet fed to the hash (SHA-256 of the concatenation is the same however it is chunked). */
   #pending = '';
   #lines = 0;
 
-  constructor(sink?: (text: string) => void) {
+  constructor(sink?: (text: string) => void, options: FingerprintOptions = {}) {
     this.#sink = sink;
+    this.#hash = options.exportable ? new ExportableHash() : nodeHash();
+  }
+
+  /**
+   * The running state of an exportable fingerprint: the hash's state, the lines not yet hashed (nor given
+   * to the sink) and the line count. A programming error (plain Error) for node's hash, which has no state
+   * to give.
+   */
+  save(): Json {
+    if (!(this.#hash instanceof ExportableHash))
+      throw new Error('a fingerprint made without { exportable: true } cannot save its state');
+    return { sha256: this.#hash.sha.save(), pending: this.#pending, lines: this.#lines };
+  }
+
+  /** An exportable fingerprint that goes on from a saved state; the sink receives the pending lines next. */
+  static load(field: Field, sink?: (text: string) => void): Fingerprint {
+    const fingerprint = new Fingerprint(sink);
+    field.record((get) => {
+      fingerprint.#hash = new ExportableHash(Sha256.load(get('sha256')));
+      const pending = get('pending').str();
+      // Whole lines only: the hash is fed at line ends.
+      if (pending !== '' && !pending.endsWith('\n'))
+        get('pending').fail('whole lines, each ending in a newline');
+      fingerprint.#pending = pending;
+      fingerprint.#lines = get('lines').nat();
+      if (pending.split('\n').length - 1 > fingerprint.#lines)
+        get('lines').fail('at least the pending lines');
+    });
+    return fingerprint;
   }
 
   add(value: unknown): void {
@@ -125,7 +195,7 @@ export class Fingerprint {
 
   digest(): string {
     this.#flush();
-    return `sha256:${this.#hash.copy().digest('hex')}`;
+    return `sha256:${this.#hash.hexDigest()}`;
   }
 
   #flush(): void {
