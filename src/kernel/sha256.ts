@@ -36,16 +36,19 @@ const PRIMES = firstPrimes(64);
 /** The initial hash value: square roots of the first 8 primes (FIPS 180-4 §5.3.3). */
 const INITIAL = PRIMES.slice(0, 8).map((p) => rootFractionBits(p, 2));
 /** The round constants: cube roots of the first 64 primes (§4.2.2). */
-const K = Uint32Array.from(PRIMES.map((p) => rootFractionBits(p, 3)));
+const K = Int32Array.from(PRIMES.map((p) => rootFractionBits(p, 3)));
 
 const BLOCK = 64;
-/** The message schedule, reused by every block (hashing is synchronous). */
-const W = new Uint32Array(64);
+/**
+ * The message schedule, reused by every block (hashing is synchronous). Words are kept as signed 32-bit
+ * integers throughout, which V8 holds unboxed; a Uint32Array's values above 2^31 would be boxed doubles.
+ */
+const W = new Int32Array(64);
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 /** Processes one 64-byte block of `data` at `offset` into the eight state words `h`. */
-function compress(h: Uint32Array, data: Uint8Array, offset: number): void {
+function compress(h: Int32Array, data: Uint8Array, offset: number): void {
   for (let i = 0; i < 16; i++, offset += 4)
     W[i] = (data[offset]! << 24) | (data[offset + 1]! << 16) | (data[offset + 2]! << 8) | data[offset + 3]!;
   for (let i = 16; i < 64; i++) {
@@ -68,20 +71,20 @@ function compress(h: Uint32Array, data: Uint8Array, offset: number): void {
     b = a;
     a = (t1 + t2) | 0;
   }
-  h[0] = h[0]! + a;
-  h[1] = h[1]! + b;
-  h[2] = h[2]! + c;
-  h[3] = h[3]! + d;
-  h[4] = h[4]! + e;
-  h[5] = h[5]! + f;
-  h[6] = h[6]! + g;
-  h[7] = h[7]! + hh;
+  h[0] = (h[0]! + a) | 0;
+  h[1] = (h[1]! + b) | 0;
+  h[2] = (h[2]! + c) | 0;
+  h[3] = (h[3]! + d) | 0;
+  h[4] = (h[4]! + e) | 0;
+  h[5] = (h[5]! + f) | 0;
+  h[6] = (h[6]! + g) | 0;
+  h[7] = (h[7]! + hh) | 0;
 }
 
 const HEX_TAIL = /^(?:[0-9a-f]{2}){0,63}$/;
 
 export class Sha256 {
-  readonly #h = Uint32Array.from(INITIAL);
+  readonly #h = Int32Array.from(INITIAL);
   /** The unfinished block: its first `#bytes % 64` bytes are the message's last bytes. */
   readonly #block = new Uint8Array(BLOCK);
   /** Bytes hashed so far, the unfinished block's included. */
@@ -105,7 +108,7 @@ export class Sha256 {
 
   /** The digest of what was hashed so far, in hex; the hash goes on accepting data. */
   hexDigest(): string {
-    const h = Uint32Array.from(this.#h);
+    const h = Int32Array.from(this.#h);
     const fill = this.#bytes % BLOCK;
     // Padding: a 1 bit, zeros, then the message length in bits as a 64-bit big-endian number.
     const padded = new Uint8Array(fill < BLOCK - 8 ? BLOCK : 2 * BLOCK);
@@ -116,13 +119,13 @@ export class Sha256 {
     view.setUint32(padded.length - 8, Math.floor(bits / 2 ** 32));
     view.setUint32(padded.length - 4, bits >>> 0);
     for (let at = 0; at < padded.length; at += BLOCK) compress(h, padded, at);
-    return [...h].map((word) => word.toString(16).padStart(8, '0')).join('');
+    return [...h].map((word) => (word >>> 0).toString(16).padStart(8, '0')).join('');
   }
 
   /** The running state: the eight words, the byte count, and the unfinished block in hex. */
   save(): Json {
     const tail = Buffer.from(this.#block.subarray(0, this.#bytes % BLOCK)).toString('hex');
-    return { words: [...this.#h], bytes: this.#bytes, tail };
+    return { words: [...this.#h].map((word) => word >>> 0), bytes: this.#bytes, tail };
   }
 
   static load(field: Field): Sha256 {
