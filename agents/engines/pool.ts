@@ -207,9 +207,14 @@ function checkRequest(request: SearchRequest): void {
   if (!Number.isInteger(request.multiPv) || request.multiPv < 1 || request.multiPv > MAX_MULTI_PV) {
     throw new Error(`search multiPv must be an integer from 1 to ${MAX_MULTI_PV}, got ${request.multiPv}`);
   }
-  const setup = /^[\x20-\x7e]+$/.test(request.fen) ? parseFen(request.fen) : undefined;
-  if (!setup?.isOk || Chess.fromSetup(setup.value).isErr)
+  if (!isSearchablePosition(request.fen))
     throw new Error(`search fen is not a legal standard position: ${JSON.stringify(request.fen)}`);
+}
+
+/** A FEN the engine may be asked about: printable ASCII (no second command), a legal standard position. */
+export function isSearchablePosition(fen: string): boolean {
+  const setup = /^[\x20-\x7e]+$/.test(fen) ? parseFen(fen) : undefined;
+  return setup?.isOk === true && Chess.fromSetup(setup.value).isOk;
 }
 
 function freezeResult(result: SearchResult): SearchResult {

@@ -9,7 +9,9 @@
 import { greedyChoice } from './greedy.js';
 import { playChosenMove } from './chess-eval.js';
 import { backOffOn429 } from './social.js';
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
+import { readDistinct, refill, TEXT_MAX } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { tolerate } from './random.js';
 
@@ -104,6 +106,33 @@ export class BountyHunterPersona implements Persona {
       }));
     return [...open, ...aimed];
   }
+
+  save(): Json {
+    return {
+      posted: this.#posted,
+      accepted: this.accepted.map((hunt) => ({ ...hunt })),
+      passedOver: [...this.passedOver],
+    };
+  }
+
+  load(state: Field): void {
+    state.record((get) => {
+      this.#posted = get('posted').bool();
+      this.accepted.length = 0;
+      for (const hunt of get('accepted').list(readHunt)) this.accepted.push(hunt);
+      refill(this.passedOver, readDistinct(get('passedOver')));
+    });
+  }
+}
+
+function readHunt(field: Field): Hunt {
+  return field.record((get) => ({
+    challengeId: get('challengeId').str(TEXT_MAX),
+    challenger: get('challenger').str(TEXT_MAX),
+    challengerElo: get('challengerElo').num(),
+    bountySol: get('bountySol').num(),
+    ownElo: get('ownElo').num(),
+  }));
 }
 
 type DirectRow = {

@@ -5,11 +5,13 @@
  * seeded virtual think time; the world does not pass that time before the answer is in.
  */
 import type { MyTurnRow } from '../../src/client/wire.js';
-import { EnginePool } from '../engines/pool.js';
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
+import { EnginePool, isSearchablePosition, type SearchResult } from '../engines/pool.js';
 import { chooseMove, levelByName, LEVELS, type EngineLevel } from '../engines/levels.js';
-import type { AgentContext, PersonaFactory } from '../persona.js';
+import { deferStep, type AgentContext, type PersonaFactory, type ResumablePersona } from '../persona.js';
 import { checkNumberOption } from '../options.js';
 import { RandomPersona, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
+import { readDistinct, refill, TEXT_MAX, type StateField } from './persona-state.js';
 
 export interface EngineOptions extends RandomOptions {
   /** A level name from LEVELS (`sf-1` weakest ... `sf-8` strongest). */
@@ -25,11 +27,19 @@ const ENGINE_DEFAULTS: EngineOwnOptions = { level: 'sf-4', thinkMinMs: 2_000, th
 /** The longest think allowed: a second inside the 5-minute turn deadline. */
 const MAX_THINK_MS = 299_000;
 
-export class EnginePersona extends RandomPersona {
+/** A move being thought about, as data: the game, its ply, and the position the engine was asked about. */
+type ThinkStep = { game: string; ply: number; fen: string };
+
+export class EnginePersona extends RandomPersona implements ResumablePersona {
   readonly #level: EngineLevel;
   readonly #think: { min: number; max: number };
-  /** `game@ply` of moves already being thought about: a heartbeat during the think must not start another. */
+  /** `game@ply` of moves already being thought about (`thinkKey`). */
   readonly #scheduled = new Set<string>();
+  /**
+   * The searches started for those moves, by the same key. A promise cannot be saved: a persona restored
+   * from a checkpoint has none, and asks the engine again when the think ends (see `resume`).
+   */
+  readonly #answers = new Map<string, Promise<SearchResult>>();
 
   constructor(options: Partial<EngineOptions> = {}) {
     super(options);
@@ -50,27 +60,72 @@ export class EnginePersona extends RandomPersona {
   }
 
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    const key = `${game.game_id}@${game.move_count}`;
+    const step: ThinkStep = { game: game.game_id, ply: game.move_count, fen: game.current_fen };
+    const key = thinkKey(step);
     if (this.#scheduled.has(key)) return;
     this.#scheduled.add(key);
     const thinkMs = ctx.rng.int(this.#think.min, this.#think.max);
+    this.#answers.set(key, this.#search(step.fen));
+    deferStep(ctx, this, thinkMs, step);
+  }
+
+  /**
+   * The think is over: play a line of the search started when it began, or, in a persona restored since,
+   * of the same search asked again. The answer depends only on the position and the level's budget (every
+   * search starts from a cleared engine, wasm-engine.ts), so asking again gives the same lines.
+   */
+  async resume(ctx: AgentContext, step: Field): Promise<void> {
+    const think = readThinkStep(step);
+    const key = thinkKey(think);
+    this.#scheduled.delete(key);
+    const answer = this.#answers.get(key) ?? this.#search(think.fen);
+    this.#answers.delete(key);
+    const result = await answer;
+    if (result.lines.length === 0) return;
+    // The choice draws from the agent's stream HERE, in the world's deterministic order, never when the
+    // search happens to finish in real time.
+    const uci = chooseMove(result, this.#level, ctx.rng);
+    await tolerate(ctx.client.move({ game_id: think.game, move_uci: uci }));
+  }
+
+  checkStep(step: Field): void {
+    readThinkStep(step);
+  }
+
+  /** Starts the search at once (real time, in parallel with the world, on the shared pool). */
+  #search(fen: string): Promise<SearchResult> {
     const answer = EnginePool.shared().search({
-      fen: game.current_fen,
+      fen,
       nodes: this.#level.nodes,
       multiPv: this.#level.multiPv,
     });
-    // The deferred action awaits (and rethrows) a failure; this only keeps an early one from counting as unhandled.
+    // The deferred step awaits (and rethrows) a failure; this only keeps an early one from counting as unhandled.
     answer.catch(() => undefined);
-    ctx.later(thinkMs, async () => {
-      this.#scheduled.delete(key);
-      const result = await answer;
-      if (result.lines.length === 0) return;
-      // The choice draws from the agent's stream HERE, in the world's deterministic order, never when the
-      // search happens to finish in real time.
-      const uci = chooseMove(result, this.#level, ctx.rng);
-      await tolerate(ctx.client.move({ game_id: game.game_id, move_uci: uci }));
-    });
+    return answer;
   }
+
+  protected override saveState(): Record<string, Json> {
+    return { ...super.saveState(), scheduled: [...this.#scheduled] };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    refill(this.#scheduled, readDistinct(get('scheduled')));
+  }
+}
+
+/** `game@ply` of a move being thought about: a heartbeat during the think must not start another. */
+function thinkKey(step: ThinkStep): string {
+  return `${step.game}@${step.ply}`;
+}
+
+/** The position is checked as the pool checks it: a bad one would fail the search mid-run, not the load. */
+function readThinkStep(step: Field): ThinkStep {
+  return step.record((get) => {
+    const think = { game: get('game').str(TEXT_MAX), ply: get('ply').nat(), fen: get('fen').str(200) };
+    if (!isSearchablePosition(think.fen)) get('fen').fail('a legal standard position (FEN)');
+    return think;
+  });
 }
 
 export const enginePersona: PersonaFactory = {

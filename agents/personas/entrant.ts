@@ -3,7 +3,9 @@
  * the first it has not tried yet (one try each). Refusals (full, ineligible, insufficient balance) are part of play. It exercises
  * joining, entry fees, payment status and, once in, tournament matches through the ordinary move route.
  */
+import type { Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
+import { readDistinct, refill, type StateField } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { RandomPersona, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
 
@@ -31,6 +33,15 @@ export class EntrantPersona extends RandomPersona {
     if (!candidate) return;
     this.#joined.add(candidate.id); // one try per tournament: a refusal is not retried
     await tolerate(ctx.client.joinTournament(candidate.id));
+  }
+
+  protected override saveState(): Record<string, Json> {
+    return { ...super.saveState(), joined: [...this.#joined] };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    refill(this.#joined, readDistinct(get('joined')));
   }
 }
 

@@ -4,7 +4,9 @@
  * deadline's refusal; and at `skipChance` it sleeps through a whole heartbeat. It exercises the timeout
  * path, Elo and bounty settlement of games nobody finished, and agents that go quiet now and then.
  */
+import type { Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
+import type { StateField } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { checkRandomOptions, type RandomOptions } from './random.js';
 import { SlowPersona } from './slow.js';
@@ -42,6 +44,15 @@ export class FlakyPersona extends SlowPersona {
       return;
     }
     await super.heartbeat(ctx);
+  }
+
+  protected override saveState(): Record<string, Json> {
+    return { ...super.saveState(), skipped: this.skipped };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    this.skipped = get('skipped').nat();
   }
 }
 

@@ -5,7 +5,9 @@
  * its standing vote on the target's profile (`your_vote`). It exercises profile votes, the -2 score per
  * downvote and its floor at 0, the downvote block, the agents leaderboard and the score boundaries.
  */
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
+import { readDistinct, refill } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { PoliteBackoff, ResearchPost, authorsOf, expectRefusal } from './social.js';
 import type { AgentsLeaderboardSort } from '../../src/client/wire.js';
@@ -103,6 +105,25 @@ export class GrieferPersona implements Persona {
       throw new Error(
         `${ctx.handle}: a direct challenge to ${target}, whom it downvoted, was accepted (${created.challenge.challenge_id})`,
       );
+  }
+
+  save(): Json {
+    return {
+      quotaUntilMs: this.#backoff.save(),
+      researched: this.#research.save(),
+      met: [...this.#met],
+      downvoted: [...this.#downvoted],
+    };
+  }
+
+  load(state: Field): void {
+    state.record((get) => {
+      this.#backoff.load(get('quotaUntilMs'));
+      this.#research.load(get('researched'));
+      this.#met.splice(0, this.#met.length);
+      for (const handle of readDistinct(get('met'))) this.#met.push(handle);
+      refill(this.#downvoted, readDistinct(get('downvoted')));
+    });
   }
 }
 

@@ -4,7 +4,9 @@
  * heartbeats it reads the feed, likes, follows agents and other humans, replies, posts now and then and
  * looks at profiles. It exercises the social routes with `author_type: human` and the human limits.
  */
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
+import { readDistinct, refill } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { PoliteBackoff, ResearchPost, authorsOf, chatter, likeable, sample } from './social.js';
 import type { FollowTarget, PostView } from '../../src/client/wire.js';
@@ -71,6 +73,22 @@ export class HumanPersona implements Persona {
     const target = ctx.rng.pick(fresh);
     await ctx.client.follow(target);
     this.#following.add(targetName(target));
+  }
+
+  save(): Json {
+    return {
+      quotaUntilMs: this.#backoff.save(),
+      researched: this.#firstPost.save(),
+      following: [...this.#following],
+    };
+  }
+
+  load(state: Field): void {
+    state.record((get) => {
+      this.#backoff.load(get('quotaUntilMs'));
+      this.#firstPost.load(get('researched'));
+      refill(this.#following, readDistinct(get('following')));
+    });
   }
 }
 

@@ -9,11 +9,13 @@ import { makeSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
+import type { Json } from '../../src/kernel/checkpoint.js';
 import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { boardFromFen } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
 import { RandomPersona, checkRandomOptions, randomMove, tolerate, type RandomOptions } from './random.js';
+import { pairsOf, readCounts, refillMap, TEXT_MAX, type StateField } from './persona-state.js';
 
 export const BAD_KINDS = ['illegal', 'malformed', 'mismatch', 'out_of_turn', 'foreign_game'] as const;
 export type BadKind = (typeof BAD_KINDS)[number];
@@ -99,6 +101,32 @@ export class IllegalPersona extends RandomPersona {
       const reason = (error.body as { reason?: string }).reason ?? 'none';
       this.stats.reasons.set(reason, (this.stats.reasons.get(reason) ?? 0) + 1);
     }
+  }
+
+  protected override saveState(): Record<string, Json> {
+    const { sent, refused, reasons, unexpected } = this.stats;
+    return {
+      ...super.saveState(),
+      sent: { ...sent },
+      refused,
+      reasons: pairsOf(reasons),
+      unexpected: [...unexpected],
+    };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    const stats = this.stats;
+    get('sent').record((kind) => {
+      for (const k of BAD_KINDS) stats.sent[k] = kind(k).nat();
+    });
+    stats.refused = get('refused').nat();
+    refillMap(
+      stats.reasons,
+      readCounts(get('reasons'), (reason) => reason.str(TEXT_MAX)),
+    );
+    stats.unexpected.length = 0;
+    for (const line of get('unexpected').list((text) => text.str())) stats.unexpected.push(line);
   }
 }
 

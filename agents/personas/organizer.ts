@@ -3,7 +3,9 @@
  * tournaments one after another: it funds the prize, sets the entry fee and split, and waits for each to
  * finish before creating the next. It exercises tournament creation, the 100-game rule and prize funding.
  */
+import type { Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
+import { TEXT_MAX, type StateField } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { RandomPersona, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
 
@@ -74,6 +76,16 @@ export class OrganizerPersona extends RandomPersona {
     if (!created) return;
     this.#created++;
     this.#current = created.tournament.id;
+  }
+
+  protected override saveState(): Record<string, Json> {
+    return { ...super.saveState(), created: this.#created, current: this.#current };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    this.#created = get('created').nat();
+    this.#current = get('current').nullOr((id) => id.str(TEXT_MAX));
   }
 }
 

@@ -7,7 +7,9 @@
  * on the platform (and meets the daily request quota as real agents would).
  */
 import { ApiError } from '../../src/client/client.js';
+import type { Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
+import { pairsOf, readCounts, refillMap, type StateField } from './persona-state.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
 
 /** The reads after the challenges step, in the order a heartbeat makes them (the skill's order, then extras). */
@@ -56,6 +58,19 @@ export class PollerPersona extends RandomPersona {
       if (!answered) return; // over the daily quota: the rest waits for the next heartbeat
       this.stats.reads.set(read, (this.stats.reads.get(read) ?? 0) + 1);
     }
+  }
+
+  protected override saveState(): Record<string, Json> {
+    return { ...super.saveState(), heartbeats: this.stats.heartbeats, reads: pairsOf(this.stats.reads) };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    this.stats.heartbeats = get('heartbeats').nat();
+    refillMap(
+      this.stats.reads,
+      readCounts(get('reads'), (read) => read.oneOf(POLL_READS)),
+    );
   }
 }
 

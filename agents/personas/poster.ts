@@ -5,7 +5,9 @@
  * posts, searches, reads its activity, and verifies itself on the mock external network once.
  * It exercises posting, recap idempotency, the post limit, the feed, likes, search and verification.
  */
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
+import { pairsOf, readPairs, refillMap, TEXT_MAX, type StateField } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { RandomPersona, checkRandomOptions, type RandomOptions } from './random.js';
 import { PoliteBackoff, chatter, likeable, rateRefusal, sample, searchWord } from './social.js';
@@ -126,6 +128,29 @@ export class PosterPersona extends RandomPersona {
     const { posts } = await ctx.client.feed({ sort, limit: 20, ...postType });
     const chosen = likeable(posts, ctx.handle).filter(() => ctx.rng.chance(this.#o.likeChance));
     for (const post of sample(ctx, chosen, MAX_LIKES_PER_BEAT)) await ctx.client.like({ post_id: post.id });
+  }
+
+  protected override saveState(): Record<string, Json> {
+    return {
+      ...super.saveState(),
+      quotaUntilMs: this.#backoff.save(),
+      recaps: pairsOf(this.#recaps),
+      verified: this.#verified,
+      recapsPosted: this.stats.recaps,
+      repeatedRecaps: this.stats.repeatedRecaps,
+      postBlockedUntilMs: this.#postBlockedUntilMs,
+    };
+  }
+
+  protected override loadState(get: StateField): void {
+    super.loadState(get);
+    this.#backoff.load(get('quotaUntilMs'));
+    const id = (field: Field) => field.str(TEXT_MAX);
+    refillMap(this.#recaps, readPairs(get('recaps'), id, id));
+    this.#verified = get('verified').bool();
+    this.stats.recaps = get('recapsPosted').nat();
+    this.stats.repeatedRecaps = get('repeatedRecaps').nat();
+    this.#postBlockedUntilMs = get('postBlockedUntilMs').nat();
   }
 }
 

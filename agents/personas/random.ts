@@ -8,12 +8,14 @@
 import type { NormalMove } from 'chessops';
 import { ApiError } from '../../src/client/client.js';
 import type { MyTurnRow } from '../../src/client/wire.js';
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import { legalMoves, playForSan, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import { turnMoves } from '../chess/fen-moves.js';
 import { backOffOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
+import type { StateField } from './persona-state.js';
 
 export interface RandomOptions {
   /** Stop seeking new games while this many are live. */
@@ -38,7 +40,12 @@ export const RANDOM_DEFAULTS: RandomOptions = {
   bountyMaxSol: 0.1,
 };
 
-export class RandomPersona implements Persona {
+/**
+ * random's play, and what every persona built on it does each heartbeat. It keeps its state for a
+ * checkpoint (`saveState`) but does not offer one: `RandomPersona` does, and `uci`, whose engine is an
+ * external program, extends this class so that it never seems checkpointable.
+ */
+export class RandomPlayer implements Persona {
   protected readonly options: RandomOptions;
   #posted = false;
 
@@ -60,6 +67,16 @@ export class RandomPersona implements Persona {
     for (const game of turn.games) await this.playTurn(ctx, game);
     await this.answerDirectChallenges(ctx);
     await this.seekGame(ctx);
+  }
+
+  /** The fields of its saved record; a subclass adds its own to its parent's. */
+  protected saveState(): Record<string, Json> {
+    return { posted: this.#posted };
+  }
+
+  /** Reads the fields `saveState` wrote; a subclass reads its parent's first, then its own. */
+  protected loadState(get: StateField): void {
+    this.#posted = get('posted').bool();
   }
 
   /** The research-phase post; personas that play differently say so. */
@@ -105,6 +122,17 @@ export class RandomPersona implements Persona {
     const o = this.options;
     if (o.bountyShare <= 0 || !ctx.rng.chance(o.bountyShare)) return undefined;
     return ctx.rng.int(Math.round(o.bountyMinSol * 1000), Math.round(o.bountyMaxSol * 1000)) / 1000;
+  }
+}
+
+/** random, checkpointable: its state is one flat record, each persona built on it adding its own fields. */
+export class RandomPersona extends RandomPlayer {
+  save(): Json {
+    return this.saveState();
+  }
+
+  load(state: Field): void {
+    state.record((get) => this.loadState(get));
   }
 }
 

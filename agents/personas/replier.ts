@@ -3,14 +3,16 @@
  * on every call), replies to some of what it has not seen, sometimes nested under an existing reply it
  * found with `GET /api/feed/posts/{id}`, names the people it answers (and now and then someone else it
  * has met) with @handle, reads its notifications and answers replies to its posts and replies that
- * mention it (so conversations nest deeper), posts a question now and then, and searches threads. Replies are spaced past the cooldown with `later`; a 429 is honoured (retry_after).
+ * mention it (so conversations nest deeper), posts a question now and then, and searches threads. Replies are spaced past the cooldown as deferred steps; a 429 is honoured (retry_after).
  * It exercises unseen, one-post reads, nested replies, mentions, notifications and reply search.
  */
 import { toIso } from '../../src/kernel/clock.js';
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { PostNote, PostView, ReplyNote, ReplyView } from '../../src/client/wire.js';
-import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
+import { deferStep, type AgentContext, type PersonaFactory, type ResumablePersona } from '../persona.js';
 import { checkNumberOption } from '../options.js';
 import { PoliteBackoff, ResearchPost, rateRefusal, searchWord } from './social.js';
+import { readDistinct, refill, TEXT_MAX } from './persona-state.js';
 
 export interface ReplierOptions {
   /** Chance of replying to each unseen post. */
@@ -42,13 +44,14 @@ const KNOWN_MAX = 50;
 
 type PlannedReply = { postId: string; mention: string; parentReplyId?: string };
 
-export class ReplierPersona implements Persona {
+export class ReplierPersona implements ResumablePersona {
   readonly #o: ReplierOptions;
   readonly #backoff = new PoliteBackoff();
   readonly #research = new ResearchPost();
   readonly #known: string[] = [];
   readonly #answered = new Set<string>();
-  #notificationsSince: string | null = null;
+  /** The virtual time of its last notifications read: the next one asks only for what came since. */
+  #notificationsSinceMs: number | null = null;
   #replyBlockedUntilMs = 0;
 
   constructor(options: Partial<ReplierOptions> = {}) {
@@ -63,7 +66,7 @@ export class ReplierPersona implements Persona {
         this.#o.maxRepliesPerBeat,
       );
       plan.forEach((planned, i) =>
-        ctx.later(i * REPLY_SPACING_MS + ctx.rng.int(0, 1_000), () => this.#send(ctx, planned)),
+        deferStep(ctx, this, i * REPLY_SPACING_MS + ctx.rng.int(0, 1_000), planned),
       );
       if (ctx.rng.chance(this.#o.postChance))
         await ctx.client.post(`${ctx.handle} asks: what is your favourite ${searchWord(ctx)}?`);
@@ -75,8 +78,8 @@ export class ReplierPersona implements Persona {
    * under the reply itself and naming its author: a conversation goes on while both sides keep answering.
    */
   async #answers(ctx: AgentContext): Promise<PlannedReply[]> {
-    const since = this.#notificationsSince;
-    this.#notificationsSince = toIso(ctx.nowMs);
+    const since = this.#notificationsSinceMs === null ? null : toIso(this.#notificationsSinceMs);
+    this.#notificationsSinceMs = ctx.nowMs;
     const notes = await ctx.client.notifications({
       types: ['replies', 'mentions'],
       limit: 20,
@@ -112,7 +115,8 @@ export class ReplierPersona implements Persona {
   }
 
   /** Sends one planned reply, later: a fresh read of the post decides whether it nests, and under what. */
-  async #send(ctx: AgentContext, planned: PlannedReply): Promise<void> {
+  async resume(ctx: AgentContext, step: Field): Promise<void> {
+    const planned = readPlannedReply(step);
     if (ctx.nowMs < this.#replyBlockedUntilMs) return;
     await this.#backoff.run(ctx, async () => {
       const { post } = await ctx.client.feedPost(planned.postId);
@@ -171,6 +175,46 @@ export class ReplierPersona implements Persona {
         limit: 10,
       });
   }
+
+  checkStep(step: Field): void {
+    readPlannedReply(step);
+  }
+
+  save(): Json {
+    return {
+      quotaUntilMs: this.#backoff.save(),
+      researched: this.#research.save(),
+      known: [...this.#known],
+      answered: [...this.#answered],
+      notificationsSinceMs: this.#notificationsSinceMs,
+      replyBlockedUntilMs: this.#replyBlockedUntilMs,
+    };
+  }
+
+  load(state: Field): void {
+    state.record((get) => {
+      this.#backoff.load(get('quotaUntilMs'));
+      this.#research.load(get('researched'));
+      const known = get('known');
+      if (Array.isArray(known.value) && known.value.length > KNOWN_MAX)
+        known.fail(`at most ${KNOWN_MAX} handles`);
+      this.#known.splice(0, this.#known.length, ...readDistinct(known));
+      refill(this.#answered, readDistinct(get('answered')));
+      this.#notificationsSinceMs = get('notificationsSinceMs').nullOr((ms) => ms.nat());
+      this.#replyBlockedUntilMs = get('replyBlockedUntilMs').nat();
+    });
+  }
+}
+
+function readPlannedReply(step: Field): PlannedReply {
+  return step.record((get, has) => {
+    const planned: PlannedReply = {
+      postId: get('postId').str(TEXT_MAX),
+      mention: get('mention').str(TEXT_MAX),
+    };
+    if (has('parentReplyId')) planned.parentReplyId = get('parentReplyId').str(TEXT_MAX);
+    return planned;
+  });
 }
 
 export const replierPersona: PersonaFactory = {

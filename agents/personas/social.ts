@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../../src/client/client.js';
 import type { PostView, ReplyView } from '../../src/client/wire.js';
+import type { Field } from '../../src/kernel/checkpoint.js';
 import type { AgentContext } from '../persona.js';
 
 /**
@@ -64,6 +65,15 @@ export class PoliteBackoff {
     if (refusal?.action === 'requests') this.#quotaUntilMs = ctx.nowMs + refusal.retryAfterMs;
     return refusal;
   }
+
+  /** Its state for a checkpoint: the virtual time the daily quota's wait ends (0: none). */
+  save(): number {
+    return this.#quotaUntilMs;
+  }
+
+  load(field: Field): void {
+    this.#quotaUntilMs = field.nat();
+  }
 }
 
 /** The one post of the research phase (SPEC: a post before the first game); every social persona makes it. */
@@ -74,6 +84,15 @@ export class ResearchPost {
     if (this.#done) return;
     await ctx.client.post(text);
     this.#done = true;
+  }
+
+  /** Its state for a checkpoint: whether the post was made. */
+  save(): boolean {
+    return this.#done;
+  }
+
+  load(field: Field): void {
+    this.#done = field.bool();
   }
 }
 

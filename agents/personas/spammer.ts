@@ -5,7 +5,9 @@
  * run spends its daily request quota and every later request is refused until the next UTC day.
  * It exercises every rate limit, the daily quota, and "a refused request changes nothing" at volume.
  */
+import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
+import { pairsOf, readPairs, refillMap, TEXT_MAX } from './persona-state.js';
 import { checkNumberOption } from '../options.js';
 import { ResearchPost, backOffOn429, chatter, likeable, sample, type RateRefusal } from './social.js';
 import type { FollowTarget, PostView } from '../../src/client/wire.js';
@@ -145,6 +147,32 @@ export class SpammerPersona implements Persona {
     if (agents.length === 0) return;
     const vote = this.#flip++ % 2 === 0 ? 'up' : 'down';
     await ctx.client.vote({ target_handle: ctx.rng.pick(agents).author.handle, vote });
+  }
+
+  save(): Json {
+    return {
+      researched: this.#research.save(),
+      waitUntil: pairsOf(this.#waitUntil),
+      verified: this.#verified,
+      flip: this.#flip,
+    };
+  }
+
+  load(state: Field): void {
+    state.record((get) => {
+      this.#research.load(get('researched'));
+      // Keyed by the limit a 429 names (the platform's word, not one of SPAM_ACTIONS only), so any short text.
+      refillMap(
+        this.#waitUntil,
+        readPairs(
+          get('waitUntil'),
+          (limit) => limit.str(TEXT_MAX),
+          (ms) => ms.nat(),
+        ),
+      );
+      this.#verified = get('verified').bool();
+      this.#flip = get('flip').nat();
+    });
   }
 }
 

@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 import type { MyTurnRow } from '../../src/client/wire.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
-import { RandomPersona, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
+import { RandomPlayer, checkRandomOptions, tolerate, type RandomOptions } from './random.js';
 import { UciEngine, type SearchBudget, type UciEngineStats } from '../adapters/uci-engine.js';
 
 export interface UciOptions extends RandomOptions {
@@ -44,7 +44,12 @@ const UCI_DEFAULTS: Omit<UciOwnOptions, 'path'> = {
 };
 const OWN_OPTION_NAMES = ['path', ...Object.keys(UCI_DEFAULTS)];
 
-export class UciPersona extends RandomPersona {
+/**
+ * Not checkpointable (no `save`/`load`, and its think stays a `later` closure): its answers come from an
+ * external program, which a checkpoint may not name and a restore cannot re-ask reproducibly (a `movetimeMs`
+ * budget, or another binary on another machine). A world with a uci agent keeps its replay log instead.
+ */
+export class UciPersona extends RandomPlayer {
   readonly engine: UciEngine;
   readonly #own: UciOwnOptions;
   /** Per game, the position last asked about: never asked twice (a failed answer is not retried). */
