@@ -82,6 +82,11 @@ export class MockLedger implements LedgerPort {
     return this.#supply;
   }
 
+  /** Whether this ledger keeps a journal (`MockLedgerOptions.journal`). */
+  get keepsJournal(): boolean {
+    return this.#keepJournal;
+  }
+
   get journal(): readonly LedgerJournalEntry[] {
     return this.#journal;
   }
@@ -144,6 +149,28 @@ export class MockLedger implements LedgerPort {
       rentStateAllowed(fromBefore - lamports, this.rentExemptMinimum) &&
       rentStateAllowed(toBefore + lamports, this.rentExemptMinimum);
     return rentOk ? { ok: true } : { ok: false, reason: 'insufficient_funds_for_rent' };
+  }
+
+  /**
+   * Replaces every account, the supply and the journal with a checkpoint's (accounts in opening order, the
+   * journal only when this ledger keeps one). The caller has checked the data: the supply is the balances' sum.
+   */
+  restore(
+    accounts: ReadonlyArray<{ address: string; kind: LedgerAccountKind; lamports: Lamports }>,
+    journal: readonly LedgerJournalEntry[],
+  ): void {
+    this.#balances.clear();
+    this.#kinds.clear();
+    this.#supply = 0;
+    for (const { address, kind, lamports } of accounts) {
+      assertLamports(lamports);
+      if (this.#kinds.has(address)) throw new Error(`account ${address} restored twice`);
+      this.#kinds.set(address, kind);
+      this.#balances.set(address, lamports);
+      this.#supply += lamports;
+    }
+    this.#journal.length = 0;
+    if (this.#keepJournal) this.#journal.push(...journal);
   }
 
   /** Every account and its balance, in opening order. */

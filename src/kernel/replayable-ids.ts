@@ -20,6 +20,26 @@ export class ReplayableIds {
     this.#spacing = spacing;
   }
 
+  /**
+   * A stream continued from a checkpoint: `rng` resumed where the saved stream stood, `drawn` ids drawn so
+   * far and `checkpoints` the states noted before each `spacing`-th (four numbers each, as `saved` gives them).
+   */
+  static restore(rng: Rng, spacing: number, saved: SavedReplayableIds): ReplayableIds {
+    if (saved.checkpoints.length !== 4 * Math.ceil(saved.drawn / spacing))
+      throw new Error(
+        `replayable ids: ${saved.drawn} ids need ${Math.ceil(saved.drawn / spacing)} noted states`,
+      );
+    const ids = new ReplayableIds(rng, spacing);
+    ids.#drawn = saved.drawn;
+    ids.#checkpoints.push(...saved.checkpoints);
+    return ids;
+  }
+
+  /** What a checkpoint keeps besides the generator's state (the stream's own generator's, see `restore`). */
+  save(): SavedReplayableIds {
+    return { drawn: this.#drawn, checkpoints: [...this.#checkpoints] };
+  }
+
   /** The ordinal the next id will have. */
   get nextOrdinal(): number {
     return this.#drawn;
@@ -50,6 +70,12 @@ export class ReplayableIds {
     }
     return ids;
   }
+}
+
+/** A replayable stream's ids drawn and the generator states noted every `spacing` ids. */
+export interface SavedReplayableIds {
+  readonly drawn: number;
+  readonly checkpoints: readonly number[];
 }
 
 function skipId(rng: Rng): void {

@@ -1,4 +1,5 @@
 import { VirtualClock } from './clock.js';
+import { CheckpointError, type Field, type Json } from './checkpoint.js';
 
 /**
  * A queue of future events ordered by due time, ties broken by insertion sequence, so two events due at
@@ -82,6 +83,51 @@ export class Scheduler<P> {
     maxEvents = 50_000_000,
   ): Promise<number> {
     return this.runUntil(Number.MAX_SAFE_INTEGER, dispatch, maxEvents);
+  }
+
+  /**
+   * The queue as checkpoint data: its events in due order (a heap's layout depends on its history; the order
+   * does not, so two equal queues save the same text), the cancelled ids and the next sequence number.
+   */
+  save(writePayload: (payload: P) => Json): Json {
+    const events = [...this.#heap].sort((a, b) => (this.#before(a, b) ? -1 : 1));
+    return {
+      nextSeq: this.#nextSeq,
+      cancelled: [...this.#cancelled].sort((a, b) => a - b),
+      events: events.map((e) => ({ id: e.id, dueMs: e.dueMs, seq: e.seq, payload: writePayload(e.payload) })),
+    };
+  }
+
+  /**
+   * Fills this queue, which must be empty and never used, from `save`'s data, each payload read by
+   * `readPayload`; one pause per event. The clock must already be at the saved instant: an event due before
+   * it would move the clock back when popped, so it is refused here.
+   */
+  *load(saved: Field, readPayload: (payload: Field) => P): Generator<void> {
+    if (this.#nextSeq !== 0) throw new Error('a scheduler is loaded only while new');
+    const read = saved.record((get) => ({
+      nextSeq: get('nextSeq').nat(),
+      cancelled: get('cancelled'),
+      events: get('events'),
+    }));
+    const seqs = new Set<number>();
+    for (const item of read.events.items()) {
+      const event = item.record((get) => ({
+        id: get('id').int(0, read.nextSeq - 1),
+        dueMs: get('dueMs').int(this.clock.nowMs),
+        seq: get('seq').int(0, read.nextSeq - 1),
+        payload: readPayload(get('payload')),
+      }));
+      if (seqs.has(event.seq)) throw new CheckpointError(`${item.path}.seq: is taken by an earlier event`);
+      seqs.add(event.seq);
+      this.#push(event);
+      yield;
+    }
+    for (const id of read.cancelled.list((item) => item.int(0, read.nextSeq - 1))) {
+      if (this.#cancelled.has(id)) throw new CheckpointError(`${read.cancelled.path}: ${id} is listed twice`);
+      this.#cancelled.add(id);
+    }
+    this.#nextSeq = read.nextSeq;
   }
 
   #dropCancelledHead(): void {

@@ -14,6 +14,11 @@ export class HandleHistory {
     list.push({ handle, untilOrdinal: nextOrdinal });
   }
 
+  /** Every rename in the order made, per actor (a checkpoint; `renamed` in the same order restores it). */
+  entries(): Array<[string, { readonly handle: string; readonly untilOrdinal: number }[]]> {
+    return [...this.#earlier].map(([actorId, list]) => [actorId, [...list]]);
+  }
+
   /** The handle `actorId` had when the row of ordinal `ordinal` was made; `current` is its handle now. */
   at(actorId: string, current: string, ordinal: number): string {
     const list = this.#earlier.get(actorId);

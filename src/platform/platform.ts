@@ -1,8 +1,8 @@
 import { VirtualClock, toIso } from '../kernel/clock.js';
-import { Rng } from '../kernel/rng.js';
+import { Rng, type AleaState } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import { apiKey, uuidV4 } from '../kernel/ids.js';
-import { ReplayableIds } from '../kernel/replayable-ids.js';
+import { ReplayableIds, type SavedReplayableIds } from '../kernel/replayable-ids.js';
 import { HandleHistory } from './handle-history.js';
 import { DEFAULT_RULESET, type Ruleset } from '../rules/ruleset.js';
 import type { EventListener, PlatformEvent } from './events.js';
@@ -13,6 +13,9 @@ import { emptyState, type Game, type PlatformState } from './state.js';
 /** The id streams drawn through ReplayableIds, under the names they always had, so the ids stay what they were. */
 const MOVE_ID_STREAM = 'id:move';
 const ACTIVITY_ID_STREAM = 'id:activity';
+/** How often each replayable stream notes its generator's state (see the constructor). */
+const MOVE_ID_SPACING = 256;
+const ACTIVITY_ID_SPACING = 64;
 
 /** Time-driven transitions of the platform itself (not of agents). */
 export type PlatformTimer =
@@ -45,6 +48,15 @@ export interface PlatformOptions {
   keySecret?: Uint8Array;
 }
 
+/** The platform's counters and id streams as a checkpoint keeps them (see `Platform.savedCounters`). */
+export interface SavedCounters {
+  readonly eventCount: number;
+  /** Each id stream's generator state, by purpose, in the order first used. */
+  readonly streams: ReadonlyArray<readonly [string, AleaState]>;
+  readonly moveIds: SavedReplayableIds;
+  readonly activityIds: SavedReplayableIds;
+}
+
 /**
  * The platform's plumbing: state, ruleset, clock, its own timer queue, seeded id streams and the event
  * log. It knows no rule; route-group modules (identity, challenges, games, ...) do the work.
@@ -71,10 +83,8 @@ export class Platform {
    * so holding it reveals nothing. A live server's keys are secrets and are never held (null here).
    */
   readonly seededKeyIds: Map<string, string> | null;
-  /** Move ids, drawn again from their ordinals when a finished game's moves are read (see GameRecord). */
-  readonly moveIds: ReplayableIds;
-  /** Activity row ids, drawn again from their ordinals when a row is read (see activity-rows.ts). */
-  readonly activityIds: ReplayableIds;
+  #moveIds: ReplayableIds;
+  #activityIds: ReplayableIds;
   /** Handles given up, by activity ordinal: the names rows show (see activity-rows.ts). */
   readonly handleHistory = new HandleHistory();
 
@@ -88,8 +98,8 @@ export class Platform {
     // A game's moves are read together (one replay of the stretch they span), a page of activity rows one
     // by one: checkpoints every 256 move ids cost an eighth of a byte a move, every 64 row ids keep a row's
     // id within 64 draws.
-    this.moveIds = new ReplayableIds(this.stream(MOVE_ID_STREAM), 256);
-    this.activityIds = new ReplayableIds(this.stream(ACTIVITY_ID_STREAM), 64);
+    this.#moveIds = new ReplayableIds(this.stream(MOVE_ID_STREAM), MOVE_ID_SPACING);
+    this.#activityIds = new ReplayableIds(this.stream(ACTIVITY_ID_STREAM), ACTIVITY_ID_SPACING);
     this.network = options.network ?? DEFAULT_NETWORK;
     const problems = checkNetwork(this.network);
     if (problems.length > 0) throw new Error(`bad network conditions: ${problems.join('; ')}`);
@@ -100,6 +110,43 @@ export class Platform {
     // Opened before any listener exists, so a platform's first event is still the first registration.
     this.treasuryAddress = this.ledger.open('treasury', this.stream('treasury'));
     this.ledger.mint(this.treasuryAddress, this.ruleset.escrow.treasuryLamports);
+  }
+
+  /** Move ids, drawn again from their ordinals when a finished game's moves are read (see GameRecord). */
+  get moveIds(): ReplayableIds {
+    return this.#moveIds;
+  }
+
+  /** Activity row ids, drawn again from their ordinals when a row is read (see activity-rows.ts). */
+  get activityIds(): ReplayableIds {
+    return this.#activityIds;
+  }
+
+  /** What a checkpoint keeps of the platform's counters and id streams (src/platform/checkpoint.ts). */
+  savedCounters(): SavedCounters {
+    return {
+      eventCount: this.#eventCount,
+      streams: [...this.#idStreams].map(([purpose, rng]) => [purpose, rng.state()]),
+      moveIds: this.#moveIds.save(),
+      activityIds: this.#activityIds.save(),
+    };
+  }
+
+  /**
+   * Continues a checkpoint's counters and id streams on a platform just made with the same options: each
+   * stream resumes at its saved state (one drawn from since is replaced), the replayable ones with their
+   * noted states. Before any record that holds the replayable streams is restored.
+   */
+  restoreCounters(saved: SavedCounters): void {
+    this.#eventCount = saved.eventCount;
+    for (const [purpose, state] of saved.streams)
+      this.#idStreams.set(purpose, Rng.resume(this.rng.seed, `${this.rng.path}/${purpose}`, state));
+    this.#moveIds = ReplayableIds.restore(this.stream(MOVE_ID_STREAM), MOVE_ID_SPACING, saved.moveIds);
+    this.#activityIds = ReplayableIds.restore(
+      this.stream(ACTIVITY_ID_STREAM),
+      ACTIVITY_ID_SPACING,
+      saved.activityIds,
+    );
   }
 
   registerGameEndHook(hook: GameEndHook): void {

@@ -27,6 +27,19 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
 }
 
 /**
+ * One table in the form `stateFingerprint` writes it, as JSON-ready data sharing nothing with the live records
+ * (the platform checkpoint saves its tables in this form: src/platform/checkpoint.ts).
+ */
+export function fingerprintTable(
+  p: Platform,
+  name: StateTable,
+  options: { includeUsage?: boolean } = {},
+): unknown {
+  const special = SPECIAL_TABLES[name];
+  return special ? plain([...special(p, options)]) : plain(p.state[name]);
+}
+
+/**
  * The same text as `stateFingerprint`, in pieces (a table row, a ledger balance at a time), for a caller
  * that hashes a large state between other work: canonical JSON of a list is its items' canonical JSON joined,
  * and of an object its keys in sorted order, so the pieces join to the one text.

@@ -24,6 +24,21 @@ export interface Seating {
   tournamentId?: string;
 }
 
+/** A game as a checkpoint keeps it (src/platform/checkpoint.ts): its fields, and its moves packed. */
+export interface SavedGame {
+  readonly seat: Seating;
+  readonly seq: number;
+  readonly createdAtMs: number;
+  readonly status: GameStatus;
+  readonly startedAtMs: number | null;
+  readonly turnStartedMs: number | null;
+  readonly deadlineMs: number | null;
+  readonly deadlineTimer: number | null;
+  readonly end: GameEnd | null;
+  readonly cancelReason: string | null;
+  readonly moves: PackedMoves;
+}
+
 /** A stake, a tournament or a cancellation: most games have none, so they share one field that is null. */
 interface Terms {
   readonly bountyLamports: number | null;
@@ -105,6 +120,36 @@ export class GameRecord implements Game {
       deadlineTimer: null,
       end: null,
     };
+  }
+
+  /**
+   * A saved game made again: its moves replayed onto a new board and log (so a live game's board, repetition
+   * counts and log continue exactly), then retired if it is over. Throws (a plain Error) where the packed moves
+   * do not replay; `moveIds` must already hold every id the moves drew.
+   */
+  static restore(saved: SavedGame, moveIds: ReplayableIds): GameRecord {
+    const game = new GameRecord(saved.seat, saved.seq, saved.createdAtMs, moveIds);
+    game.status = saved.status;
+    game.startedAtMs = saved.startedAtMs;
+    if (saved.cancelReason !== null) game.cancelReason = saved.cancelReason;
+    const live = game.liveOrFail();
+    let last: { played: PlayedMove; entry: LoggedMove } | null = null;
+    replayMoves(saved.moves, live.board, saved.createdAtMs, (entry) => {
+      live.log.append(live.board, entry);
+      last = { played: playMove(live.board, entry.move), entry };
+    });
+    game.#plies = saved.moves.count;
+    const lastMove = last as { played: PlayedMove; entry: LoggedMove } | null;
+    if (lastMove !== null) {
+      const [moveId] = moveIds.idsAt([lastMove.entry.idOrdinal]);
+      live.last = toRecord(lastMove.played, game.#plies - 1, lastMove.entry.atMs, moveId!);
+    }
+    live.turnStartedMs = saved.turnStartedMs;
+    live.deadlineMs = saved.deadlineMs;
+    live.deadlineTimer = saved.deadlineTimer;
+    live.end = saved.end;
+    if (saved.status === 'completed' || saved.status === 'cancelled') game.retire();
+    return game;
   }
 
   get initialFen(): string {

@@ -1,3 +1,4 @@
+import type { Json } from '../../../kernel/checkpoint.js';
 import type { ReplayableIds } from '../../../kernel/replayable-ids.js';
 import type { HandleHistory } from '../../handle-history.js';
 import type { Side } from '../../../rules/chess/game.js';
@@ -24,11 +25,33 @@ import type {
  * when it was made.
  */
 interface EntrySource extends ActivityEntry {
+  /** The entry as a checkpoint keeps it (read back by activity-checkpoint.ts). */
+  save(): SavedEntry;
   idFor(actorId: string, ids: ReplayableIds): string;
   contentFor(actorId: string, names: RowNames): string;
   relatedPostIdFor(actorId: string): string | null;
   relatedAgentIdFor(actorId: string): string | null;
   metadataFor(actorId: string): Activity['metadata'];
+}
+
+/**
+ * Where an entry takes its id ordinal: the activity id stream when it is made (it draws the ids), or a
+ * checkpoint's saved ordinal when it is made again (activity-checkpoint.ts), which draws nothing.
+ */
+export interface OrdinalDraw {
+  readonly nextOrdinal: number;
+  next(): unknown;
+}
+
+/**
+ * An entry as a checkpoint keeps it: a list led by its kind and its id ordinal, then what its kind keeps
+ * (records it reads are named by id). See activity-checkpoint.ts, which reads it back.
+ */
+export type SavedEntry = Json[];
+
+/** An entry's checkpoint form. */
+export function saveEntry(entry: ActivityEntry): SavedEntry {
+  return (entry as EntrySource).save();
 }
 
 /**
@@ -114,7 +137,7 @@ export class WrittenEntry implements EntrySource {
   readonly #relatedAgentId: string | null;
   readonly #metadata: Activity['metadata'];
 
-  constructor(type: ActivityType, ids: ReplayableIds, text: RowText, atMs: number) {
+  constructor(type: ActivityType, ids: OrdinalDraw, text: RowText, atMs: number) {
     this.type = type;
     this.atMs = atMs;
     this.#idOrdinal = ids.nextOrdinal;
@@ -127,6 +150,10 @@ export class WrittenEntry implements EntrySource {
 
   idFor(_actorId: string, ids: ReplayableIds): string {
     return ids.idsAt([this.#idOrdinal])[0]!;
+  }
+  save(): SavedEntry {
+    const text = [this.#content, this.#relatedPostId, this.#relatedAgentId, { ...this.#metadata }];
+    return ['written', this.#idOrdinal, this.atMs, this.type, ...text];
   }
   contentFor(): string {
     return this.#content;
@@ -153,7 +180,7 @@ abstract class ActionEntry implements EntrySource {
   readonly #idOrdinal: number;
   readonly #relatedPostId: string | null;
   readonly #relatedAgentId: string | null;
-  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds) {
+  constructor(ids: OrdinalDraw, atMs: number, related: RelatedIds) {
     this.atMs = atMs;
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
@@ -163,6 +190,20 @@ abstract class ActionEntry implements EntrySource {
 
   idFor(_actorId: string, ids: ReplayableIds): string {
     return ids.idsAt([this.#idOrdinal])[0]!;
+  }
+  save(): SavedEntry {
+    return [
+      this.type,
+      this.#idOrdinal,
+      this.atMs,
+      this.#relatedPostId,
+      this.#relatedAgentId,
+      ...this.saveOwn(),
+    ];
+  }
+  /** What the kind keeps beyond the ids and time (the post of a post row is its related post). */
+  protected saveOwn(): Json[] {
+    return [];
   }
   relatedPostIdFor(): string | null {
     return this.#relatedPostId;
@@ -191,7 +232,7 @@ export class PostedEntry extends ActionEntry {
   }
   readonly #post: Post;
 
-  constructor(ids: ReplayableIds, atMs: number, post: Post) {
+  constructor(ids: OrdinalDraw, atMs: number, post: Post) {
     super(ids, atMs, { postId: post.id, agentId: null });
     this.#post = post;
   }
@@ -219,7 +260,7 @@ export class RepliedEntry extends ActionEntry {
   readonly #parentReplyId: string | null;
 
   constructor(
-    ids: ReplayableIds,
+    ids: OrdinalDraw,
     atMs: number,
     related: RelatedIds,
     reply: { replyId: string; parentReplyId: string | null },
@@ -229,6 +270,9 @@ export class RepliedEntry extends ActionEntry {
     this.#parentReplyId = reply.parentReplyId;
   }
 
+  protected override saveOwn(): Json[] {
+    return [this.#replyId, this.#parentReplyId];
+  }
   contentFor(_actorId: string, names: RowNames): string {
     return `Replied to ${this.other(names)}`;
   }
@@ -244,11 +288,14 @@ export class LikedEntry extends ActionEntry {
   }
   readonly #replyId: string | null;
 
-  constructor(ids: ReplayableIds, atMs: number, related: RelatedIds, replyId: string | null) {
+  constructor(ids: OrdinalDraw, atMs: number, related: RelatedIds, replyId: string | null) {
     super(ids, atMs, related);
     this.#replyId = replyId;
   }
 
+  protected override saveOwn(): Json[] {
+    return [this.#replyId];
+  }
   contentFor(_actorId: string, names: RowNames): string {
     return `Liked a ${this.targetType} by ${this.other(names)}`;
   }
@@ -267,7 +314,7 @@ export class FollowEntry extends ActionEntry {
 
   constructor(
     type: 'followed' | 'unfollowed',
-    ids: ReplayableIds,
+    ids: OrdinalDraw,
     atMs: number,
     target: { id: string; kind: ActorKind },
   ) {
@@ -276,6 +323,9 @@ export class FollowEntry extends ActionEntry {
     this.#targetKind = target.kind;
   }
 
+  protected override saveOwn(): Json[] {
+    return [this.#targetKind];
+  }
   contentFor(_actorId: string, names: RowNames): string {
     return `${this.type === 'followed' ? 'Followed' : 'Unfollowed'} ${this.other(names)}`;
   }
@@ -299,7 +349,7 @@ export class VotedEntry extends ActionEntry {
   readonly #previous: 'up' | 'down' | null;
 
   constructor(
-    ids: ReplayableIds,
+    ids: OrdinalDraw,
     atMs: number,
     target: { id: string },
     vote: { vote: keyof typeof VOTE_VERBS; previous: 'up' | 'down' | null },
@@ -309,6 +359,9 @@ export class VotedEntry extends ActionEntry {
     this.#previous = vote.previous;
   }
 
+  protected override saveOwn(): Json[] {
+    return [this.#vote, this.#previous];
+  }
   contentFor(_actorId: string, names: RowNames): string {
     return `${VOTE_VERBS[this.#vote]} ${this.other(names)}`;
   }
@@ -326,7 +379,7 @@ export abstract class ChallengeEntry implements EntrySource {
   protected readonly idOrdinal: number;
   protected readonly challenge: Challenge;
 
-  constructor(ids: ReplayableIds, challenge: Challenge) {
+  constructor(ids: OrdinalDraw, challenge: Challenge) {
     this.idOrdinal = ids.nextOrdinal;
     ids.next();
     this.challenge = challenge;
@@ -339,6 +392,10 @@ export abstract class ChallengeEntry implements EntrySource {
 
   idFor(_actorId: string, ids: ReplayableIds): string {
     return ids.idsAt([this.idOrdinal])[0]!;
+  }
+
+  save(): SavedEntry {
+    return [this.type, this.idOrdinal, this.challenge.id];
   }
 
   relatedPostIdFor(): null {
@@ -396,7 +453,7 @@ export abstract class GameEntry implements EntrySource {
   readonly #idOrdinal: number;
   protected readonly game: Game;
 
-  constructor(ids: ReplayableIds, game: Game) {
+  constructor(ids: OrdinalDraw, game: Game) {
     this.#idOrdinal = ids.nextOrdinal;
     ids.next();
     ids.next();
@@ -409,6 +466,10 @@ export abstract class GameEntry implements EntrySource {
 
   idFor(actorId: string, ids: ReplayableIds): string {
     return ids.idsAt([this.#idOrdinal + (this.side(actorId) === 'white' ? 0 : 1)])[0]!;
+  }
+
+  save(): SavedEntry {
+    return [this.type, this.#idOrdinal, this.game.id];
   }
 
   contentFor(actorId: string, names: RowNames): string {
