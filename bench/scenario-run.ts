@@ -1,6 +1,6 @@
 /**
  * P2 and P2b, and P4's crowd memory: one whole scenario run in a child process, exactly as a user runs it
- * (`node bin/agent-chess-sim.js run <scenario> --out <tmp>`), timed by the wall clock from spawn to exit
+ * (`agent-chess-sim run <scenario> --out <tmp>`, the bin's node flags included), timed by the wall clock from spawn to exit
  * (node's start-up, the report and its files included). The compression is the scenario's virtual duration
  * over that wall time. The child's peak RSS comes from bench/run-probe.ts, preloaded with `--import`: it
  * writes getrusage's maxRSS and /proc/self/status VmHWM to a file from the child's `exit` handler.
@@ -15,6 +15,7 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../src/sim/scenario/scenario.js';
 import type { ProbeReport } from './run-probe.js';
+import { cliArgs } from './cli-process.js';
 import {
   figureLine,
   GIB,
@@ -29,7 +30,6 @@ import {
 } from './figures.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'agent-chess-sim.js');
 const PROBE = new URL('./run-probe.js', import.meta.url).href;
 
 export interface ChildRun {
@@ -57,7 +57,7 @@ export async function runScenarioChild(
   const probeFile = join(dir, 'probe.json');
   try {
     const start = performance.now();
-    const args = [...nodeFlags, '--import', PROBE, BIN, 'run', path, '--out', join(dir, 'out')];
+    const args = cliArgs(['run', path, '--out', join(dir, 'out')], [...nodeFlags, '--import', PROBE]);
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, BENCH_PROBE_FILE: probeFile, BENCH_PROBE_GC_AT: gcAt.join(',') },

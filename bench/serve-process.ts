@@ -6,9 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliArgs } from './cli-process.js';
 
-const BIN = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
 const START_LIMIT_MS = 120_000;
 
 export interface ServedProcess {
@@ -24,7 +23,7 @@ export interface ServedProcess {
 export async function startServeProcess(args: string[], showErrors = false): Promise<ServedProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'acs-bench-serve-'));
   const ready = join(dir, 'ready.json');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--ready-file', ready], {
+  const child = spawn(process.execPath, cliArgs(['serve', '--port', '0', ...args, '--ready-file', ready]), {
     stdio: ['ignore', 'ignore', showErrors ? 'inherit' : 'ignore'],
   });
   const stop = () => {

@@ -7,12 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { figureLine, median, megabytes, MB, type Goal } from './figures.js';
 import type { ProbeReport } from './run-probe.js';
 import { peakRss } from './scenario-run.js';
+import { cliArgs } from './cli-process.js';
 
-const BIN = fileURLToPath(new URL('../../bin/agent-chess-sim.js', import.meta.url));
 const PROBE = new URL('./run-probe.js', import.meta.url).href;
 const HELP_GOAL: Goal = { better: 'lower', goal: 250, strict: true, unit: (n) => `${n} ms` };
 const FLOOR_GOAL: Goal = { better: 'lower', goal: 80, strict: true, unit: (n) => `${n} MB` };
@@ -23,7 +22,7 @@ export function runStartupBench(options: { runs: number; log: (line: string) => 
   const help: number[] = [];
   for (let i = 0; i < runs; i++) {
     node.push(wallMs(['-e', '']));
-    help.push(wallMs([BIN, '--help']));
+    help.push(wallMs(cliArgs(['--help'])));
   }
   const helpMs = median(help);
   log(`CLI start-up (median of ${runs} runs each, taken in turn):`);
@@ -53,7 +52,7 @@ function diffPeakRss(runs: number): number {
     const peaks: number[] = [];
     for (let i = 0; i < runs; i++) {
       const probeFile = join(dir, 'probe.json');
-      const done = spawnSync(process.execPath, ['--import', PROBE, BIN, 'diff', a, b], {
+      const done = spawnSync(process.execPath, cliArgs(['diff', a, b], ['--import', PROBE]), {
         stdio: 'ignore',
         env: { ...process.env, BENCH_PROBE_FILE: probeFile },
       });

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { runSeedsLocally, SeedPool } from '../src/sweep/pool/pool.js';
 import { runSeedsOnQueue } from '../src/sweep/queue/queue-producer.js';
 import type { SeedTask } from '../src/sweep/seed-result.js';
-import { packageRoot, packageVersion } from '../src/sweep/version.js';
+import { packageVersion } from '../src/sweep/version.js';
+import { cliArgs } from './cli-process.js';
 import { figureLine, median, type Goal } from './figures.js';
 
 /** A short scenario: about a second of play per seed on one core. */
@@ -117,12 +118,11 @@ export async function endToEndSpeedup(seeds: number, log: (line: string) => void
   const dir = mkdtempSync(join(tmpdir(), 'acs-sweep-e2e-'));
   const file = join(dir, 'sweep-bench.yaml');
   writeFileSync(file, SCENARIO);
-  const cli = join(packageRoot(), 'bin', 'agent-chess-sim.js');
   const sweep = (workers: number) => {
-    const args = [cli, 'sweep', file, '--seeds', `1..${seeds}`, '--workers', String(workers)];
+    const args = ['sweep', file, '--seeds', `1..${seeds}`, '--workers', String(workers)];
     const out = ['--out', join(dir, `out-${workers}`), '--no-progress'];
     return seconds(async () => {
-      const done = spawnSync(process.execPath, [...args, ...out], { stdio: 'ignore' });
+      const done = spawnSync(process.execPath, cliArgs([...args, ...out]), { stdio: 'ignore' });
       if (done.status !== 0) throw new Error(`sweep --workers ${workers} exited ${done.status}`);
     });
   };
@@ -220,16 +220,7 @@ function onQueue(queue: { url: string; queueName: string }, tasks: SeedTask[], s
 async function startWorker(url: string, queueName: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [
-      join(packageRoot(), 'bin', 'agent-chess-sim.js'),
-      'worker',
-      '--queue',
-      url,
-      '--queue-name',
-      queueName,
-      '--concurrency',
-      '2',
-    ],
+    cliArgs(['worker', '--queue', url, '--queue-name', queueName, '--concurrency', '2']),
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await untilOutput(child, 'worker ready', 'the queue worker');
