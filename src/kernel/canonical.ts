@@ -150,6 +150,11 @@ export class Fingerprint {
     this.#hash = options.exportable ? new ExportableHash() : nodeHash();
   }
 
+  /** Whether `save` can write this fingerprint's state (made with `{ exportable: true }`, or by `load`). */
+  get exportable(): boolean {
+    return this.#hash instanceof ExportableHash;
+  }
+
   /**
    * The running state of an exportable fingerprint: the hash's state, the lines not yet hashed (nor given
    * to the sink) and the line count. A programming error (plain Error) for node's hash, which has no state

@@ -76,6 +76,8 @@ describe('an exportable fingerprint saved and loaded mid-stream', () => {
 
   it('refuses to save node-crypto state', () => {
     expect(() => new Fingerprint().save()).toThrow('exportable');
+    expect(new Fingerprint().exportable).toBe(false);
+    expect(new Fingerprint(undefined, { exportable: true }).exportable).toBe(true);
   });
 });
 
