@@ -3,7 +3,7 @@
 //   cli -> {lib, sim, compare, sweep, report, http} ; lib -> {http, sim, compare} ; http -> {api, sim} ; sim -> {agents, client, api, platform, escrow}
 //   agents -> client -> api/contract ; api -> platform -> {rules, escrow} -> kernel
 // Inside platform/, its rooms are layered the same way (PLATFORM_ROOMS below): the wiring (index.ts,
-// snapshot.ts) -> chess -> social -> identity -> money -> the core files at the top of platform/.
+// snapshot.ts, checkpoint.ts) -> chess -> social -> identity -> money -> the core files at the top of platform/.
 // Each rule names the layer it guards; `from` is the importer, `to` the forbidden target.
 
 /** A path under src/ that is not one of the named folders: the allowlist form of a layer rule. */
@@ -18,7 +18,7 @@ const srcOutside = (...folders) => `^src/(?!(${folders.join('|')})/)`;
 const PLATFORM_ROOMS = [
   {
     name: 'core',
-    path: '^src/platform/(?!(index|snapshot)\\.ts$)[^/]+\\.ts$',
+    path: '^src/platform/(?!(index|snapshot|checkpoint|checkpoint-records)\\.ts$)[^/]+\\.ts$',
     holds:
       'the Platform class, the state and its record interfaces, events, guards, rate limits, read-index machinery',
   },
@@ -36,8 +36,9 @@ const PLATFORM_ROOMS = [
   },
   {
     name: 'wiring',
-    path: '^src/platform/(index|snapshot)\\.ts$',
-    holds: 'createPlatform (every handler, hook, listener and read index) and the state snapshot',
+    path: '^src/platform/(index|snapshot|checkpoint|checkpoint-records)\\.ts$',
+    holds:
+      'createPlatform (every handler, hook, listener and read index), the state snapshot and the checkpoint',
   },
 ];
 
