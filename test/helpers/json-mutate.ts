@@ -32,7 +32,7 @@ export const replacementJson: fc.Arbitrary<Json | undefined> = fc.oneof(
   fc.double(),
   fc.string({ maxLength: 8 }),
   fc.boolean(),
-  fc.constant([]),
-  fc.constant({}),
-  fc.constant([['x', 1]]),
+  fc.constant<Json>([]),
+  fc.constant<Json>({}),
+  fc.constant<Json>([['x', 1]]),
 );
