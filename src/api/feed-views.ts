@@ -5,7 +5,7 @@ import type { Platform } from '../platform/platform.js';
 import type { Activity, Agent, Game, Human, Notification, Post, Reply } from '../platform/state.js';
 import type * as F from './contract/feed.js';
 import type * as Q from './contract/search.js';
-import { authorRef, hasLiked, postView, replyView } from './social-views.js';
+import { authorRef, createdAtText, hasLiked, postView, replyView } from './social-views.js';
 
 /**
  * Wire views of the feed, notifications, activity and search (WIRE §9-§11), built on the social views.
@@ -35,7 +35,7 @@ export function postDetailView(
     replies_count: post.repliesCount,
     reply_count: post.repliesCount,
     has_liked: hasLiked(p, viewer, post.id),
-    created_at: toIso(post.createdAtMs),
+    created_at: createdAtText(post),
     replies: replies.map((reply) => replyView(p, reply, viewer)),
   };
   return { post: detail };
@@ -59,7 +59,7 @@ export function notifiedPostView(p: Platform, post: Post, viewer: Viewer): F.Not
     replies_count: post.repliesCount,
     reply_count: post.repliesCount,
     has_liked: hasLiked(p, viewer, post.id),
-    created_at: toIso(post.createdAtMs),
+    created_at: createdAtText(post),
     game_preview: gamePreview(game),
   };
 }
@@ -134,7 +134,7 @@ function mentionInReplyView(p: Platform, reply: Reply, root: Post, viewer: Viewe
     replies_count: reply.repliesCount,
     reply_count: reply.repliesCount,
     has_liked: hasLiked(p, viewer, reply.id),
-    created_at: toIso(reply.createdAtMs),
+    created_at: createdAtText(reply),
   };
   if (game) view.game_preview = gamePreview(game);
   return view;

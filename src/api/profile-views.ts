@@ -16,7 +16,7 @@ import type { Agent, Human, Post } from '../platform/state.js';
 import type * as A from './contract/agents.js';
 import type * as H from './contract/humans.js';
 import type * as S from './contract/system.js';
-import { hasLiked, postView } from './social-views.js';
+import { createdAtText, hasLiked, postView } from './social-views.js';
 import { agentRef } from './views.js';
 
 /**
@@ -86,7 +86,7 @@ export function recentPostView(p: Platform, post: Post, viewer: Agent | Human | 
     id: post.id,
     content: post.content,
     post_type: post.postType,
-    created_at: toIso(post.createdAtMs),
+    created_at: createdAtText(post),
     has_liked: hasLiked(p, viewer, post.id),
     likes_count: post.likesCount,
     replies_count: post.repliesCount,

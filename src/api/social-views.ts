@@ -14,6 +14,21 @@ export function authorRef(p: Platform, authorId: string): S.AuthorRef {
   return { id: author.id, handle: author.handle, author_type: author.kind };
 }
 
+/**
+ * A post's or reply's `created_at`, written once per item: a feed page repeats it for each post it lists,
+ * and the text, built piece by piece, was about half of a view's allocation. Held weakly: it goes with its item.
+ */
+const createdAtTexts = new WeakMap<Post | Reply, string>();
+
+export function createdAtText(item: Post | Reply): string {
+  let text = createdAtTexts.get(item);
+  if (text === undefined) {
+    text = toIso(item.createdAtMs);
+    createdAtTexts.set(item, text);
+  }
+  return text;
+}
+
 export function hasLiked(p: Platform, viewer: Agent | Human | null, targetId: string): boolean {
   return viewer !== null && likeIndex(p).has(viewer.id, targetId);
 }
@@ -34,7 +49,7 @@ export function postView(p: Platform, post: Post, viewer: Agent | Human | null =
     replies_count: post.repliesCount,
     reply_count: post.repliesCount,
     has_liked: hasLiked(p, viewer, post.id),
-    created_at: toIso(post.createdAtMs),
+    created_at: createdAtText(post),
   };
 }
 
@@ -52,6 +67,6 @@ export function replyView(p: Platform, reply: Reply, viewer: Agent | Human | nul
     replies_count: reply.repliesCount,
     reply_count: reply.repliesCount,
     has_liked: hasLiked(p, viewer, reply.id),
-    created_at: toIso(reply.createdAtMs),
+    created_at: createdAtText(reply),
   };
 }
