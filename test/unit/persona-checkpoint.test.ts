@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAS } from '../../agents/registry.js';
 import { CheckpointError, Field, type Json } from '../../src/kernel/checkpoint.js';
+import { mutateJson, replacementJson } from '../helpers/json-mutate.js';
 import { endState, optionsOf, restored, swapAll, twin, type Twin } from '../helpers/persona-twin.js';
 
 /**
@@ -229,44 +230,18 @@ describe('a tampered persona state is refused, naming the field', () => {
   });
 });
 
-type Path = Array<string | number>;
-
-/** Every path into a JSON value, the root included. */
-function pathsOf(value: unknown, at: Path = []): Path[] {
-  const paths: Path[] = [at];
-  if (Array.isArray(value)) value.forEach((item, i) => paths.push(...pathsOf(item, [...at, i])));
-  else if (value !== null && typeof value === 'object')
-    for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...at, key]));
-  return paths;
-}
-
-/** `value` with the node at `path` replaced by `by` (undefined deletes a record key). */
-function replaced(value: unknown, path: Path, by: unknown): unknown {
-  if (path.length === 0) return by;
-  const copy = JSON.parse(JSON.stringify(value)) as Record<string | number, unknown>;
-  let node = copy;
-  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  if (by === undefined && !Array.isArray(node)) delete node[last];
-  else node[last] = by;
-  return copy;
-}
+/** Paths into a state: a step per level, as `mutateJson` reads them (an extra key among a record's). */
+const pathArb = fc.array(fc.nat(), { minLength: 0, maxLength: 5 });
 
 describe('loading a mutated persona state', () => {
   it('either succeeds or throws a CheckpointError, nothing else', () => {
     const states = [...savedAtT, ...HAND_WRITTEN];
     fc.assert(
-      fc.property(
-        fc.nat(),
-        fc.nat(),
-        fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constantFrom(-1, 1.5, 2 ** 60, '', [], {})),
-        (which, pick, by) => {
-          const [name, state] = states[which % states.length]!;
-          const paths = pathsOf(state);
-          const error = loadError(name, replaced(state, paths[pick % paths.length]!, by));
-          if (error !== undefined) expect(error).toBeInstanceOf(CheckpointError);
-        },
-      ),
+      fc.property(fc.nat(), pathArb, replacementJson, (which, path, by) => {
+        const [name, state] = states[which % states.length]!;
+        const error = loadError(name, mutateJson(state, path, by));
+        if (error !== undefined) expect(error).toBeInstanceOf(CheckpointError);
+      }),
       { numRuns: 250 },
     );
   });
@@ -277,12 +252,11 @@ describe('loading a mutated persona state', () => {
       ['replier', { postId: 'p1', mention: 'someone', parentReplyId: 'r1' }],
     ];
     fc.assert(
-      fc.property(fc.nat(), fc.nat(), fc.oneof(fc.jsonValue(), fc.constant(undefined)), (which, pick, by) => {
+      fc.property(fc.nat(), pathArb, replacementJson, (which, path, by) => {
         const [name, step] = steps[which % steps.length]!;
-        const paths = pathsOf(step);
         const persona = PERSONAS.get(name)!.create({});
         try {
-          persona.checkStep!(Field.root(replaced(step, paths[pick % paths.length]!, by), 'step'));
+          persona.checkStep!(Field.root(mutateJson(step, path, by), 'step'));
         } catch (error) {
           expect(error).toBeInstanceOf(CheckpointError);
         }
