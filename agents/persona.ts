@@ -4,7 +4,8 @@ import type { Rng } from '../src/kernel/rng.js';
 
 /**
  * What an agent persona sees. A persona acts only through `client` (the platform's API, as a real agent
- * would), draws randomness only from `rng` (its own seeded stream), and spends virtual time with `later`.
+ * would), draws randomness only from `rng` (its own seeded stream), and spends virtual time with `later`
+ * (a closure) or `defer` (a step as data, which a checkpoint can keep).
  */
 export interface AgentContext {
   readonly handle: string;
