@@ -1,3 +1,5 @@
+import type { Field } from './checkpoint.js';
+
 /**
  * A set of natural numbers kept as sorted runs of consecutive members: `[start, end)` pairs in one flat
  * array. A set filled mostly in order (the ordinals of the posts an actor was served, say) stays a few
@@ -25,6 +27,22 @@ export class RunSet {
     else if (joinsAfter) bounds[next] = value;
     else bounds.splice(next, 0, value, value + 1);
     return true;
+  }
+
+  /** The runs as a checkpoint writes them: start0, end0, start1, end1, ... */
+  save(): number[] {
+    return [...this.#bounds];
+  }
+
+  /** A set from saved runs; strictly ascending bounds are non-empty runs, none touching the next. */
+  static load(field: Field): RunSet {
+    const bounds = field.list((bound) => bound.nat());
+    if (bounds.length % 2 !== 0) field.fail('a list of run bounds (an even count)');
+    for (let i = 1; i < bounds.length; i++)
+      if (bounds[i - 1]! >= bounds[i]!) field.fail('strictly ascending run bounds');
+    const set = new RunSet();
+    set.#bounds.push(...bounds);
+    return set;
   }
 
   /** How many runs the set is kept as. */

@@ -1,4 +1,6 @@
 import type { PlatformEvent } from '../../platform/events.js';
+import type { Field, Json } from '../../kernel/checkpoint.js';
+import { parts } from './checker-state.js';
 
 /**
  * The base of every invariant checker (src/sim/invariants/invariants.ts, src/sim/invariants/social-invariants.ts): it counts
@@ -53,6 +55,50 @@ export abstract class Checker {
     this.violationCount++;
     if (this.violations.length < KEEP_VIOLATIONS)
       this.violations.push({ t, event: this.eventIndex, message: message() });
+  }
+
+  /**
+   * The checker's own model (what it rebuilt from the log so far) as checkpoint data, and its loader: a
+   * checker restored from it into a fresh one on a platform with the same state checks on as if it had
+   * seen every event. Every checker states its model, even an empty one (`null`).
+   */
+  protected abstract saveModel(): Json;
+  /** A generator where a model may be large (it pauses between rows), else a plain function. */
+  protected abstract loadModel(field: Field): Generator<void, void> | void;
+
+  save(): Json {
+    return {
+      checks: this.checks,
+      violationCount: this.violationCount,
+      violations: this.violations.map(({ t, event, message }) => ({ t, event, message })),
+      model: this.saveModel(),
+    };
+  }
+
+  /** Replaces this checker's counts and model with saved ones; `eventIndex` is the last event it saw. */
+  *load(field: Field, eventIndex: number): Generator<void, void> {
+    const [checks, count, violations, model] = parts(field, [
+      'checks',
+      'violationCount',
+      'violations',
+      'model',
+    ]);
+    this.checks = checks!.nat();
+    this.violationCount = count!.int(0, this.checks);
+    const kept = violations!.list((v) =>
+      v.record((get) => ({
+        t: get('t').int(),
+        event: get('event').int(0, eventIndex),
+        message: get('message').str(),
+      })),
+    );
+    // A checker keeps the first violations, up to KEEP_VIOLATIONS.
+    if (kept.length !== Math.min(KEEP_VIOLATIONS, this.violationCount))
+      violations!.fail(`the first min(${KEEP_VIOLATIONS}, violationCount) violations`);
+    this.violations.splice(0, this.violations.length, ...kept);
+    this.eventIndex = eventIndex;
+    const steps = this.loadModel(model!);
+    if (steps) yield* steps;
   }
 
   result(): InvariantResult {

@@ -1,7 +1,19 @@
 import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Ruleset } from '../../rules/ruleset.js';
+import { runToEnd, type Field, type Json } from '../../kernel/checkpoint.js';
 import { Checker, hasFinalCheck, type InvariantResult, type Violation } from './checker.js';
+import {
+  fillPairs,
+  fillSet,
+  parts,
+  readId,
+  readNum,
+  readPairs,
+  readSet,
+  savePairs,
+  saveSet,
+} from './checker-state.js';
 import { socialCheckers } from './social-invariants.js';
 
 export type { InvariantResult, Violation } from './checker.js';
@@ -17,11 +29,21 @@ class EloConservation extends Checker {
   readonly name = 'elo_conservation';
   readonly description =
     'rating changes of equal-K games cancel exactly; ratings and their sum match a replay of the log';
-  #ratings = new Map<string, number>();
+  readonly #ratings = new Map<string, number>();
   #expectedSum = 0;
 
   constructor(private readonly platform: Platform) {
     super();
+  }
+
+  protected saveModel(): Json {
+    return { ratings: savePairs(this.#ratings), expectedSum: this.#expectedSum };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [ratings, sum] = parts(field, ['ratings', 'expectedSum']);
+    this.#expectedSum = sum!.num();
+    yield* fillPairs(this.#ratings, ratings!, readNum);
   }
 
   protected check(e: PlatformEvent): void {
@@ -66,7 +88,15 @@ class EloConservation extends Checker {
 class OneResultPerGame extends Checker {
   readonly name = 'one_result_per_game';
   readonly description = 'every game ends at most once, and no move is accepted after it ended';
-  #ended = new Set<string>();
+  readonly #ended = new Set<string>();
+
+  protected saveModel(): Json {
+    return saveSet(this.#ended);
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    yield* fillSet(this.#ended, field);
+  }
 
   protected check(e: PlatformEvent): void {
     if (e.type === 'move_played')
@@ -82,10 +112,18 @@ class DeadlinesExact extends Checker {
   readonly name = 'deadlines_exact';
   readonly description =
     'moves are accepted only before the turn deadline; a timeout happens exactly at it; deadlines are turn start + limit';
-  #deadline = new Map<string, number>();
+  readonly #deadline = new Map<string, number>();
 
   constructor(private readonly turnLimitMs: number) {
     super();
+  }
+
+  protected saveModel(): Json {
+    return savePairs(this.#deadline);
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    yield* fillPairs(this.#deadline, field, readNum);
   }
 
   protected check(e: PlatformEvent): void {
@@ -139,13 +177,30 @@ class ResearchPhaseHeld extends Checker {
   readonly name = 'research_phase_held';
   readonly description =
     'no agent creates or accepts a challenge, or moves, before its required posts, follows and likes (or verification, where it unlocks play)';
-  #posts = new Map<string, number>();
-  #follows = new Map<string, number>();
-  #likes = new Map<string, number>();
-  #verified = new Set<string>();
+  readonly #posts = new Map<string, number>();
+  readonly #follows = new Map<string, number>();
+  readonly #likes = new Map<string, number>();
+  readonly #verified = new Set<string>();
 
   constructor(private readonly research: Ruleset['research']) {
     super();
+  }
+
+  protected saveModel(): Json {
+    return {
+      posts: savePairs(this.#posts),
+      follows: savePairs(this.#follows),
+      likes: savePairs(this.#likes),
+      verified: saveSet(this.#verified),
+    };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [posts, follows, likes, verified] = parts(field, ['posts', 'follows', 'likes', 'verified']);
+    yield* fillPairs(this.#posts, posts!, readNum);
+    yield* fillPairs(this.#follows, follows!, readNum);
+    yield* fillPairs(this.#likes, likes!, readNum);
+    yield* fillSet(this.#verified, verified!);
   }
 
   protected check(e: PlatformEvent): void {
@@ -191,12 +246,23 @@ class LamportsConserved extends Checker {
   readonly name = 'lamports_conserved';
   readonly description =
     'every balance replayed from mints and settled transfers matches the ledger; the total changes only by minting';
-  #balances = new Map<string, number>();
+  readonly #balances = new Map<string, number>();
   #supply = 0;
 
   constructor(private readonly platform: Platform) {
     super();
     for (const account of platform.ledger.balances()) this.#credit(account.address, account.lamports);
+  }
+
+  protected saveModel(): Json {
+    return { balances: savePairs(this.#balances), supply: this.#supply };
+  }
+
+  /** Replaces the opening balances the constructor read (a restored platform's constructor saw none). */
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [balances, supply] = parts(field, ['balances', 'supply']);
+    this.#supply = supply!.num();
+    yield* fillPairs(this.#balances, balances!, readNum);
   }
 
   #credit(address: string, lamports: number): void {
@@ -246,9 +312,34 @@ class EscrowSettlesOnce extends Checker {
   readonly name = 'escrow_settles_once';
   readonly description =
     'each escrow closes exactly once with a zero balance, moves nothing after, and none is left stranded';
-  #open = new Map<string, { refId: string; inFlight: number; balance: number }>();
-  #closed = new Set<string>();
-  #finished = new Set<string>();
+  readonly #open = new Map<string, { refId: string; inFlight: number; balance: number }>();
+  readonly #closed = new Set<string>();
+  readonly #finished = new Set<string>();
+  /** The open and closed escrows each queued transfer touches, until it settles or fails. */
+  readonly #routes = new Map<string, string[]>();
+
+  protected saveModel(): Json {
+    return {
+      open: savePairs(this.#open, ({ refId, inFlight, balance }) => ({ refId, inFlight, balance })),
+      closed: saveSet(this.#closed),
+      finished: saveSet(this.#finished),
+      routes: savePairs(this.#routes, (addresses) => [...addresses]),
+    };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [open, closed, finished, routes] = parts(field, ['open', 'closed', 'finished', 'routes']);
+    const readEntry = (entry: Field) =>
+      entry.record((get) => ({
+        refId: readId(get('refId')),
+        inFlight: get('inFlight').int(),
+        balance: get('balance').num(),
+      }));
+    yield* fillPairs(this.#open, open!, readEntry);
+    yield* fillSet(this.#closed, closed!);
+    yield* fillSet(this.#finished, finished!);
+    yield* fillPairs(this.#routes, routes!, (addresses) => addresses.list(readId));
+  }
 
   protected check(e: PlatformEvent): void {
     if (e.type === 'escrow_opened') {
@@ -266,8 +357,6 @@ class EscrowSettlesOnce extends Checker {
     else if (e.type === 'tournament_completed' || e.type === 'tournament_cancelled')
       this.#finished.add(e.tournamentId);
   }
-
-  #routes = new Map<string, string[]>();
 
   #flight(from: string, to: string, delta: number, t: number, transferId: string): void {
     const touched = [from, to].filter((a) => this.#open.has(a) || this.#closed.has(a));
@@ -344,6 +433,15 @@ class BountyFeesExact extends Checker {
     super();
   }
 
+  /** Each settlement is checked on its own: no model. */
+  protected saveModel(): Json {
+    return null;
+  }
+
+  protected loadModel(field: Field): void {
+    if (!field.isNull) field.fail('null');
+  }
+
   protected check(e: PlatformEvent): void {
     if (e.type !== 'bounty_settled') return;
     const decisive = e.white === 0 || e.black === 0;
@@ -365,11 +463,39 @@ class TournamentBrackets extends Checker {
   readonly name = 'tournament_brackets';
   readonly description =
     'no one plays twice in a round; draws follow the seeding tiebreak; one champion; prize money sums exactly';
-  #terms = new Map<string, { prize: number; entry: number; size: number }>();
-  #eloAtSeed = new Map<string, Map<string, number>>();
-  #played = new Map<string, Set<string>>();
-  #colours = new Map<string, { white: string; black: string }>();
-  #finalWinner = new Map<string, string>();
+  readonly #terms = new Map<string, { prize: number; entry: number; size: number }>();
+  readonly #eloAtSeed = new Map<string, Map<string, number>>();
+  readonly #played = new Map<string, Set<string>>();
+  readonly #colours = new Map<string, { white: string; black: string }>();
+  readonly #finalWinner = new Map<string, string>();
+
+  protected saveModel(): Json {
+    return {
+      terms: savePairs(this.#terms, ({ prize, entry, size }) => ({ prize, entry, size })),
+      eloAtSeed: savePairs(this.#eloAtSeed, (elos) => savePairs(elos)),
+      played: savePairs(this.#played, saveSet),
+      colours: savePairs(this.#colours, ({ white, black }) => ({ white, black })),
+      finalWinner: savePairs(this.#finalWinner),
+    };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const names = ['terms', 'eloAtSeed', 'played', 'colours', 'finalWinner'];
+    const [terms, eloAtSeed, played, colours, finalWinner] = parts(field, names);
+    const readTerms = (f: Field) =>
+      f.record((get) => ({
+        prize: get('prize').num(),
+        entry: get('entry').num(),
+        size: get('size').int(1, 2 ** 20),
+      }));
+    yield* fillPairs(this.#terms, terms!, readTerms);
+    yield* fillPairs(this.#eloAtSeed, eloAtSeed!, (elos) => readPairs(elos, readNum));
+    yield* fillPairs(this.#played, played!, readSet);
+    const readColours = (f: Field) =>
+      f.record((get) => ({ white: readId(get('white')), black: readId(get('black')) }));
+    yield* fillPairs(this.#colours, colours!, readColours);
+    yield* fillPairs(this.#finalWinner, finalWinner!, readId);
+  }
 
   protected check(e: PlatformEvent): void {
     if (e.type === 'tournament_created')
@@ -448,6 +574,9 @@ class TournamentBrackets extends Checker {
 export class InvariantSuite {
   /** Every checker, built-in first; those with an end-of-run check (`FinalCheck`) run it in `finish`. */
   readonly #checkers: Checker[];
+  /** How many of the checkers are built in (the constructor's); those after them are the user's. */
+  readonly #builtIn: number;
+  readonly #stopObserving: () => void;
 
   /** The user's own checkers (src/sim/invariants/user-invariants.ts), added before any event; their results follow the built-in ones. */
   add(checkers: readonly Checker[]): void {
@@ -478,7 +607,63 @@ export class InvariantSuite {
       new ResearchPhaseHeld(platform.ruleset.research),
       ...socialCheckers(platform),
     ];
-    platform.onEvent((event) => this.observe(event));
+    this.#builtIn = this.#checkers.length;
+    this.#stopObserving = platform.onEvent((event) => this.observe(event));
+  }
+
+  /**
+   * Stops observing the platform's events, so that another suite, restored from this one's `save`, can take
+   * over (a test's twin world swaps its suite this way).
+   */
+  detach(): void {
+    this.#stopObserving();
+  }
+
+  /**
+   * The suite's state as checkpoint data (issue 25): the event count, the instant of the last final checks,
+   * and each checker's counts, kept violations and model, by name. A user's invariant module keeps state
+   * this cannot see, so a suite with one cannot be saved (a programming error: such a world is not
+   * checkpointable).
+   */
+  save(): Json {
+    this.#refuseUserCheckers();
+    return {
+      events: this.#index,
+      finishedAt: this.#finishedAt ?? null,
+      checkers: Object.fromEntries(this.#checkers.map((c) => [c.name, c.save()])),
+    };
+  }
+
+  /**
+   * Replaces this suite's state with a saved one: a suite made on a platform with the same state as the
+   * saved suite's goes on to the same results. It pauses about once per checker and every few rows of a
+   * large model. On bad data it throws CheckpointError naming the field, having replaced part of the state
+   * (the restore is then abandoned).
+   */
+  *loadSteps(field: Field): Generator<void, void> {
+    this.#refuseUserCheckers();
+    const [events, finishedAt, checkers] = parts(field, ['events', 'finishedAt', 'checkers']);
+    this.#index = events!.nat();
+    this.#finishedAt = finishedAt!.nullOr((f) => f.int()) ?? undefined;
+    const saved = parts(
+      checkers!,
+      this.#checkers.map((c) => c.name),
+    );
+    const lastEvent = Math.max(0, this.#index - 1);
+    for (const [i, checker] of this.#checkers.entries()) {
+      yield* checker.load(saved[i]!, lastEvent);
+      yield;
+    }
+  }
+
+  /** `loadSteps` without pauses. */
+  load(field: Field): void {
+    runToEnd(this.loadSteps(field));
+  }
+
+  #refuseUserCheckers(): void {
+    if (this.#checkers.length > this.#builtIn)
+      throw new Error('an invariant suite with user invariant modules cannot be checkpointed');
   }
 
   observe(event: PlatformEvent): void {

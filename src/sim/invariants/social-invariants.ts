@@ -2,7 +2,9 @@ import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import { actorById, socialScoreOf } from '../../platform/identity/actors.js';
 import { RunSet } from '../../kernel/run-set.js';
+import type { Field, Json } from '../../kernel/checkpoint.js';
 import { Checker, type FinalCheck } from './checker.js';
+import { fillPairs, fillSet, parts, readId, readNum, readSet, savePairs, saveSet } from './checker-state.js';
 
 /**
  * Independent checkers of the social layer (issue 4). Like the others they rebuild what they need from the
@@ -27,6 +29,14 @@ class SocialScoreExact extends Checker implements FinalCheck {
 
   constructor(private readonly platform: Platform) {
     super();
+  }
+
+  protected saveModel(): Json {
+    return savePairs(this.#sums);
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    yield* fillPairs(this.#sums, field, readNum);
   }
 
   protected check(e: PlatformEvent): void {
@@ -113,6 +123,21 @@ class RateLimitsHeld extends Checker {
     super();
   }
 
+  protected saveModel(): Json {
+    return {
+      humans: saveSet(this.#humans),
+      windows: savePairs(this.#windows, (times) => [...times]),
+      last: savePairs(this.#last),
+    };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [humans, windows, last] = parts(field, ['humans', 'windows', 'last']);
+    yield* fillSet(this.#humans, humans!);
+    yield* fillPairs(this.#windows, windows!, (times) => times.list(readNum));
+    yield* fillPairs(this.#last, last!, readNum);
+  }
+
   protected check(e: PlatformEvent): void {
     if (e.type === 'human_registered') this.#humans.add(e.humanId);
     else if (e.type === 'post_created') this.#accept(e.agentId, 'post', e.t);
@@ -173,6 +198,28 @@ class UnseenOnce extends Checker {
   readonly #authors: Array<string | undefined> = [];
   readonly #served = new Map<string, RunSet>();
 
+  /** Posts in ordinal order, each with its author (null for a post served but never created). */
+  protected saveModel(): Json {
+    const posts = [...this.#ordinals.keys()].map((postId, ordinal) => [
+      postId,
+      this.#authors[ordinal] ?? null,
+    ]);
+    return { posts, served: savePairs(this.#served, (runs) => runs.save()) };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [posts, served] = parts(field, ['posts', 'served']);
+    const authors = new Map<string, string | null>();
+    yield* fillPairs(authors, posts!, (author) => author.nullOr(readId));
+    this.#ordinals.clear();
+    this.#authors.length = 0;
+    for (const [postId, author] of authors) {
+      this.#ordinals.set(postId, this.#ordinals.size);
+      this.#authors.push(author ?? undefined);
+    }
+    yield* fillPairs(this.#served, served!, (runs) => RunSet.load(runs));
+  }
+
   protected check(e: PlatformEvent): void {
     if (e.type === 'post_created') {
       const ordinal = this.#ordinalOf(e.postId);
@@ -222,6 +269,16 @@ class LikesIdempotent extends Checker implements FinalCheck {
     super();
   }
 
+  protected saveModel(): Json {
+    return { liked: savePairs(this.#liked, saveSet), counts: savePairs(this.#counts) };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [liked, counts] = parts(field, ['liked', 'counts']);
+    yield* fillPairs(this.#liked, liked!, readSet);
+    yield* fillPairs(this.#counts, counts!, readNum);
+  }
+
   protected check(e: PlatformEvent): void {
     if (e.type !== 'liked') return;
     const liked = this.#likedBy(e.actorId);
@@ -262,6 +319,16 @@ class RepliesAnchored extends Checker implements FinalCheck {
 
   constructor(private readonly platform: Platform) {
     super();
+  }
+
+  protected saveModel(): Json {
+    return { posts: saveSet(this.#posts), rootOf: savePairs(this.#rootOf) };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [posts, rootOf] = parts(field, ['posts', 'rootOf']);
+    yield* fillSet(this.#posts, posts!);
+    yield* fillPairs(this.#rootOf, rootOf!, readId);
   }
 
   protected check(e: PlatformEvent): void {
@@ -315,6 +382,28 @@ class DownvoteBlocksHeld extends Checker {
   readonly #directChallenger = new Map<string, string>();
   readonly #creator = new Map<string, string>();
   readonly #entrants = new Map<string, Set<string>>();
+
+  protected saveModel(): Json {
+    return {
+      downvotes: saveSet(this.#downvotes),
+      directChallenger: savePairs(this.#directChallenger),
+      creator: savePairs(this.#creator),
+      entrants: savePairs(this.#entrants, saveSet),
+    };
+  }
+
+  protected *loadModel(field: Field): Generator<void, void> {
+    const [downvotes, direct, creator, entrants] = parts(field, [
+      'downvotes',
+      'directChallenger',
+      'creator',
+      'entrants',
+    ]);
+    yield* fillSet(this.#downvotes, downvotes!);
+    yield* fillPairs(this.#directChallenger, direct!, readId);
+    yield* fillPairs(this.#creator, creator!, readId);
+    yield* fillPairs(this.#entrants, entrants!, readSet);
+  }
 
   protected check(e: PlatformEvent): void {
     if (e.type === 'profile_voted') this.#vote(e);

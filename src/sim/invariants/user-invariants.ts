@@ -3,6 +3,7 @@ import { importFile } from '../../../agents/adapters/byo.js';
 import type { PlatformEvent } from '../../platform/events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Ruleset } from '../../rules/ruleset.js';
+import type { Json } from '../../kernel/checkpoint.js';
 import { Checker } from './checker.js';
 import { isRecord } from '../../kernel/records.js';
 
@@ -106,6 +107,15 @@ export class UserInvariant extends Checker {
     private readonly user: UserChecker,
   ) {
     super();
+  }
+
+  /** A user's checker keeps its state where no checkpoint can see it: a world with one is not checkpointable. */
+  protected saveModel(): Json {
+    throw new Error(`user invariant ${this.name} cannot be checkpointed`);
+  }
+
+  protected loadModel(): void {
+    throw new Error(`user invariant ${this.name} cannot be checkpointed`);
   }
 
   protected check(event: PlatformEvent): void {
