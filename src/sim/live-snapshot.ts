@@ -38,7 +38,12 @@ export interface LiveSnapshot {
   stateHash: string;
   /** The event-log fingerprint at the snapshot. */
   fingerprint: string;
-  /** What changed the world from outside, in order. */
+  /**
+   * The whole world as data (src/sim/world.ts `save`), restored without replay; null when the world holds
+   * what data cannot (agent modules, a fault profile: `whyNotCheckpointable`) and `inputs` is its whole history.
+   */
+  checkpoint: Record<string, unknown> | null;
+  /** What changed the world from outside since the checkpoint (or since the start, without one), in order. */
   inputs: LiveInput[];
   /** Every actor's request counters at the snapshot, by actor id (reads are not replayed, their counts are set). */
   usage: Record<string, Usage>;
@@ -84,6 +89,9 @@ export async function checkSnapshot(
     if (typeof value[name] !== 'string' || value[name].length > 100)
       throw new SnapshotError(`${name}: must be a hash`);
   }
+  const checkpoint = value['checkpoint'];
+  if (checkpoint !== null && !isRecord(checkpoint))
+    throw new SnapshotError('checkpoint: must be the world checkpoint record or null');
   if (!Array.isArray(value['inputs'])) throw new SnapshotError('inputs: must be a list');
   const inputs = value['inputs'].map((entry, index) => checkInput(entry, `inputs[${index}]`));
   const stateHash = value['stateHash'] as string;
@@ -97,6 +105,7 @@ export async function checkSnapshot(
     now: String(value['now']),
     stateHash,
     fingerprint,
+    checkpoint,
     inputs,
     usage,
     state: null,

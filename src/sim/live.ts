@@ -16,7 +16,8 @@ import {
 import type { Scenario, ScenarioWithSource } from './scenario/scenario.js';
 import { scenarioForRestore } from './scenario/restorable-scenario.js';
 import { InputLog } from './live-input-log.js';
-import { World } from './world.js';
+import { World, type WorldOptions } from './world.js';
+import { CheckpointError, Field } from '../kernel/checkpoint.js';
 
 export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
 
@@ -50,28 +51,45 @@ export const UNSLICED: Slicing = { startSlice: () => () => false, yieldNow: () =
 export interface LiveOptions {
   /** Mixed into every API key, so a server with the same seed cannot reproduce another's keys (see `keySecret` in the platform). */
   keySecret?: Uint8Array;
+  /**
+   * Keep the input log and snapshot by replay even when the world could be checkpointed: the path every
+   * world with agent modules or a fault profile takes, kept testable on any world.
+   */
+  replayLog?: boolean;
 }
 
-const FORMAT = 'agent-chess-sim/live-snapshot@3';
+const FORMAT = 'agent-chess-sim/live-snapshot@4';
 
 export class LiveWorld {
   readonly world: World;
   readonly scenarioSource: Record<string, unknown>;
   readonly #keySecret: Uint8Array | undefined;
-  readonly #inputs = new InputLog();
+  readonly #replayLog: boolean;
+  /**
+   * What changed the world from outside, for a world that cannot be checkpointed (null for one that can: its
+   * snapshot is its state, so nothing of its history is kept and memory follows the world).
+   */
+  #inputs: InputLog | null = new InputLog();
   /** Set while world events run: a request from outside waits for the instant to finish. */
   #instant: Promise<void> | null = null;
 
-  private constructor(loaded: ScenarioWithSource, options: LiveOptions) {
-    this.world = new World(loaded.scenario, options.keySecret ? { keySecret: options.keySecret } : {});
+  private constructor(loaded: ScenarioWithSource, options: LiveOptions, restored?: World) {
+    this.world = restored ?? new World(loaded.scenario, worldOptions(options));
     this.scenarioSource = loaded.source;
     this.#keySecret = options.keySecret;
+    this.#replayLog = options.replayLog === true;
+  }
+
+  /** After the population exists: a world that can be checkpointed keeps no input log. */
+  #chooseLog(): void {
+    if (!this.#replayLog && this.world.whyNotCheckpointable() === null) this.#inputs = null;
   }
 
   /** A world with its population registered, at the scenario's start. */
   static async start(loaded: ScenarioWithSource, options: LiveOptions = {}): Promise<LiveWorld> {
     const live = new LiveWorld(loaded, options);
     await live.world.populate();
+    live.#chooseLog();
     return live;
   }
 
@@ -83,6 +101,7 @@ export class LiveWorld {
   ): Promise<LiveWorld> {
     const live = new LiveWorld(loaded, options);
     if (!(await live.world.populate(slicing))) throw new SnapshotError('the restore was cancelled');
+    live.#chooseLog();
     return live;
   }
 
@@ -96,7 +115,7 @@ export class LiveWorld {
 
   /** Number of inputs the snapshot log holds (reads are not among them). */
   get loggedInputs(): number {
-    return this.#inputs.length;
+    return this.#inputs?.length ?? 0;
   }
 
   /**
@@ -127,7 +146,7 @@ export class LiveWorld {
   }
 
   #recordAdvance(toMs: number): void {
-    this.#inputs.add({ kind: 'advance', toMs }); // merged with an advance just before it
+    this.#inputs?.add({ kind: 'advance', toMs }); // merged with an advance just before it
   }
 
   /** Moves to the next platform deadline or timer (a turn deadline, an expiry, a transfer landing), if any. */
@@ -155,7 +174,7 @@ export class LiveWorld {
     const usage = actor ? { ...actor.usage } : undefined;
     const response = api.handle(request);
     if (response.status < 400)
-      this.#inputs.add({ kind: 'request', request: recorded(request, actor?.id, usage) });
+      this.#inputs?.add({ kind: 'request', request: recorded(request, actor?.id, usage) });
     return response;
   }
 
@@ -163,7 +182,7 @@ export class LiveWorld {
   airdrop(handle: string, lamports: number): string {
     const agent = requireAgent(this.world.platform, handle);
     airdrop(this.world.platform, agent.walletAddress, lamports);
-    this.#inputs.add({ kind: 'airdrop', handle: agent.handle, lamports });
+    this.#inputs?.add({ kind: 'airdrop', handle: agent.handle, lamports });
     return agent.walletAddress;
   }
 
@@ -188,9 +207,10 @@ export class LiveWorld {
       stateHash: sha256(state),
       fingerprint: this.world.fingerprintSoFar(),
     };
-    const inputs = this.#inputs.toJson();
+    const checkpoint = this.#inputs ? 'null' : JSON.stringify(this.world.save());
+    const inputs = this.#inputs?.toJson() ?? '[]';
     const usage = JSON.stringify(usageOfEveryActor(this));
-    return `${JSON.stringify(head).slice(0, -1)},"inputs":${inputs},"usage":${usage},"state":${state}}`;
+    return `${JSON.stringify(head).slice(0, -1)},"checkpoint":${checkpoint},"inputs":${inputs},"usage":${usage},"state":${state}}`;
   }
 
   /**
@@ -206,11 +226,10 @@ export class LiveWorld {
   ): Promise<LiveWorld> {
     const snapshot = await checkSnapshot(input, FORMAT, slicing);
     const loaded = scenarioForRestore(snapshot.scenario, own);
-    const live = await LiveWorld.#startSliced(
-      loaded,
-      snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {},
-      slicing,
-    );
+    const options = snapshot.keySecret ? { keySecret: Buffer.from(snapshot.keySecret, 'hex') } : {};
+    const live = snapshot.checkpoint
+      ? await LiveWorld.#fromCheckpoint(loaded, options, snapshot.checkpoint, slicing)
+      : await LiveWorld.#startSliced(loaded, options, slicing);
     let shouldPause = slicing.startSlice();
     for (const [index, entry] of snapshot.inputs.entries()) {
       await live.#replay(entry, index, slicing);
@@ -230,6 +249,19 @@ export class LiveWorld {
         'the replayed world differs from the snapshot (was it edited, or made by another version?)',
       );
     }
+    return live;
+  }
+
+  /** A world rebuilt from its checkpoint in slices (no replay); it keeps no log, as the world saved kept none. */
+  static async #fromCheckpoint(
+    loaded: ScenarioWithSource,
+    options: LiveOptions,
+    checkpoint: Record<string, unknown>,
+    slicing: Slicing,
+  ): Promise<LiveWorld> {
+    const steps = World.restore(loaded.scenario, Field.root(checkpoint, 'checkpoint'), worldOptions(options));
+    const live = new LiveWorld(loaded, options, await driveSliced(steps, slicing));
+    live.#inputs = null;
     return live;
   }
 
@@ -256,7 +288,7 @@ export class LiveWorld {
       throw new SnapshotError(
         `input ${index}: ${request.method} ${request.path} was accepted when recorded but is refused on replay`,
       );
-    this.#inputs.add({ kind: 'request', request });
+    this.#inputs?.add({ kind: 'request', request });
   }
 
   #replayAirdrop(handle: string, lamports: number, index: number): void {
@@ -280,6 +312,29 @@ export class LiveWorld {
       await slicing.yieldNow();
       shouldPause = slicing.startSlice();
     }
+  }
+}
+
+function worldOptions(options: LiveOptions): WorldOptions {
+  return options.keySecret ? { keySecret: options.keySecret, checkpoints: true } : { checkpoints: true };
+}
+
+/** Runs a loader written as a generator, pausing between slices; a checkpoint's bad field is the snapshot's. */
+async function driveSliced<T>(steps: Generator<void, T>, slicing: Slicing): Promise<T> {
+  let shouldPause = slicing.startSlice();
+  for (;;) {
+    let next: IteratorResult<void, T>;
+    try {
+      next = steps.next();
+    } catch (error) {
+      if (error instanceof CheckpointError) throw new SnapshotError(error.message);
+      throw error;
+    }
+    if (next.done) return next.value;
+    if (!shouldPause()) continue;
+    await slicing.yieldNow();
+    if (slicing.cancelled?.()) throw new SnapshotError('the restore was cancelled');
+    shouldPause = slicing.startSlice();
   }
 }
 

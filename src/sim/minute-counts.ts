@@ -32,6 +32,13 @@ export class MinuteCounts {
     counts[minute] = (counts[minute] ?? 0) + 1;
   }
 
+  /** Sets one kind's count in one minute (a checkpoint's restore: src/sim/world-checkpoint.ts). */
+  set(kind: string, atMs: number, value: number): void {
+    let counts = this.#byKind.get(kind);
+    if (!counts) this.#byKind.set(kind, (counts = []));
+    counts[Math.floor((atMs - this.startMs) / MINUTE_MS)] = value;
+  }
+
   /** Every count, kinds in the order first seen, minutes in order within a kind. */
   *counts(): Generator<MinuteCount> {
     for (const [kind, counts] of this.#byKind)

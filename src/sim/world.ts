@@ -7,6 +7,17 @@ import { Scheduler } from '../kernel/scheduler.js';
 import type { Platform } from '../platform/index.js';
 import type { PlatformEvent } from '../platform/events.js';
 import { Fingerprint } from '../kernel/canonical.js';
+import { CheckpointError, Field, type Json } from '../kernel/checkpoint.js';
+import type { AleaState } from '../kernel/rng.js';
+import { loadPlatform, savePlatform } from '../platform/checkpoint.js';
+import {
+  countsOf,
+  loadAgentStats,
+  loadRequestStats,
+  readCounts,
+  saveAgentStats,
+  saveRequestStats,
+} from './world-checkpoint.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 import type { AccountKind } from '../../agents/registry.js';
@@ -45,6 +56,9 @@ export interface SimAgent {
 
 type WorldEvent = { kind: 'heartbeat'; agent: number } | { kind: 'deferred'; action: number };
 
+/** A deferred agent action: a closure (module agents, fault wake-ups), or a persona's step as data, which a checkpoint can save. */
+type Deferred = (() => Promise<void>) | { agent: number; step: Json };
+
 export interface RequestStats {
   requests: number;
   rejected: number;
@@ -55,6 +69,27 @@ export interface RequestStats {
   byAgent: Map<string, AgentRequestStats>;
   /** 429s by the limit each names and the minute it happened: a refusal emits no event, so its time is taken here (the report charts it). */
   rateLimitedByMinute: MinuteCounts;
+}
+
+/** A world event as checkpoint data: already plain, so written as it is. */
+function saveWorldEvent(event: WorldEvent): Json {
+  return { ...event };
+}
+
+function readHeartbeat(field: Field): [number, number] {
+  const range = field.list((f) => f.int(1));
+  if (range.length !== 2 || range[0]! > range[1]!)
+    field.fail('[least, most] milliseconds between heartbeats');
+  return [range[0]!, range[1]!];
+}
+
+function readAleaState(field: Field): AleaState {
+  return field.record((get) => ({
+    c: get('c').num(),
+    s0: get('s0').num(),
+    s1: get('s1').num(),
+    s2: get('s2').num(),
+  }));
 }
 
 /** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
@@ -115,7 +150,14 @@ export interface WorldOptions {
   checkWire?: boolean;
   /** Receives the canonical event log, the text the fingerprint hashes, as it grows (`run --events`). */
   eventLog?: (text: string) => void;
+  /**
+   * The world can be checkpointed (`save`): its fingerprint hashes in a mode whose running state can be
+   * written out (a live server's world; a run needs none and keeps the faster native hash).
+   */
+  checkpoints?: boolean;
 }
+
+const CHECKPOINT_FORMAT = 'agent-chess-sim/world-checkpoint@1';
 
 export type ProgressListener = (fraction: number, nowMs: number) => void;
 
@@ -127,8 +169,13 @@ export class World {
   readonly invariants: InvariantSuite;
   readonly requests: RequestStats;
   readonly #scheduler: Scheduler<WorldEvent>;
-  readonly #deferred = new Map<number, () => Promise<void>>();
-  readonly #fingerprint: Fingerprint;
+  readonly #deferred = new Map<number, Deferred>();
+  /** How each agent was made, by index: its population group and its calibrated level, if any (a checkpoint remakes it). */
+  readonly #made: { group: number; level: string | null }[] = [];
+  /** Counts every request the agents send (built once: a restored world's agents count into the same tallies). */
+  readonly #transport: CountingTransport;
+  #fingerprint: Fingerprint;
+  readonly #eventLog: ((text: string) => void) | undefined;
   readonly #eventCounts = new Map<PlatformEvent['type'], number>();
   readonly #votesByValue = { up: 0, down: 0, clear: 0 };
   #followLinkedVotes = 0;
@@ -162,7 +209,8 @@ export class World {
 
   constructor(scenario: Scenario, options: WorldOptions = {}) {
     this.scenario = scenario;
-    this.#fingerprint = new Fingerprint(options.eventLog);
+    this.#eventLog = options.eventLog;
+    this.#fingerprint = new Fingerprint(options.eventLog, { exportable: options.checkpoints === true });
     this.requests = {
       requests: 0,
       rejected: 0,
@@ -195,6 +243,7 @@ export class World {
         (delayMs, wake) => this.#defer(delayMs, wake),
       );
     this.platform.onEvent((event) => this.#record(event));
+    this.#transport = new CountingTransport(this.#wired.transport, this.requests, () => this.platform.nowMs);
   }
 
   #record(event: PlatformEvent): void {
@@ -221,7 +270,6 @@ export class World {
     await this.#loadUserInvariants();
     if (this.#crossCheck) this.#crossChecker = (await import('../escrow/litesvm.js')).crossCheck;
     const factories = await this.#loadFactories();
-    const transport = new CountingTransport(this.#wired.transport, this.requests, () => this.platform.nowMs);
     const handles = new HandleSequence();
     let shouldPause = slicing?.startSlice();
     for (const [g, group] of this.scenario.population.entries()) {
@@ -234,35 +282,56 @@ export class World {
           shouldPause = slicing.startSlice();
         }
         const handle = handles.next(factory.name);
-        const counted = transport.forAgent(handle);
+        const counted = this.#transport.forAgent(handle);
         const faulty = this.#faults?.transportFor(counted, handle);
         const client = new PlatformClient(faulty ?? counted);
         await this.#signUp(client, handle, group, factory);
         faulty?.arm();
-        this.#guarded.push(
-          this.#faults !== undefined || group.module !== undefined || group.harness !== undefined,
-        );
         const rng = this.#rng.fork(`agent:${handle}`);
-        const options = levels ? { ...group.options, level: levels[i] } : group.options;
         const heartbeat = agentHeartbeat(group, rng);
-        const agent: SimAgent = {
-          index: this.agents.length,
-          handle,
-          persona: factory.name,
-          account: group.account,
-          client,
-          rng,
-          impl: factory.create(options),
-          heartbeatMinMs: heartbeat.minMs,
-          heartbeatMaxMs: heartbeat.maxMs,
-        };
-        this.agents.push(agent);
-        this.#agentGroups.push(group.label);
+        const agent = this.#addAgent(
+          { handle, factory, group: g, level: levels?.[i] ?? null, client, rng },
+          heartbeat,
+        );
         // Spread first heartbeats over one interval so a population does not poll in lockstep.
         this.#scheduler.after(rng.int(0, agent.heartbeatMaxMs), { kind: 'heartbeat', agent: agent.index });
       }
     }
     return true;
+  }
+
+  /** An agent joins the world's lists (`populate`, and a checkpoint's restore). */
+  #addAgent(
+    made: {
+      handle: string;
+      factory: PersonaFactory;
+      group: number;
+      level: string | null;
+      client: PlatformClient;
+      rng: Rng;
+    },
+    heartbeat: { minMs: number; maxMs: number },
+  ): SimAgent {
+    const group = this.scenario.population[made.group]!;
+    this.#guarded.push(
+      this.#faults !== undefined || group.module !== undefined || group.harness !== undefined,
+    );
+    const options = made.level === null ? group.options : { ...group.options, level: made.level };
+    const agent: SimAgent = {
+      index: this.agents.length,
+      handle: made.handle,
+      persona: made.factory.name,
+      account: group.account,
+      client: made.client,
+      rng: made.rng,
+      impl: made.factory.create(options),
+      heartbeatMinMs: heartbeat.minMs,
+      heartbeatMaxMs: heartbeat.maxMs,
+    };
+    this.agents.push(agent);
+    this.#agentGroups.push(group.label);
+    this.#made.push({ group: made.group, level: made.level });
+    return agent;
   }
 
   /** The scenario's own invariant modules, loaded and added to the suite before the first event. */
@@ -423,7 +492,7 @@ export class World {
     if (event.kind === 'deferred') {
       const action = this.#deferred.get(event.action)!;
       this.#deferred.delete(event.action);
-      await action();
+      await (typeof action === 'function' ? action() : this.#resumeStep(action.agent, action.step));
       return;
     }
     const agent = this.agents[event.agent]!;
@@ -457,8 +526,16 @@ export class World {
     return this.#faults ? this.#faults.parking.run(run) : run();
   }
 
+  /** A persona's step saved as data, run by the persona (guarded as its other steps are). */
+  #resumeStep(index: number, step: Json): Promise<void> {
+    const agent = this.agents[index]!;
+    const context = (this.#contexts[index] ??= this.#contextFor(agent));
+    const resume = () => agent.impl.resume!(context, Field.root(step, `step of ${agent.handle}`));
+    return this.#guarded[index] ? this.#guardedStep(agent, resume) : resume();
+  }
+
   /** Runs `action` `delayMs` of virtual time from now, after what is already due then. */
-  #defer(delayMs: number, action: () => Promise<void>): void {
+  #defer(delayMs: number, action: Deferred): void {
     const id = this.#nextAction++;
     this.#deferred.set(id, action);
     this.#scheduler.after(Math.max(0, Math.round(delayMs)), { kind: 'deferred', action: id });
@@ -475,6 +552,7 @@ export class World {
       },
       later: (delayMs, action) =>
         this.#defer(delayMs, this.#guarded[agent.index] ? () => this.#guardedStep(agent, action) : action),
+      defer: (delayMs, step) => this.#defer(delayMs, { agent: agent.index, step }),
     };
   }
 
@@ -498,6 +576,169 @@ export class World {
   #loadedCrossChecker(): typeof crossCheck {
     if (!this.#crossChecker) throw new Error('a cross-checked world ended before populate loaded litesvm');
     return this.#crossChecker;
+  }
+
+  /**
+   * Why this world cannot be checkpointed, or null when it can. A checkpoint is data, so a world holding
+   * what data cannot be (the user's module code, an engine process, a fault step parked mid-request, a closure
+   * a persona left to run later) keeps the replay log instead (src/sim/live.ts).
+   */
+  whyNotCheckpointable(): string | null {
+    if (!this.#fingerprint.exportable) return 'the world was not made for checkpoints';
+    if (this.scenario.invariants) return 'the scenario loads invariant modules';
+    if (this.#faults) return 'the scenario has a fault profile (its parked steps are not data)';
+    if (this.#crossCheck) return 'the world cross-checks its ledger through litesvm';
+    for (const group of this.scenario.population) {
+      if (group.module || group.harness) return `${group.label} is an agent module`;
+      if (!PERSONAS.get(group.persona)?.create({}).save)
+        return `${group.label}'s persona ${group.persona} keeps no checkpoint`;
+    }
+    for (const action of this.#deferred.values())
+      if (typeof action === 'function') return 'an agent left a closure to run later';
+    return null;
+  }
+
+  /** The whole world as JSON data (src/kernel/checkpoint.ts): `World.restore` rebuilds it without replay. */
+  save(): Json {
+    const why = this.whyNotCheckpointable();
+    if (why) throw new Error(`cannot checkpoint this world: ${why}`);
+    return {
+      format: CHECKPOINT_FORMAT,
+      platform: savePlatform(this.platform),
+      agents: this.agents.map((agent) => this.#saveAgent(agent)),
+      queue: this.#scheduler.save(saveWorldEvent),
+      deferred: [...this.#deferred].map(([id, action]) => {
+        const step = action as { agent: number; step: Json };
+        return [id, step.agent, step.step];
+      }),
+      nextAction: this.#nextAction,
+      steps: this.#steps,
+      invariants: this.invariants.save(),
+      fingerprint: this.#fingerprint.save(),
+      requests: saveRequestStats(this.requests),
+      eventCounts: countsOf(this.#eventCounts),
+      votes: { ...this.#votesByValue },
+      followLinkedVotes: this.#followLinkedVotes,
+      unfollowsByVote: this.#unfollowsByVote,
+    };
+  }
+
+  #saveAgent(agent: SimAgent): Json {
+    const made = this.#made[agent.index]!;
+    return {
+      handle: agent.handle,
+      group: made.group,
+      level: made.level,
+      rng: { ...agent.rng.state() },
+      heartbeat: [agent.heartbeatMinMs, agent.heartbeatMaxMs],
+      apiKey: agent.client.apiKey ?? null,
+      requests: saveAgentStats(this.requests.byAgent.get(agent.handle)!),
+      persona: agent.impl.save!(),
+    };
+  }
+
+  /**
+   * A world rebuilt from `save`'s data, read through the closed schema (a CheckpointError names the first
+   * wrong field). A generator: it yields once per agent and table row, so a live server answers other
+   * requests between slices of a 100,000-agent restore.
+   */
+  static *restore(scenario: Scenario, saved: Field, options: WorldOptions = {}): Generator<void, World> {
+    const world = new World(scenario, { ...options, checkpoints: true });
+    const why = world.whyNotCheckpointable();
+    if (why)
+      throw new CheckpointError(`${saved.path}: this scenario cannot be restored from a checkpoint: ${why}`);
+    yield* world.#load(saved);
+    return world;
+  }
+
+  *#load(saved: Field): Generator<void> {
+    const parts = saved.record((get) => {
+      get('format').oneOf([CHECKPOINT_FORMAT]);
+      const names = [
+        'platform',
+        'agents',
+        'queue',
+        'deferred',
+        'invariants',
+        'fingerprint',
+        'requests',
+      ] as const;
+      const fields = Object.fromEntries(names.map((name) => [name, get(name)])) as Record<
+        (typeof names)[number],
+        Field
+      >;
+      this.#nextAction = get('nextAction').nat();
+      this.#steps = get('steps').nat();
+      readCounts(get('eventCounts'), this.#eventCounts, /^[a-z_]{1,64}$/);
+      get('votes').record((vote) => {
+        for (const value of ['up', 'down', 'clear'] as const) this.#votesByValue[value] = vote(value).nat();
+      });
+      this.#followLinkedVotes = get('followLinkedVotes').nat();
+      this.#unfollowsByVote = get('unfollowsByVote').nat();
+      return fields;
+    });
+    yield* loadPlatform(this.platform, parts.platform);
+    for (const item of parts.agents.items()) {
+      this.#loadAgent(item);
+      yield;
+    }
+    this.#loadDeferred(parts.deferred);
+    yield* this.#scheduler.load(parts.queue, (payload) => this.#readWorldEvent(payload));
+    this.invariants.load(parts.invariants);
+    this.#fingerprint = Fingerprint.load(parts.fingerprint, this.#eventLog);
+    loadRequestStats(this.requests, parts.requests);
+  }
+
+  #loadAgent(item: Field): void {
+    item.record((get) => {
+      const handle = get('handle').str(64);
+      if (!/^[A-Za-z0-9._]{1,64}$/.test(handle) || this.requests.byAgent.has(handle))
+        get('handle').fail('a handle no other agent of the checkpoint has');
+      const group = get('group').int(0, this.scenario.population.length - 1);
+      const factory = PERSONAS.get(this.scenario.population[group]!.persona)!;
+      const level = get('level').nullOr((f) => this.#checkedLevel(f, group, factory));
+      const [minMs, maxMs] = readHeartbeat(get('heartbeat'));
+      const rng = Rng.resume(this.scenario.seed, `root/world/agent:${handle}`, readAleaState(get('rng')));
+      const client = new PlatformClient(this.#transport.forAgent(handle));
+      client.apiKey = get('apiKey').nullOr((f) => f.str(200)) ?? undefined;
+      loadAgentStats(this.requests.byAgent.get(handle)!, get('requests'));
+      const agent = this.#addAgent({ handle, factory, group, level, client, rng }, { minMs, maxMs });
+      agent.impl.load!(get('persona'));
+    });
+  }
+
+  /** A calibrated level is one the group's persona takes (the ladder's names; never an engine option of its own). */
+  #checkedLevel(field: Field, group: number, factory: PersonaFactory): string {
+    const level = field.str(64);
+    const population = this.scenario.population[group]!;
+    if (!population.strength || factory.checkOptions({ ...population.options, level }).length > 0)
+      field.fail(`a level of the ${factory.name} ladder, in a group with a strength spread`);
+    return level;
+  }
+
+  #loadDeferred(field: Field): void {
+    for (const item of field.items()) {
+      const parts = item.list((f) => f);
+      if (parts.length !== 3) item.fail('[id, agent index, step]');
+      const [id, agent, step] = parts as [Field, Field, Field];
+      const action = id.int(0, this.#nextAction - 1);
+      if (this.#deferred.has(action)) id.fail('an id no other deferred step has');
+      const index = agent.int(0, this.agents.length - 1);
+      const checkStep = this.agents[index]!.impl.checkStep?.bind(this.agents[index]!.impl);
+      if (!checkStep) throw new CheckpointError(`${agent.path}: must be an agent whose persona defers steps`);
+      checkStep(step);
+      this.#deferred.set(action, { agent: index, step: step.value as Json });
+    }
+  }
+
+  #readWorldEvent(payload: Field): WorldEvent {
+    return payload.record((get) => {
+      const kind = get('kind').oneOf(['heartbeat', 'deferred']);
+      if (kind === 'heartbeat') return { kind, agent: get('agent').int(0, this.agents.length - 1) };
+      const action = get('action').nat();
+      if (!this.#deferred.has(action)) get('action').fail('the id of a deferred step of the checkpoint');
+      return { kind, action };
+    });
   }
 
   #outcome(endMs: number): RunOutcome {

@@ -55,8 +55,8 @@ function counting(units: number): Slicing & { yields: number } {
 }
 
 /** A world with games, posts and outside requests: a log of advances, requests and an airdrop. */
-async function played(loaded: ScenarioWithSource): Promise<LiveWorld> {
-  const live = await LiveWorld.start(loaded, SECRET);
+async function played(loaded: ScenarioWithSource, replayLog = false): Promise<LiveWorld> {
+  const live = await LiveWorld.start(loaded, { ...SECRET, replayLog });
   const key = (
     live.handleNow({ method: 'POST', path: '/api/register', body: { handle: 'tester' } }).body as {
       api_key: string;
@@ -95,7 +95,7 @@ describe('a restore in slices', () => {
 
   it('replays to the same state hash and fingerprint as an unsliced restore, pausing between slices', async () => {
     const own = parseScenarioWithSource(SCENARIO);
-    const snapshot = snapshotOf(await played(own));
+    const snapshot = snapshotOf(await played(own, true));
     expect(snapshot.inputs.filter((i) => i.kind === 'request').length).toBeGreaterThanOrEqual(24);
     const whole = await LiveWorld.restore(snapshot, own);
     const slicing = counting(2);
@@ -106,6 +106,22 @@ describe('a restore in slices', () => {
     expect(b.stateHash).toBe(a.stateHash);
     expect(b.fingerprint).toBe(a.fingerprint);
     expect(b.inputs).toEqual(a.inputs);
+  });
+
+  it('reads a checkpoint in slices, to the same world as in one call', async () => {
+    const loaded = parseScenarioWithSource(crowd(300));
+    const live = await LiveWorld.start(loaded, SECRET);
+    await live.advanceTo(live.nowMs + 3 * MIN);
+    const snapshot = snapshotOf(live);
+    expect(snapshot.checkpoint).not.toBeNull();
+    const whole = await LiveWorld.restore(snapshot, loaded);
+    const slicing = counting(50);
+    const sliced = await LiveWorld.restore(snapshot, loaded, slicing);
+    expect(slicing.yields).toBeGreaterThanOrEqual(300 / 50); // a pause at least every 50 agents
+    expect(snapshotOf(sliced).stateHash).toBe(snapshot.stateHash);
+    expect(snapshotOf(sliced).checkpoint).toEqual(snapshotOf(whole).checkpoint);
+    const cancelled = { ...counting(50), cancelled: () => true };
+    await expect(LiveWorld.restore(snapshot, loaded, cancelled)).rejects.toThrow('the restore was cancelled');
   });
 
   it('builds a large population in slices, the same population as in one call', async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../../src/sim/live.js';
 import { parseScenarioWithSource } from '../../src/sim/scenario/scenario.js';
@@ -32,7 +32,9 @@ type Json = Record<string, any>;
 const MIN = 60_000;
 const SECRET = { keySecret: Buffer.alloc(32, 3) };
 
-const start = () => LiveWorld.start(parseScenarioWithSource(SCENARIO), SECRET);
+/** Which snapshot this file's restores go through: the world's checkpoint (serve's default) or the replay log. */
+let replayLog = false;
+const start = () => LiveWorld.start(parseScenarioWithSource(SCENARIO), { ...SECRET, replayLog });
 
 function register(live: LiveWorld, handle: string): string {
   return (live.handleNow({ method: 'POST', path: '/api/register', body: { handle } }).body as Json)[
@@ -75,16 +77,25 @@ function everyInstants(n: number): Slicing {
   };
 }
 
-describe('snapshot and restore', () => {
+describe.each([
+  { mode: 'checkpoint', replay: false },
+  { mode: 'replay log', replay: true },
+])('snapshot and restore by $mode', ({ replay }) => {
+  beforeEach(() => {
+    replayLog = replay;
+  });
+
   it('a restored world continues exactly as the original', async () => {
     const original = await start();
     const own = parseScenarioWithSource(SCENARIO);
     const key = register(original, 'tester');
     await play(original, key, 0, 6);
     const snapshot = JSON.parse(JSON.stringify(original.snapshot())) as LiveSnapshot;
-    expect(snapshot.inputs.length).toBeGreaterThan(10);
+    if (replay) expect(snapshot.inputs.length).toBeGreaterThan(10);
+    else expect([snapshot.inputs.length, snapshot.checkpoint === null]).toEqual([0, false]);
     expect((snapshot.state as { tables: { agents: unknown[] } }).tables.agents).toHaveLength(9); // 8 background agents and the tester
     expect(JSON.stringify(snapshot.inputs)).not.toContain(key); // the caller is named by id; keys are never kept
+    expect(JSON.stringify(snapshot.checkpoint)).not.toContain(key); // nor in a checkpoint: its own agents' only
 
     const restored = await LiveWorld.restore(snapshot, own);
     expect(restored.snapshot().stateHash).toBe(snapshot.stateHash);

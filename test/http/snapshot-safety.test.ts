@@ -341,9 +341,17 @@ describe('no snapshot reaches a spawn, a thread, an import or a file write', () 
     await original.advanceTo(original.nowMs + HOUR / 4);
     const snapshot = original.snapshot();
     EnginePool.closeShared(); // the restore must start its own engine threads, for the spy to see them
-    const { result, seen } = await watching(() => restoreOnto(snapshot));
+    // Restored from its checkpoint (no replay), then run on, so the engine agents search again under the spies.
+    let restoredHash = '';
+    const { result, seen } = await watching(async () => {
+      const restored = await restoreOnto(snapshot);
+      restoredHash = restored.snapshot().stateHash;
+      await restored.advanceTo(restored.nowMs + HOUR / 4);
+      return restored;
+    });
+    expect(snapshot.checkpoint).not.toBeNull();
     expect(result).toBeInstanceOf(LiveWorld);
-    expect((result as LiveWorld).snapshot().stateHash).toBe(snapshot.stateHash);
+    expect(restoredHash).toBe(snapshot.stateHash);
     expect(seen.spawns).toEqual([]);
     expect(seen.writes).toEqual([]);
     expect(seen.workers.length).toBeGreaterThan(0); // the engine agents played

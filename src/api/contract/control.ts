@@ -127,10 +127,14 @@ export const SnapshotResponse = Shape(
     now: Instant(),
     stateHash: Str({ description: "SHA-256 of the platform's canonical state at the snapshot" }),
     fingerprint: Str({ description: 'the event-log fingerprint at the snapshot' }),
+    // The whole world as data, restored without replay; null when the world holds agent modules or a fault
+    // profile, which only a replay of `inputs` rebuilds.
+    checkpoint: Nullable(Dict(Unknown())),
     inputs: List(SnapshotInput),
     usage: Dict(SnapshotUsage),
     state: Unknown({
-      description: "the platform's whole state, for reading; a restore replays `inputs` instead",
+      description:
+        "the platform's whole state, for reading; a restore reads `checkpoint` (or replays `inputs`)",
     }),
     faults: Opt(
       Shape(
