@@ -684,7 +684,7 @@ export class World {
     }
     this.#loadDeferred(parts.deferred);
     yield* this.#scheduler.load(parts.queue, (payload) => this.#readWorldEvent(payload));
-    this.invariants.load(parts.invariants);
+    yield* this.invariants.loadSteps(parts.invariants);
     this.#fingerprint = Fingerprint.load(parts.fingerprint, this.#eventLog);
     loadRequestStats(this.requests, parts.requests);
   }
