@@ -17,7 +17,10 @@ export function shebangNodeFlags(firstLine: string): string[] {
   return match[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
-const BIN_NODE_FLAGS = shebangNodeFlags(readFileSync(CLI_BIN, 'utf8').split('\n', 1)[0]!);
+/** The node flags the bin's shebang passes, as a user's `agent-chess-sim` runs with them. */
+export const BIN_NODE_FLAGS: readonly string[] = shebangNodeFlags(
+  readFileSync(CLI_BIN, 'utf8').split('\n', 1)[0]!,
+);
 
 /** node's arguments for `agent-chess-sim <args>`: the bin's flags, then `nodeFlags` (a probe, a profiler), the bin, `args`. */
 export function cliArgs(args: readonly string[], nodeFlags: readonly string[] = []): string[] {

@@ -15,7 +15,7 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../src/sim/scenario/scenario.js';
 import type { ProbeReport } from './run-probe.js';
-import { cliArgs } from './cli-process.js';
+import { BIN_NODE_FLAGS, cliArgs } from './cli-process.js';
 import {
   figureLine,
   GIB,
@@ -211,8 +211,9 @@ export async function runGcBench(options: { scenario: string; log: (line: string
   try {
     const file = join(dir, 'crowd-6400.yaml');
     writeFileSync(file, grownCrowd(readFileSync(join(ROOT, options.scenario), 'utf8'), 6400, '1h'));
+    const flags = BIN_NODE_FLAGS.length > 0 ? BIN_NODE_FLAGS.join(' ') : 'none';
     options.log(
-      'GC share (crowd-5000 grown to 6,400 agents and one virtual hour, once, in a child process):',
+      `GC share (crowd-5000 grown to 6,400 agents and one virtual hour, once, in a child process; the bin's node flags: ${flags}):`,
     );
     const run = await runScenarioChild(file, [], ['--cpu-prof', '--cpu-prof-dir', dir]);
     const profile = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
