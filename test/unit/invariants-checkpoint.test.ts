@@ -175,6 +175,22 @@ describe('a tampered suite state is refused, naming the field', () => {
       expect((error as Error).message).toContain(message);
     });
 
+  it('a well-formed state that lost a knockout is a violation when the knockout goes on, not a crash', () => {
+    const state = tampered((s) => void (s['checkers']!['tournament_brackets']!['model'] = { terms: [], eloAtSeed: [], played: [], colours: [], finalWinner: [] })); // prettier-ignore
+    const suite = new InvariantSuite(world.platform);
+    suite.detach();
+    suite.load(Field.root(state));
+    const t = world.platform.nowMs;
+    const at = { t, tournamentId: 'trn_lost', placements: ['a', 'b'], payouts: [1, 0], pool: 1, systemFee: 0, organizerFee: 0 }; // prettier-ignore
+    suite.observe({ type: 'tournament_match_decided', t, tournamentId: 'trn_lost', round: 1, matchIndex: 0, gameId: 'g_lost', result: '1-0', advancedId: 'a', eliminatedId: 'b' }); // prettier-ignore
+    suite.observe({ type: 'tournament_completed', ...at });
+    const brackets = suite.results().find((r) => r.name === 'tournament_brackets')!;
+    expect(brackets.violations.slice(-2).map((v) => v.message)).toEqual([
+      'tournament trn_lost game g_lost: never created, seeded or started',
+      'tournament trn_lost: never created, seeded or started',
+    ]);
+  });
+
   it('a suite with a user invariant module neither saves nor loads (a programming error, not bad data)', () => {
     const suite = new InvariantSuite(world.platform);
     suite.detach();

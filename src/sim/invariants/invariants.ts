@@ -525,8 +525,12 @@ class TournamentBrackets extends Checker {
   }
 
   #decided(e: Extract<PlatformEvent, { type: 'tournament_match_decided' }>): void {
-    const colours = this.#colours.get(e.gameId)!;
-    const elo = this.#eloAtSeed.get(e.tournamentId)!;
+    const colours = this.#colours.get(e.gameId);
+    const elo = this.#eloAtSeed.get(e.tournamentId);
+    const terms = this.#terms.get(e.tournamentId);
+    // Only a log (or a restored checkpoint) that lost the match's start gets here without them.
+    if (!colours || !elo || !terms)
+      return this.#unknown(e.t, `tournament ${e.tournamentId} game ${e.gameId}`);
     const expected =
       e.result === '1-0'
         ? colours.white
@@ -540,12 +544,18 @@ class TournamentBrackets extends Checker {
       e.t,
       () => `tournament ${e.tournamentId} game ${e.gameId}: ${e.advancedId} advanced, expected ${expected}`,
     );
-    const rounds = Math.log2(this.#terms.get(e.tournamentId)!.size);
+    const rounds = Math.log2(terms.size);
     if (e.round === rounds) this.#finalWinner.set(e.tournamentId, e.advancedId);
   }
 
+  /** One violation for an event about a tournament or match the log never started. */
+  #unknown(t: number, what: string): void {
+    this.expect(false, t, () => `${what}: never created, seeded or started`);
+  }
+
   #completed(e: Extract<PlatformEvent, { type: 'tournament_completed' }>): void {
-    const terms = this.#terms.get(e.tournamentId)!;
+    const terms = this.#terms.get(e.tournamentId);
+    if (!terms) return this.#unknown(e.t, `tournament ${e.tournamentId}`);
     this.expect(
       e.placements[0] === this.#finalWinner.get(e.tournamentId),
       e.t,
