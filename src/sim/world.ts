@@ -17,7 +17,11 @@ import {
   readCounts,
   saveAgentStats,
   saveRequestStats,
-} from './world-checkpoint.js';
+  type AgentRequestStats,
+  type RequestStats,
+} from './request-stats.js';
+
+export type { AgentRequestStats, RequestStats } from './request-stats.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 import type { AccountKind } from '../../agents/registry.js';
@@ -58,50 +62,6 @@ type WorldEvent = { kind: 'heartbeat'; agent: number } | { kind: 'deferred'; act
 
 /** A deferred agent action: a closure (module agents, fault wake-ups), or a persona's step as data, which a checkpoint can save. */
 type Deferred = (() => Promise<void>) | { agent: number; step: Json };
-
-export interface RequestStats {
-  requests: number;
-  rejected: number;
-  byCode: Map<string, number>;
-  /** 429s by the limit the body names (`action`: post, reply, like, follow, vote, refresh, or requests for the daily quota). */
-  rateLimitedByAction: Map<string, number>;
-  /** The same tallies per account (agents and humans), by handle, for the report's verdicts. */
-  byAgent: Map<string, AgentRequestStats>;
-  /** 429s by the limit each names and the minute it happened: a refusal emits no event, so its time is taken here (the report charts it). */
-  rateLimitedByMinute: MinuteCounts;
-}
-
-/** A world event as checkpoint data: already plain, so written as it is. */
-function saveWorldEvent(event: WorldEvent): Json {
-  return { ...event };
-}
-
-function readHeartbeat(field: Field): [number, number] {
-  const range = field.list((f) => f.int(1));
-  if (range.length !== 2 || range[0]! > range[1]!)
-    field.fail('[least, most] milliseconds between heartbeats');
-  return [range[0]!, range[1]!];
-}
-
-function readAleaState(field: Field): AleaState {
-  return field.record((get) => ({
-    c: get('c').num(),
-    s0: get('s0').num(),
-    s1: get('s1').num(),
-    s2: get('s2').num(),
-  }));
-}
-
-/** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
-export interface AgentRequestStats {
-  requests: number;
-  byCode: Map<string, number>;
-  /** The virtual UTC day of the latest request, and how many requests fell in it so far. */
-  dayIndex: number;
-  today: number;
-  /** The most requests sent in any one virtual UTC day, refused ones included. */
-  maxPerDay: number;
-}
 
 /** How a long populate pauses (`Slicing` in live.ts has this shape): a pause test per slice, a yield between. */
 export interface PopulateSlicing {
@@ -588,11 +548,10 @@ export class World {
     if (this.scenario.invariants) return 'the scenario loads invariant modules';
     if (this.#faults) return 'the scenario has a fault profile (its parked steps are not data)';
     if (this.#crossCheck) return 'the world cross-checks its ledger through litesvm';
-    for (const group of this.scenario.population) {
+    for (const group of this.scenario.population)
       if (group.module || group.harness) return `${group.label} is an agent module`;
-      if (!PERSONAS.get(group.persona)?.create({}).save)
-        return `${group.label}'s persona ${group.persona} keeps no checkpoint`;
-    }
+    for (const agent of this.agents)
+      if (!agent.impl.save) return `${agent.handle}'s persona ${agent.persona} keeps no checkpoint`;
     for (const action of this.#deferred.values())
       if (typeof action === 'function') return 'an agent left a closure to run later';
     return null;
@@ -703,7 +662,9 @@ export class World {
       client.apiKey = get('apiKey').nullOr((f) => f.str(200)) ?? undefined;
       loadAgentStats(this.requests.byAgent.get(handle)!, get('requests'));
       const agent = this.#addAgent({ handle, factory, group, level, client, rng }, { minMs, maxMs });
-      agent.impl.load!(get('persona'));
+      if (!agent.impl.load)
+        get('group').fail(`a group whose persona keeps a checkpoint (${factory.name} keeps none)`);
+      agent.impl.load(get('persona'));
     });
   }
 
@@ -773,6 +734,27 @@ export class World {
       faults: this.#faults && { profile: this.#faults.injector.profile, tally: this.#faults.tally },
     };
   }
+}
+
+/** A world event as checkpoint data: already plain, so written as it is. */
+function saveWorldEvent(event: WorldEvent): Json {
+  return { ...event };
+}
+
+function readHeartbeat(field: Field): [number, number] {
+  const range = field.list((f) => f.int(1));
+  if (range.length !== 2 || range[0]! > range[1]!)
+    field.fail('[least, most] milliseconds between heartbeats');
+  return [range[0]!, range[1]!];
+}
+
+function readAleaState(field: Field): AleaState {
+  return field.record((get) => ({
+    c: get('c').num(),
+    s0: get('s0').num(),
+    s1: get('s1').num(),
+    s2: get('s2').num(),
+  }));
 }
 
 /**

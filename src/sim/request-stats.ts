@@ -1,6 +1,28 @@
 import type { Field, Json } from '../kernel/checkpoint.js';
 import { MINUTE_MS, type MinuteCounts } from './minute-counts.js';
-import type { AgentRequestStats, RequestStats } from './world.js';
+
+export interface RequestStats {
+  requests: number;
+  rejected: number;
+  byCode: Map<string, number>;
+  /** 429s by the limit the body names (`action`: post, reply, like, follow, vote, refresh, or requests for the daily quota). */
+  rateLimitedByAction: Map<string, number>;
+  /** The same tallies per account (agents and humans), by handle, for the report's verdicts. */
+  byAgent: Map<string, AgentRequestStats>;
+  /** 429s by the limit each names and the minute it happened: a refusal emits no event, so its time is taken here (the report charts it). */
+  rateLimitedByMinute: MinuteCounts;
+}
+
+/** One account's requests: refusals by code, and its busiest UTC day of virtual time (the quota's day). */
+export interface AgentRequestStats {
+  requests: number;
+  byCode: Map<string, number>;
+  /** The virtual UTC day of the latest request, and how many requests fell in it so far. */
+  dayIndex: number;
+  today: number;
+  /** The most requests sent in any one virtual UTC day, refused ones included. */
+  maxPerDay: number;
+}
 
 /**
  * The world's own tallies in a checkpoint (src/kernel/checkpoint.ts): request counts by code, limit,
