@@ -87,14 +87,20 @@ export class Scheduler<P> {
 
   /**
    * The queue as checkpoint data: its events in due order (a heap's layout depends on its history; the order
-   * does not, so two equal queues save the same text), the cancelled ids and the next sequence number.
+   * does not, so two equal queues save the same text), the cancelled ids and the next sequence number. A
+   * cancelled event keeps its place (it counts until it is dropped at the head) but not its payload, which
+   * nothing reads again.
    */
   save(writePayload: (payload: P) => Json): Json {
     const events = [...this.#heap].sort((a, b) => (this.#before(a, b) ? -1 : 1));
     return {
       nextSeq: this.#nextSeq,
       cancelled: [...this.#cancelled].sort((a, b) => a - b),
-      events: events.map((e) => ({ id: e.id, dueMs: e.dueMs, seq: e.seq, payload: writePayload(e.payload) })),
+      events: events.map((e): Json =>
+        this.#cancelled.has(e.id)
+          ? { id: e.id, dueMs: e.dueMs, seq: e.seq }
+          : { id: e.id, dueMs: e.dueMs, seq: e.seq, payload: writePayload(e.payload) },
+      ),
     };
   }
 
@@ -110,23 +116,30 @@ export class Scheduler<P> {
       cancelled: get('cancelled'),
       events: get('events'),
     }));
+    const cancelled = new Set<number>();
+    for (const id of read.cancelled.list((item) => item.int(0, read.nextSeq - 1))) {
+      if (cancelled.has(id)) throw new CheckpointError(`${read.cancelled.path}: ${id} is listed twice`);
+      cancelled.add(id);
+    }
     const seqs = new Set<number>();
     for (const item of read.events.items()) {
-      const event = item.record((get) => ({
-        id: get('id').int(0, read.nextSeq - 1),
-        dueMs: get('dueMs').int(this.clock.nowMs),
-        seq: get('seq').int(0, read.nextSeq - 1),
-        payload: readPayload(get('payload')),
-      }));
+      const event = item.record((get, has) => {
+        const id = get('id').int(0, read.nextSeq - 1);
+        const withPayload = has('payload') || !cancelled.has(id);
+        return {
+          id,
+          dueMs: get('dueMs').int(this.clock.nowMs),
+          seq: get('seq').int(0, read.nextSeq - 1),
+          // A cancelled event is dropped unread when it reaches the head: it needs no payload.
+          payload: withPayload ? readPayload(get('payload')) : (undefined as P),
+        };
+      });
       if (seqs.has(event.seq)) throw new CheckpointError(`${item.path}.seq: is taken by an earlier event`);
       seqs.add(event.seq);
       this.#push(event);
       yield;
     }
-    for (const id of read.cancelled.list((item) => item.int(0, read.nextSeq - 1))) {
-      if (this.#cancelled.has(id)) throw new CheckpointError(`${read.cancelled.path}: ${id} is listed twice`);
-      this.#cancelled.add(id);
-    }
+    for (const id of cancelled) this.#cancelled.add(id);
     this.#nextSeq = read.nextSeq;
   }
 

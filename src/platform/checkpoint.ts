@@ -332,7 +332,7 @@ function* loadGames(p: Platform, field: Field): Generator<void> {
 function replayGame(p: Platform, row: Field, saved: read.SavedGameRow): GameRecord {
   let game: GameRecord;
   try {
-    game = GameRecord.restore(saved.game, p.moveIds);
+    game = GameRecord.restore(saved.game, p.moveIds, saved.fen);
   } catch (error) {
     throw new CheckpointError(`${row.path}.moves: does not replay (${(error as Error).message})`);
   }

@@ -160,7 +160,9 @@ describe('platform checkpoint', () => {
     await twins.both((_w, c) => c(bk).like({ post_id: post.post.post_id }));
     await twins.both((_w, c) => c(bk).reply({ post_id: post.post.post_id, content: 'hi @cp_alice' }));
     await twins.both((_w, c) => c(ak).follow({ target_handle: 'cp_bob' }));
-    twins.airdrop('cp_alice', 1);
+    // Bob's rows name Alice by the handle she had then: the restored twin must keep her earlier handle.
+    await twins.both((_w, c) => c(ak).updateProfile({ handle: 'cp_alicia' }));
+    twins.airdrop('cp_alicia', 1);
     twins.airdrop('cp_bob', 1);
     const challenge = await twins.both((_w, c) =>
       c(ak).createChallenge({ opponent_handle: 'cp_bob', bounty_sol: 0.1 }),
@@ -179,6 +181,23 @@ describe('platform checkpoint', () => {
     twins.advanceBy(3 * 60 * MINUTE); // every timer the world left fires on both
     await twins.both((_w, c) => c(bk).activity({ limit: 50 }));
   }, 30_000);
+
+  it('keeps the ledger journal where the platform keeps one, and refuses it where it does not', async () => {
+    const options = { seed: 'journal', startMs: scenario.startMs, ledgerJournal: true };
+    const kept = wirePlatform(options);
+    const agent = await kept.client().register({ handle: 'cp_journal' });
+    const wallet = kept.platform.state.agents.get(agent.agent_id)!.walletAddress;
+    airdrop(kept.platform, wallet, solToLamports(1)!);
+    const journaled = savePlatform(kept.platform);
+    const copy = wirePlatform(options);
+    runToEnd(loadPlatform(copy.platform, Field.root(journaled)));
+    expect(copy.platform.ledger.journal).toEqual(kept.platform.ledger.journal);
+    expect(copy.platform.ledger.journal.length).toBeGreaterThan(2);
+    const plain = wirePlatform({ ...options, ledgerJournal: false });
+    expect(() => runToEnd(loadPlatform(plain.platform, Field.root(journaled)))).toThrow(
+      /^checkpoint\.ledger\.journal: must be empty: this platform keeps no ledger journal$/,
+    );
+  });
 
   it('refuses a tampered checkpoint with a CheckpointError naming the field', () => {
     const cases: Array<[(s: Record<string, any>) => void, RegExp]> = [
@@ -288,6 +307,6 @@ const READS: Array<(c: PlatformClient) => Promise<unknown>> = [
   (c) => c.notifications(),
   (c) => c.activity({ limit: 50 }),
   (c) => c.searchPosts({ q: 'hello' }),
-  (c) => c.transfers('cp_alice'),
+  (c) => c.transfers('cp_alicia'),
   (c) => c.history(),
 ];

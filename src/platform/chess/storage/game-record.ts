@@ -123,22 +123,31 @@ export class GameRecord implements Game {
   }
 
   /**
-   * A saved game made again: its moves replayed onto a new board and log (so a live game's board, repetition
-   * counts and log continue exactly), then retired if it is over. Throws (a plain Error) where the packed moves
-   * do not replay; `moveIds` must already hold every id the moves drew.
+   * A saved game made again. A game in play has its moves replayed onto a new board and log, so its board,
+   * repetition counts and log continue exactly; a finished one keeps its text as saved, its moves replayed
+   * only lightly (no FEN or repetition per move) to check they end at `finalFen`. Throws (a plain Error)
+   * where the packed moves do not replay; `moveIds` must already hold every id the moves drew.
    */
-  static restore(saved: SavedGame, moveIds: ReplayableIds): GameRecord {
+  static restore(saved: SavedGame, moveIds: ReplayableIds, finalFen: string): GameRecord {
     const game = new GameRecord(saved.seat, saved.seq, saved.createdAtMs, moveIds);
     game.status = saved.status;
     game.startedAtMs = saved.startedAtMs;
     if (saved.cancelReason !== null) game.cancelReason = saved.cancelReason;
+    game.#plies = saved.moves.count;
+    if (saved.status === 'completed' || saved.status === 'cancelled') {
+      // Kept as its text, as `retire` leaves it; checked by the light replay a PGN export makes.
+      game.#kept = packFinished({ fen: finalFen, end: saved.end, moves: saved.moves.text });
+      const board = newBoard(game.initialFen);
+      replayMoves(saved.moves, board, saved.createdAtMs, (entry) => void playForSan(board, entry.move));
+      if (currentFen(board) !== finalFen) throw new Error(`the moves end at ${currentFen(board)}`);
+      return game;
+    }
     const live = game.liveOrFail();
     let last: { played: PlayedMove; entry: LoggedMove } | null = null;
     replayMoves(saved.moves, live.board, saved.createdAtMs, (entry) => {
       live.log.append(live.board, entry);
       last = { played: playMove(live.board, entry.move), entry };
     });
-    game.#plies = saved.moves.count;
     const lastMove = last as { played: PlayedMove; entry: LoggedMove } | null;
     if (lastMove !== null) {
       const [moveId] = moveIds.idsAt([lastMove.entry.idOrdinal]);
@@ -148,7 +157,6 @@ export class GameRecord implements Game {
     live.deadlineMs = saved.deadlineMs;
     live.deadlineTimer = saved.deadlineTimer;
     live.end = saved.end;
-    if (saved.status === 'completed' || saved.status === 'cancelled') game.retire();
     return game;
   }
 
