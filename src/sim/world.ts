@@ -662,9 +662,12 @@ export class World {
       client.apiKey = get('apiKey').nullOr((f) => f.str(200)) ?? undefined;
       loadAgentStats(this.requests.byAgent.get(handle)!, get('requests'));
       const agent = this.#addAgent({ handle, factory, group, level, client, rng }, { minMs, maxMs });
-      if (!agent.impl.load)
-        get('group').fail(`a group whose persona keeps a checkpoint (${factory.name} keeps none)`);
-      agent.impl.load(get('persona'));
+      const persona = agent.impl;
+      if (!persona.load)
+        throw new CheckpointError(
+          `${item.path}.group: must be a group whose persona keeps a checkpoint (${factory.name} keeps none)`,
+        );
+      persona.load(get('persona'));
     });
   }
 
