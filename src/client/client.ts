@@ -72,29 +72,13 @@ export class PlatformClient {
     this.apiKey = apiKey;
   }
 
-  /**
-   * Any request, untyped: for tests and for routes sent as raw text. A `then` on the transport's promise,
-   * not an async function: a crowd sends millions of requests, and an async function's frame is one more
-   * allocation each. It answers on the same tick an `await` would.
-   */
+  /** Any request, untyped: for tests and for routes sent as raw text. */
   call<R>(
     method: TransportRequest['method'],
     path: string,
     extra: Omit<TransportRequest, 'method' | 'path'> = {},
   ): Promise<R> {
-    // Fields set one by one, not spread in: a spread literal takes V8's slow path on every request.
-    const request: TransportRequest = { method, path };
-    if (extra.query !== undefined) request.query = extra.query;
-    if (extra.body !== undefined) request.body = extra.body;
-    if (extra.apiKey !== undefined) request.apiKey = extra.apiKey;
-    if (this.apiKey) request.apiKey = this.apiKey;
-    try {
-      return this.transport.send(request).then(bodyOf) as Promise<R>;
-    } catch (error) {
-      // As an async function would: a transport's failure is the promise's, never a throw; passed on as thrown.
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
-    }
+    return this.#send<R>(method, path, extra.query, extra.body, extra.apiKey);
   }
 
   /** One route by its contract: the path filled from `params`, the answer typed as the contract declares it. */
@@ -105,10 +89,35 @@ export class PlatformClient {
           encodeURIComponent(input.params?.[name] ?? ''),
         )
       : contract.path;
-    const extra: Omit<TransportRequest, 'method' | 'path'> = {};
-    if (input.query !== undefined) extra.query = input.query as TransportRequest['query'];
-    if (input.body !== undefined) extra.body = input.body;
-    return this.call<ResponseOf<C>>(contract.method, path, extra);
+    const query = input.query as TransportRequest['query'];
+    return this.#send<ResponseOf<C>>(contract.method, path, query, input.body);
+  }
+
+  /**
+   * The one request object a call builds, sent; the answer is a `then` on the transport's promise, not an
+   * async function: a crowd sends millions of requests, and an async function's frame is one more
+   * allocation each. It answers on the same tick an `await` would.
+   */
+  #send<R>(
+    method: TransportRequest['method'],
+    path: string,
+    query: TransportRequest['query'],
+    body: unknown,
+    apiKey?: string,
+  ): Promise<R> {
+    // Fields set one by one, not spread in: a spread literal takes V8's slow path on every request.
+    const request: TransportRequest = { method, path };
+    if (query !== undefined) request.query = query;
+    if (body !== undefined) request.body = body;
+    if (apiKey !== undefined) request.apiKey = apiKey;
+    if (this.apiKey) request.apiKey = this.apiKey;
+    try {
+      return this.transport.send(request).then(bodyOf) as Promise<R>;
+    } catch (error) {
+      // As an async function would: a transport's failure is the promise's, never a throw; passed on as thrown.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   }
 
   // Identity (WIRE §2).

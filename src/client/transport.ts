@@ -18,11 +18,19 @@ export interface Transport {
   send(request: TransportRequest): Promise<TransportResponse>;
 }
 
-/** Query values as an HTTP client would send them: text, arrays as repeated keys, booleans as true/false. */
-export function queryAsText(query: TransportRequest['query'] = {}): Record<string, string | string[]> {
+/** What a request without a query gives: one frozen object, not a fresh one per request. */
+const NO_QUERY: Readonly<Record<string, string | string[]>> = Object.freeze({});
+
+/**
+ * Query values as an HTTP client would send them: text, arrays as repeated keys, booleans as true/false.
+ * Read by key, not through Object.entries, which makes an array and a pair per field of every request.
+ */
+export function queryAsText(query?: TransportRequest['query']): Readonly<Record<string, string | string[]>> {
+  if (query === undefined) return NO_QUERY;
   const out: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined || !Object.hasOwn(query, key)) continue;
     out[key] = Array.isArray(value) ? value.map(String) : String(value);
   }
   return out;
