@@ -1,6 +1,7 @@
 import type { Field } from '../kernel/checkpoint.js';
 import { RATE_ACTIONS } from '../rules/rate-limit.js';
 import { END_REASONS } from '../rules/chess/game.js';
+import { STANDARD_START_FEN } from '../rules/chess/chess.js';
 import type { SavedGame } from './chess/storage/game-record.js';
 import type { PlatformTimer } from './platform.js';
 import {
@@ -228,20 +229,7 @@ export function game(f: Field): SavedGameRow {
       blackId: id(get('blackId')),
       ...optionalTerms(get),
     };
-    get('initialFen').oneOf(['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1']);
-    const saved: SavedGame = {
-      seat,
-      seq: get('seq').nat(),
-      createdAtMs,
-      status,
-      startedAtMs: get('startedAtMs').nullOr((v) => v.int(createdAtMs, createdAtMs + 2 ** 30 - 1)),
-      turnStartedMs: optionalNat(get('turnStartedMs')),
-      deadlineMs: optionalNat(get('deadlineMs')),
-      deadlineTimer: optionalNat(get('deadlineTimer')),
-      end: get('end').nullOr(gameEnd),
-      cancelReason: optionalText(get('cancelReason')),
-      moves: { text: get('moves').str(), count: get('plies').nat() },
-    };
+    get('initialFen').oneOf([STANDARD_START_FEN]); // every game starts from it (GameRecord)
     const board = get('board').nullOr((b) =>
       b.record((part) => ({
         fen: part('fen').str(128),
@@ -255,6 +243,20 @@ export function game(f: Field): SavedGameRow {
         ),
       })),
     );
+    const saved: SavedGame = {
+      seat,
+      seq: get('seq').nat(),
+      createdAtMs,
+      status,
+      startedAtMs: get('startedAtMs').nullOr((v) => v.int(createdAtMs, createdAtMs + 2 ** 30 - 1)),
+      turnStartedMs: optionalNat(get('turnStartedMs')),
+      deadlineMs: optionalNat(get('deadlineMs')),
+      deadlineTimer: optionalNat(get('deadlineTimer')),
+      end: get('end').nullOr(gameEnd),
+      cancelReason: optionalText(get('cancelReason')),
+      moves: { text: get('moves').str(), count: get('plies').nat() },
+      repetitions: board?.repetitions ?? [],
+    };
     return { game: saved, fen: get('fen').str(128), board };
   });
 }

@@ -37,6 +37,8 @@ export interface SavedGame {
   readonly end: GameEnd | null;
   readonly cancelReason: string | null;
   readonly moves: PackedMoves;
+  /** A game in play: its board's repetition counts since the last irreversible move (see Board). */
+  readonly repetitions: ReadonlyArray<readonly [string, number]>;
 }
 
 /** A stake, a tournament or a cancellation: most games have none, so they share one field that is null. */
@@ -123,9 +125,10 @@ export class GameRecord implements Game {
   }
 
   /**
-   * A saved game made again. A game in play has its moves replayed onto a new board and log, so its board,
-   * repetition counts and log continue exactly; a finished one keeps its text as saved, its moves replayed
-   * only lightly (no FEN or repetition per move) to check they end at `finalFen`. Throws (a plain Error)
+   * A saved game made again. A game in play has its moves replayed onto a new board and log, so its board
+   * and log continue exactly (its repetition counts are the saved ones); a finished one keeps its text as
+   * saved, its moves replayed only lightly (the pieces moved, no SAN, FEN or repetition) to check they end
+   * at `finalFen`. Throws (a plain Error)
    * where the packed moves do not replay; `moveIds` must already hold every id the moves drew.
    */
   static restore(saved: SavedGame, moveIds: ReplayableIds, finalFen: string): GameRecord {
@@ -138,16 +141,22 @@ export class GameRecord implements Game {
       // Kept as its text, as `retire` leaves it; checked by the light replay a PGN export makes.
       game.#kept = packFinished({ fen: finalFen, end: saved.end, moves: saved.moves.text });
       const board = newBoard(game.initialFen);
-      replayMoves(saved.moves, board, saved.createdAtMs, (entry) => void playForSan(board, entry.move));
+      replayMoves(saved.moves, board, saved.createdAtMs, (entry) => board.pos.play(entry.move));
       if (currentFen(board) !== finalFen) throw new Error(`the moves end at ${currentFen(board)}`);
       return game;
     }
     const live = game.liveOrFail();
     let last: { played: PlayedMove; entry: LoggedMove } | null = null;
+    let played = 0;
+    // Only the last move is played in full (its record is what polls read); the others move the pieces
+    // alone, and the board's ply count and repetition counts are the saved ones.
     replayMoves(saved.moves, live.board, saved.createdAtMs, (entry) => {
       live.log.append(live.board, entry);
-      last = { played: playMove(live.board, entry.move), entry };
+      if (++played < saved.moves.count) live.board.pos.play(entry.move);
+      else last = { played: playMove(live.board, entry.move), entry };
     });
+    live.board.plies = saved.moves.count;
+    live.board.repetitions = new Map(saved.repetitions);
     const lastMove = last as { played: PlayedMove; entry: LoggedMove } | null;
     if (lastMove !== null) {
       const [moveId] = moveIds.idsAt([lastMove.entry.idOrdinal]);
