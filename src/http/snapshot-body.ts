@@ -13,8 +13,10 @@ import { MAX_BODY_DEPTH, readJsonBody, type BodyRead } from './server.js';
  * goes to `readJsonBody` whole, which gives the usual one-line refusal.
  */
 const SKIPPED = 'state';
-const SPLIT = 'usage';
-const ENTRIES_PER_PARSE = 2000;
+/** Members parsed a piece at a time: `usage` has an entry per actor, `checkpoint` the whole world (1.9 KB an agent). */
+const SPLIT = new Set(['usage', 'checkpoint']);
+/** The most text one JSON.parse takes (about 10 ms of a busy core); a larger object or list is read member by member. */
+const BYTES_PER_PARSE = 1 << 19;
 const BYTES_PER_PAUSE_TEST = 1 << 16;
 
 type Pauses = Pick<Slicing, 'startSlice' | 'yieldNow'>;
@@ -30,16 +32,21 @@ export async function readSnapshotBody(bytes: Buffer, slicing: Pauses): Promise<
   const outline = await outlineOf(bytes, 0, bytes.length, slicing);
   if (!outline || outline.deepest > MAX_BODY_DEPTH) return readJsonBody(bytes.toString('utf8'));
   const last = new Map(outline.members.map((m) => [m.key, m])); // a repeated key: the last wins, as in JSON.parse
-  const split = last.get(SPLIT);
-  const kept = [...last.values()].filter(
-    (m) => m.key !== SKIPPED && !(m === split && bytes[firstByte(bytes, m.valueStart)] === OPEN_OBJECT),
+  const split = [...last.values()].filter(
+    (m) => SPLIT.has(m.key) && bytes[firstByte(bytes, m.valueStart)] === OPEN_OBJECT,
   );
+  const kept = [...last.values()].filter((m) => m.key !== SKIPPED && !split.includes(m));
   const head = readJsonBody(textOf(bytes, kept));
-  if ('refusal' in head || !split || kept.includes(split)) return head;
-  const usage = await readObjectInSlices(bytes, split, slicing);
-  // Refused: the refusal of the whole (state aside), so that its field is named from the top (usage.<id>...).
-  if (!usage) return readJsonBody(textOf(bytes, [...kept, split]));
-  return { body: { ...(head.body as Record<string, unknown>), [SPLIT]: usage } };
+  if ('refusal' in head) return head;
+  const body = head.body as Record<string, unknown>;
+  const pace = pacer(slicing);
+  for (const member of split) {
+    const value = await readValueInSlices(bytes, member.valueStart, member.valueEnd, slicing, pace);
+    // Refused: the refusal of the whole (state aside), so that its field is named from the top (usage.<id>...).
+    if (!value) return readJsonBody(textOf(bytes, [...kept, ...split]));
+    body[member.key] = value.value;
+  }
+  return { body };
 }
 
 /** The JSON text of an object of these members. */
@@ -48,31 +55,140 @@ function textOf(bytes: Buffer, members: readonly Member[]): string {
 }
 
 /**
- * A member's object value, parsed ENTRIES_PER_PARSE entries at a time (each parse a few milliseconds);
- * undefined when some part is refused.
+ * The JSON value in bytes[from, to), parsed in pieces of at most BYTES_PER_PARSE: a larger object or list
+ * is outlined and its members parsed in runs, a member too large for one piece read the same way, with a
+ * pause test between pieces. Undefined when some piece is refused (the caller then refuses the whole).
  */
-async function readObjectInSlices(
+async function readValueInSlices(
   bytes: Buffer,
-  member: Member,
+  from: number,
+  to: number,
   slicing: Pauses,
-): Promise<Record<string, unknown> | undefined> {
-  const start = firstByte(bytes, member.valueStart);
-  const inner = await outlineOf(bytes, start, member.valueEnd, slicing);
-  if (!inner) return undefined;
-  // No prototype: an id `__proto__` stays an entry, as in JSON.parse, instead of reaching a setter.
-  const out = Object.create(null) as Record<string, unknown>;
-  let shouldPause = slicing.startSlice();
-  for (let i = 0; i < inner.members.length; i += ENTRIES_PER_PARSE) {
-    const from = inner.members[i]!;
-    const to = inner.members[Math.min(i + ENTRIES_PER_PARSE, inner.members.length) - 1]!;
-    const part = readJsonBody(`{${bytes.toString('utf8', from.keyStart, to.valueEnd)}}`);
+  pace: () => Promise<void>,
+): Promise<{ value: unknown } | undefined> {
+  const start = firstByte(bytes, from);
+  const isList = bytes[start] === OPEN_ARRAY;
+  if (to - start <= BYTES_PER_PARSE || !(isList || bytes[start] === OPEN_OBJECT)) {
+    const part = readJsonBody(bytes.toString('utf8', start, to));
+    return 'refusal' in part ? undefined : { value: part.body };
+  }
+  const outline = isList
+    ? await outlineOfList(bytes, start, to, slicing)
+    : await outlineOf(bytes, start, to, slicing);
+  if (!outline) return undefined;
+  const into = isList ? new ListInto() : new ObjectInto();
+  for (const run of runsOf(outline.members)) {
+    await pace();
+    if (run.length === 1 && run[0]!.valueEnd - run[0]!.valueStart > BYTES_PER_PARSE) {
+      const one = await readValueInSlices(bytes, run[0]!.valueStart, run[0]!.valueEnd, slicing, pace);
+      if (!one) return undefined;
+      into.add(run[0]!.key, one.value);
+      continue;
+    }
+    const text = bytes.toString('utf8', run[0]!.keyStart, run[run.length - 1]!.valueEnd);
+    const part = readJsonBody(isList ? `[${text}]` : `{${text}}`);
     if ('refusal' in part) return undefined;
-    Object.assign(out, part.body);
-    if (!shouldPause()) continue;
+    into.addAll(part.body);
+  }
+  return { value: into.value };
+}
+
+/** Consecutive members in runs of at most BYTES_PER_PARSE of text; a larger member is a run of its own. */
+function* runsOf(members: readonly Member[]): Generator<Member[]> {
+  let run: Member[] = [];
+  let bytes = 0;
+  for (const member of members) {
+    const size = member.valueEnd - member.keyStart;
+    if (run.length > 0 && bytes + size > BYTES_PER_PARSE) {
+      yield run;
+      [run, bytes] = [[], 0];
+    }
+    run.push(member);
+    bytes += size;
+  }
+  if (run.length > 0) yield run;
+}
+
+/** Pauses when the slice is spent; a parse of up to BYTES_PER_PARSE is one unit of a slice. */
+function pacer(slicing: Pauses): () => Promise<void> {
+  let shouldPause = slicing.startSlice();
+  return async () => {
+    if (!shouldPause()) return;
     await slicing.yieldNow();
     shouldPause = slicing.startSlice();
+  };
+}
+
+/** An object built from parsed pieces; each key an own property, as JSON.parse makes `__proto__` one. */
+class ObjectInto {
+  readonly value: Record<string, unknown> = {};
+  add(key: string, item: unknown): void {
+    Object.defineProperty(this.value, key, {
+      value: item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
-  return out;
+  addAll(part: unknown): void {
+    for (const [key, item] of Object.entries(part as Record<string, unknown>)) this.add(key, item);
+  }
+}
+
+class ListInto {
+  readonly value: unknown[] = [];
+  add(_key: string, item: unknown): void {
+    this.value.push(item);
+  }
+  addAll(part: unknown): void {
+    for (const item of part as unknown[]) this.value.push(item);
+  }
+}
+
+/**
+ * The items of the JSON list in bytes[from, to), found as `outlineOf` finds an object's members (each item's
+ * `keyStart` is its `valueStart`); undefined when the bytes are not shaped as one list.
+ */
+async function outlineOfList(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  slicing: Pauses,
+): Promise<Outline | undefined> {
+  const start = firstByte(bytes, from);
+  if (bytes[start] !== OPEN_ARRAY) return undefined;
+  const members: Member[] = [];
+  let [depth, deepest, inString, itemStart] = [1, 1, false, start + 1];
+  const push = (end: number) => {
+    const first = firstByte(bytes, itemStart);
+    if (first >= end) return false; // an empty item: `[,` or `,]`
+    members.push({ key: String(members.length), keyStart: first, valueStart: first, valueEnd: end });
+    return true;
+  };
+  let shouldPause = slicing.startSlice();
+  for (let i = start + 1; i < to; i++) {
+    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0 && shouldPause()) {
+      await slicing.yieldNow();
+      shouldPause = slicing.startSlice();
+    }
+    const byte = bytes[i]!;
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) deepest = Math.max(deepest, ++depth);
+    else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      if (--depth > 0) continue;
+      if (byte !== CLOSE_ARRAY) return undefined;
+      const empty = members.length === 0 && firstByte(bytes, itemStart) === i;
+      if (!empty && !push(i)) return undefined;
+      return closed(bytes, i + 1, to, members, deepest);
+    } else if (depth === 1 && byte === COMMA) {
+      if (!push(i)) return undefined;
+      itemStart = i + 1;
+    }
+  }
+  return undefined;
 }
 
 const QUOTE = 0x22;

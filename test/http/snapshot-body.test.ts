@@ -30,7 +30,7 @@ function usageOf(count: number): Record<string, unknown> {
 function snapshotLike(): Record<string, unknown> {
   return {
     success: true,
-    format: 'agent-chess-sim/live-snapshot@3',
+    format: 'agent-chess-sim/live-snapshot@4',
     scenario: { name: 'a "quoted" {name} [x]', population: [{ persona: 'poller', count: 3 }] },
     keySecret: null,
     nowMs: 5,
@@ -56,6 +56,36 @@ describe('the restore body reader', () => {
     const read1 = await read(JSON.stringify(value, null, 2), slicing);
     expect(read1).toEqual({ body: withoutState(value) });
     expect(counted.yields).toBeGreaterThan(3); // the scans and the three usage parses yielded
+  });
+
+  it('reads a large checkpoint a piece at a time, nested lists and objects equal to JSON.parse', async () => {
+    // Over a megabyte: a list of 6,000 rows, one row alone larger than a parse's share, awkward text, a
+    // `__proto__` key (an own property, as JSON.parse makes it), empty containers.
+    const rows = Array.from({ length: 6_000 }, (_, i) => ({
+      id: `r${i}`,
+      text: 'a,b:}{ ] "q" é',
+      n: [i, -i, 0.5],
+    }));
+    const huge = { blob: 'x'.repeat(700_000), list: [[], {}, [[1, [2]]]] };
+    const checkpoint = JSON.parse(
+      JSON.stringify({ format: 'c@1', platform: { tables: { rows, huge } }, agents: [] }).replace(
+        '"agents":[]',
+        '"agents":[],"__proto__":{"polluted":true}',
+      ),
+    ) as Record<string, unknown>;
+    const value = { format: 'f', checkpoint, state: { rows } };
+    const { counted, slicing } = everyStep();
+    const answer = await read(JSON.stringify(value), slicing);
+    expect(answer).toEqual({ body: { format: 'f', checkpoint } });
+    const body = (answer as { body: { checkpoint: Record<string, unknown> } }).body;
+    expect(Object.hasOwn(body.checkpoint, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(counted.yields).toBeGreaterThan(4); // several parses, each a unit of a slice
+    const refused = JSON.stringify({ format: 'f', checkpoint: { ...checkpoint, deep: { n: 1 } } }).replace(
+      '{"n":1}',
+      '{"n":1e999}',
+    );
+    expect(await read(refused)).toEqual(readJsonBody(refused.replace(/,?"state":[^]*$/, '')));
   });
 
   it('keeps the last of a repeated key, and multi-byte text, as JSON.parse does', async () => {
