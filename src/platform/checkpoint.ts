@@ -73,6 +73,7 @@ function saveJournalEntry(entry: LedgerJournalEntry): Json {
  * Fills `p`, just made with the options of the platform that saved `saved` (same seed, ruleset, network),
  * from `savePlatform`'s data, reading every value through `Field`: data this version does not write is a
  * CheckpointError naming the field, and nothing else is thrown for it. Pauses (yields) about once per row.
+ * A platform whose load failed part-way holds part of the checkpoint: it is for throwing away.
  */
 export function* loadPlatform(p: Platform, saved: Field): Generator<void> {
   if (p.eventCount !== 0 || p.timers.size !== 0 || p.state.agents.size !== 0 || p.state.humans.size !== 0)
@@ -110,15 +111,17 @@ function restoreCounters(p: Platform, field: Field): void {
   }
 }
 
-/** alea's state: three fractions in [0, 1) and an integer carry below its multiplier (2091639). */
+/** alea's state: three fractions in [0, 1) and an integer carry, at most its multiplier (2091639). */
 function aleaState(field: Field): AleaState {
   return field.record((get) => ({
     s0: fraction(get('s0')),
     s1: fraction(get('s1')),
     s2: fraction(get('s2')),
-    c: get('c').int(0, 2091638),
+    c: get('c').int(0, ALEA_CARRY_MAX),
   }));
 }
+
+const ALEA_CARRY_MAX = 2091639;
 
 function fraction(field: Field): number {
   const value = field.num();
@@ -129,7 +132,7 @@ function fraction(field: Field): number {
 function replayableIds(field: Field): SavedCounters['moveIds'] {
   return field.record((get) => ({
     drawn: get('drawn').nat(),
-    checkpoints: get('checkpoints').list((n, i) => (i % 4 === 3 ? n.int(0, 2091638) : fraction(n))),
+    checkpoints: get('checkpoints').list((n, i) => (i % 4 === 3 ? n.int(0, ALEA_CARRY_MAX) : fraction(n))),
   }));
 }
 
