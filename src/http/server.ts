@@ -8,6 +8,7 @@ import { errorResponse } from '../api/errors.js';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
 import { limitBody } from './body-limit.js';
+import { collectChunks, joinAtOnce, type BodyChunks } from './body-chunks.js';
 import { directGetServer, JSON_TYPE } from './direct-get.js';
 import { guardCheck, registerGuards, type GuardCheck, type GuardOptions } from './guard.js';
 import { redactHeaders, redactUrl, scrubLine } from './log-redaction.js';
@@ -62,8 +63,8 @@ export interface LargeBodyRoute {
   method: 'POST' | 'PUT' | 'PATCH';
   path: string;
   limitBytes: () => number;
-  /** Reads the body's bytes in its own way (in slices: a restore's snapshot); readJsonBody of the text when left out. */
-  readBody?: (bytes: Buffer) => Promise<BodyRead>;
+  /** Reads the body's chunks in its own way (in slices: a restore's snapshot); readJsonBody of the text when left out. */
+  readBody?: (body: BodyChunks) => Promise<BodyRead>;
   /** Rewrites the body as it arrives (the restore drops the state it never reads); sets `receivedEncodedLength`. */
   filter?: () => NodeJS.ReadWriteStream & { receivedEncodedLength: number };
 }
@@ -149,7 +150,10 @@ function registerLargeBodyRoutes(
   if (large.length === 0) return;
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    // The chunks as they came, joined by the route's own reader (a restore's in slices: body-chunks.ts).
+    scope.addContentTypeParser('*', (request: FastifyRequest, payload: NodeJS.ReadableStream) =>
+      collectChunks(request, payload),
+    );
     for (const { method, path, limitBytes, readBody, filter } of large)
       scope.route({
         method,
@@ -228,10 +232,14 @@ function filtered(limit: ReturnType<typeof limitBody>, filter: NonNullable<Large
 /** A large route's body (bytes, or nothing), read by the route's own reader or as JSON text. */
 async function readLargeBody(
   raw: unknown,
-  readBody: ((bytes: Buffer) => Promise<BodyRead>) | undefined,
+  readBody: ((body: BodyChunks) => Promise<BodyRead>) | undefined,
 ): Promise<BodyRead> {
-  if (!Buffer.isBuffer(raw)) return readJsonBody(raw);
-  return readBody ? readBody(raw) : readJsonBody(raw.toString('utf8'));
+  if (!isBodyChunks(raw)) return readJsonBody(raw);
+  return readBody ? readBody(raw) : readJsonBody(joinAtOnce(raw).toString('utf8'));
+}
+
+function isBodyChunks(raw: unknown): raw is BodyChunks {
+  return typeof raw === 'object' && raw !== null && Array.isArray((raw as BodyChunks).chunks);
 }
 
 /**

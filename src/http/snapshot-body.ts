@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Slicing } from '../sim/live.js';
 import { MAX_BODY_DEPTH, readJsonBody, type BodyRead } from './server.js';
+import { joinInSlices, type BodyChunks } from './body-chunks.js';
 
 /**
  * The restore route's body reader. A snapshot of a large world is mostly its `state` (140 MB of 153 for
@@ -28,7 +29,8 @@ interface Member {
   valueEnd: number;
 }
 
-export async function readSnapshotBody(bytes: Buffer, slicing: Pauses): Promise<BodyRead> {
+export async function readSnapshotBody(received: Buffer | BodyChunks, slicing: Pauses): Promise<BodyRead> {
+  const bytes = Buffer.isBuffer(received) ? received : await joinInSlices(received, pacer(slicing));
   const outline = await outlineOf(bytes, 0, bytes.length, slicing);
   if (!outline || outline.deepest > MAX_BODY_DEPTH) return readJsonBody(bytes.toString('utf8'));
   const last = new Map(outline.members.map((m) => [m.key, m])); // a repeated key: the last wins, as in JSON.parse
