@@ -39,8 +39,17 @@ export class Rng {
 
   /** A child stream named `name`; the same name always yields the same stream. */
   fork(name: string): Rng {
+    return new Rng(this.seed, this.#childPath(name));
+  }
+
+  /** The child stream `fork(name)` gives, continued from a state its `state()` gave (a checkpoint's restore). */
+  resumeFork(name: string, state: AleaState): Rng {
+    return new Rng(this.seed, this.#childPath(name), state);
+  }
+
+  #childPath(name: string): string {
     // Flat: a stream lives as long as its agent, and a template's result is a rope of its pieces.
-    return new Rng(this.seed, flatString(`${this.path}/${name}`));
+    return flatString(`${this.path}/${name}`);
   }
 
   /** Uniform in [0, 1). */

@@ -20,8 +20,6 @@ import {
   type AgentRequestStats,
   type RequestStats,
 } from './request-stats.js';
-
-export type { AgentRequestStats, RequestStats } from './request-stats.js';
 import { PERSONAS } from '../../agents/registry.js';
 import type { AgentContext, Persona, PersonaFactory } from '../../agents/persona.js';
 import type { AccountKind } from '../../agents/registry.js';
@@ -59,6 +57,8 @@ export interface SimAgent {
 }
 
 type WorldEvent = { kind: 'heartbeat'; agent: number } | { kind: 'deferred'; action: number };
+
+export type { AgentRequestStats, RequestStats } from './request-stats.js';
 
 /** A deferred agent action: a closure (module agents, fault wake-ups), or a persona's step as data, which a checkpoint can save. */
 type Deferred = (() => Promise<void>) | { agent: number; step: Json };
@@ -247,7 +247,7 @@ export class World {
         const client = new PlatformClient(faulty ?? counted);
         await this.#signUp(client, handle, group, factory);
         faulty?.arm();
-        const rng = this.#rng.fork(`agent:${handle}`);
+        const rng = this.#rng.fork(agentStream(handle));
         const heartbeat = agentHeartbeat(group, rng);
         const agent = this.#addAgent(
           { handle, factory, group: g, level: levels?.[i] ?? null, client, rng },
@@ -657,7 +657,7 @@ export class World {
       const factory = PERSONAS.get(this.scenario.population[group]!.persona)!;
       const level = get('level').nullOr((f) => this.#checkedLevel(f, group, factory));
       const [minMs, maxMs] = readHeartbeat(get('heartbeat'));
-      const rng = Rng.resume(this.scenario.seed, `root/world/agent:${handle}`, readAleaState(get('rng')));
+      const rng = this.#rng.resumeFork(agentStream(handle), readAleaState(get('rng')));
       const client = new PlatformClient(this.#transport.forAgent(handle));
       client.apiKey = get('apiKey').nullOr((f) => f.str(200)) ?? undefined;
       loadAgentStats(this.requests.byAgent.get(handle)!, get('requests'));
@@ -737,6 +737,11 @@ export class World {
       faults: this.#faults && { profile: this.#faults.injector.profile, tally: this.#faults.tally },
     };
   }
+}
+
+/** The name of an agent's own random stream, forked from the world's. */
+function agentStream(handle: string): string {
+  return `agent:${handle}`;
 }
 
 /** A world event as checkpoint data: already plain, so written as it is. */
