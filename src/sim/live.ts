@@ -25,10 +25,11 @@ export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapsho
  * A world that runs on demand, as `serve` runs it: the clock advances when told, and requests from outside
  * (an agent under test, a person with curl) land between the world's own events.
  *
- * Snapshot and restore work by replay. The world is deterministic given its scenario, its key secret and
- * what reached it from outside, so a snapshot is those plus the input log, with a hash of the full state to
- * check against. Personas' private state, pending timers, rng streams and the event fingerprint all come
- * back exactly, with nothing to serialise by hand.
+ * A snapshot of a world that can be checkpointed (`World.whyNotCheckpointable`) is its checkpoint: the
+ * whole world as data (`World.save`), restored without replay, so such a world keeps no history at all. A
+ * world that holds what data cannot (agent modules, an engine process, a fault profile's parked steps) is
+ * snapshotted by replay instead: it is deterministic given its scenario, its key secret and what reached it
+ * from outside, so its snapshot is those plus the input log, with a hash of the full state to check against.
  *
  * The log holds only what changes state: clock advances (consecutive ones merged), accepted requests that
  * are not plain reads, and airdrops. Reads and refused requests change nothing but the caller's usage
