@@ -167,12 +167,9 @@ async function outlineOfList(
     members.push({ key: String(members.length), keyStart: first, valueStart: first, valueEnd: end });
     return true;
   };
-  let shouldPause = slicing.startSlice();
+  const pace = pacer(slicing);
   for (let i = start + 1; i < to; i++) {
-    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0 && shouldPause()) {
-      await slicing.yieldNow();
-      shouldPause = slicing.startSlice();
-    }
+    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0) await pace();
     const byte = bytes[i]!;
     if (inString) {
       if (byte === BACKSLASH) i++;
@@ -238,12 +235,9 @@ async function outlineOf(
   let expectKey = true;
   let keyStart = -1;
   let valueStart = -1;
-  let shouldPause = slicing.startSlice();
+  const pace = pacer(slicing);
   for (let i = start + 1; i < to; i++) {
-    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0 && shouldPause()) {
-      await slicing.yieldNow();
-      shouldPause = slicing.startSlice();
-    }
+    if ((i & (BYTES_PER_PAUSE_TEST - 1)) === 0) await pace();
     const byte = bytes[i]!;
     if (inString) {
       if (byte === BACKSLASH) i++;

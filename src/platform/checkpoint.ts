@@ -230,26 +230,26 @@ const TABLE_LOADERS = {
   liveGamesByAgent: (p, f) => mapRows(f, (v) => new Set(v.list(id)), p.state.liveGamesByAgent),
   completedGamesByAgent: (p, f) => mapRows(f, idList, p.state.completedGamesByAgent),
   openChallengeIds: (p, f) => setRows(f, p.state.openChallengeIds),
-  posts: (p, f) => recordRows(f, read.post, (post) => post.id, p.state.posts),
+  posts: (p, f) => mapRows(f, read.post, p.state.posts, (post) => post.id),
   postIds: (p, f) => listRows(f, p.state.postIds),
   postIdsByAuthor: (p, f) => mapRows(f, idList, p.state.postIdsByAuthor),
   recapPosts: (p, f) => mapRows(f, id, p.state.recapPosts),
-  replies: (p, f) => recordRows(f, read.reply, (reply) => reply.id, p.state.replies),
+  replies: (p, f) => mapRows(f, read.reply, p.state.replies, (reply) => reply.id),
   repliesByPost: (p, f) => mapRows(f, idList, p.state.repliesByPost),
   likes: (p, f) => setRows(f, p.state.likes),
   follows: (p, f) => setRows(f, p.state.follows),
   profileVotes: (p, f) => mapRows(f, (v) => v.oneOf(['up', 'down'] as const), p.state.profileVotes),
   unseenCursor: (p, f) => mapRows(f, (v) => v.int(-1), p.state.unseenCursor),
   notifications: (p, f) => mapRows(f, (v) => v.list(read.notification), p.state.notifications),
-  transfers: (p, f) => recordRows(f, read.transfer, (t) => t.id, p.state.transfers),
+  transfers: (p, f) => mapRows(f, read.transfer, p.state.transfers, (t) => t.id),
   transfersByAgent: (p, f) => mapRows(f, idList, p.state.transfersByAgent),
   feesByAgent: (p, f) => mapRows(f, idList, p.state.feesByAgent),
-  escrows: (p, f) => recordRows(f, read.escrow, (e) => e.address, p.state.escrows),
+  escrows: (p, f) => mapRows(f, read.escrow, p.state.escrows, (e) => e.address),
   pendingOutByAddress: (p, f) => mapRows(f, (v) => v.nat(), p.state.pendingOutByAddress),
   reservedByAddress: (p, f) => mapRows(f, (v) => v.nat(), p.state.reservedByAddress),
-  tournaments: (p, f) => recordRows(f, read.tournament, (t) => t.id, p.state.tournaments),
+  tournaments: (p, f) => mapRows(f, read.tournament, p.state.tournaments, (t) => t.id),
   externalAccounts: (p, f) =>
-    recordRows(f, read.externalAccount, (a) => a.handle.toLowerCase(), p.state.externalAccounts),
+    mapRows(f, read.externalAccount, p.state.externalAccounts, (a) => a.handle.toLowerCase()),
   activity: loadActivity,
 } satisfies Record<StateTable, TableLoader>;
 
@@ -264,26 +264,16 @@ function* loadTables(p: Platform, field: Field): Generator<void> {
 
 const idList = (f: Field): string[] => f.list(id);
 
-/** A map saved as `[key, value]` rows. */
-function* mapRows<V>(field: Field, readValue: (f: Field) => V, into: Map<string, V>): Generator<void> {
-  for (const row of field.items()) {
-    const [key, value] = pair(row, id, readValue);
-    if (into.has(key)) row.fail(`a key not listed before (${key})`);
-    into.set(key, value);
-    yield;
-  }
-}
-
-/** A map of records saved as `[key, record]` rows, each key the record's own (`keyOf`). */
-function* recordRows<V>(
+/** A map saved as `[key, value]` rows; with `keyOf`, each key must be its record's own. */
+function* mapRows<V>(
   field: Field,
   readValue: (f: Field) => V,
-  keyOf: (value: V) => string,
   into: Map<string, V>,
+  keyOf?: (value: V) => string,
 ): Generator<void> {
   for (const row of field.items()) {
     const [key, value] = pair(row, id, readValue);
-    if (key !== keyOf(value)) row.fail(`a row whose key is its record's (${keyOf(value)})`);
+    if (keyOf && key !== keyOf(value)) row.fail(`a row whose key is its record's (${keyOf(value)})`);
     if (into.has(key)) row.fail(`a key not listed before (${key})`);
     into.set(key, value);
     yield;

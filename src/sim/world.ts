@@ -456,14 +456,13 @@ export class World {
       return;
     }
     const agent = this.agents[event.agent]!;
-    this.#contexts[agent.index] ??= this.#contextFor(agent);
+    const context = this.#contextOf(agent);
     if (this.#guarded[agent.index]) {
-      const context = this.#contexts[agent.index]!;
       const next = () =>
         this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
       return this.#guardedStep(agent, () => agent.impl.heartbeat(context), next);
     }
-    await agent.impl.heartbeat(this.#contexts[agent.index]!);
+    await agent.impl.heartbeat(context);
     this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
   }
 
@@ -489,7 +488,7 @@ export class World {
   /** A persona's step saved as data, run by the persona (guarded as its other steps are). */
   #resumeStep(index: number, step: Json): Promise<void> {
     const agent = this.agents[index]!;
-    const context = (this.#contexts[index] ??= this.#contextFor(agent));
+    const context = this.#contextOf(agent);
     const resume = () => agent.impl.resume!(context, Field.root(step, `step of ${agent.handle}`));
     return this.#guarded[index] ? this.#guardedStep(agent, resume) : resume();
   }
@@ -499,6 +498,11 @@ export class World {
     const id = this.#nextAction++;
     this.#deferred.set(id, action);
     this.#scheduler.after(Math.max(0, Math.round(delayMs)), { kind: 'deferred', action: id });
+  }
+
+  /** The agent's context, built at its first step. */
+  #contextOf(agent: SimAgent): AgentContext {
+    return (this.#contexts[agent.index] ??= this.#contextFor(agent));
   }
 
   #contextFor(agent: SimAgent): AgentContext {
