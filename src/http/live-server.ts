@@ -207,7 +207,7 @@ export class LiveServer implements LiveControl {
         limitBytes: () => this.restoreLimitBytes(),
         // In slices, and without the state a restore does not read (snapshot-body.ts).
         readBody: (bytes) => readSnapshotBody(bytes, this.#slicing()),
-        filter: () => new StateDropper(),
+        filter: () => new StateDropper(this.#slicing()),
       },
     ];
   }

@@ -2,6 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { Slicing } from '../sim/live.js';
 import { MAX_BODY_DEPTH, readJsonBody, type BodyRead } from './server.js';
 import { joinInSlices, type BodyChunks } from './body-chunks.js';
+import { LazyJson, type LazyMember } from '../kernel/lazy-json.js';
 
 /**
  * The restore route's body reader. A snapshot of a large world is mostly its `state` (140 MB of 153 for
@@ -43,7 +44,8 @@ export async function readSnapshotBody(received: Buffer | BodyChunks, slicing: P
   const body = head.body as Record<string, unknown>;
   const pace = pacer(slicing);
   for (const member of split) {
-    const value = await readValueInSlices(bytes, member.valueStart, member.valueEnd, slicing, pace);
+    const keep = LAZY.has(member.key) ? 'lazy' : 'parsed';
+    const value = await readValueInSlices(bytes, member.valueStart, member.valueEnd, { slicing, pace, keep });
     // Refused: the refusal of the whole (state aside), so that its field is named from the top (usage.<id>...).
     if (!value) return readJsonBody(textOf(bytes, [...kept, ...split]));
     body[member.key] = value.value;
@@ -57,16 +59,27 @@ function textOf(bytes: Buffer, members: readonly Member[]): string {
 }
 
 /**
- * The JSON value in bytes[from, to), parsed in pieces of at most BYTES_PER_PARSE: a larger object or list
- * is outlined and its members parsed in runs, a member too large for one piece read the same way, with a
- * pause test between pieces. Undefined when some piece is refused (the caller then refuses the whole).
+ * How a large member is kept once its text is checked: parsed into plain values, or (`checkpoint`, the whole
+ * world) as a LazyJson whose rows are parsed as the restore reads them, so that they die young.
+ */
+const LAZY = new Set(['checkpoint']);
+
+interface ReadPieces {
+  slicing: Pauses;
+  pace: () => Promise<void>;
+  keep: 'parsed' | 'lazy';
+}
+
+/**
+ * The JSON value in bytes[from, to), checked (and parsed) in pieces of at most BYTES_PER_PARSE: a larger
+ * object or list is outlined and its members parsed in runs, a member too large for one piece read the same
+ * way, with a pause test between pieces. Undefined when some piece is refused (the caller then refuses the whole).
  */
 async function readValueInSlices(
   bytes: Buffer,
   from: number,
   to: number,
-  slicing: Pauses,
-  pace: () => Promise<void>,
+  read: ReadPieces,
 ): Promise<{ value: unknown } | undefined> {
   const start = firstByte(bytes, from);
   const isList = bytes[start] === OPEN_ARRAY;
@@ -75,22 +88,23 @@ async function readValueInSlices(
     return 'refusal' in part ? undefined : { value: part.body };
   }
   const outline = isList
-    ? await outlineOfList(bytes, start, to, slicing)
-    : await outlineOf(bytes, start, to, slicing);
+    ? await outlineOfList(bytes, start, to, read.slicing)
+    : await outlineOf(bytes, start, to, read.slicing);
   if (!outline) return undefined;
-  const into = isList ? new ListInto() : new ObjectInto();
+  const into =
+    read.keep === 'lazy' ? new LazyInto(bytes, isList) : isList ? new ListInto() : new ObjectInto();
   for (const run of runsOf(outline.members)) {
-    await pace();
+    await read.pace();
     if (run.length === 1 && run[0]!.valueEnd - run[0]!.valueStart > BYTES_PER_PARSE) {
-      const one = await readValueInSlices(bytes, run[0]!.valueStart, run[0]!.valueEnd, slicing, pace);
+      const one = await readValueInSlices(bytes, run[0]!.valueStart, run[0]!.valueEnd, read);
       if (!one) return undefined;
-      into.add(run[0]!.key, one.value);
+      into.add(run[0]!, one.value);
       continue;
     }
     const text = bytes.toString('utf8', run[0]!.keyStart, run[run.length - 1]!.valueEnd);
     const part = readJsonBody(isList ? `[${text}]` : `{${text}}`);
     if ('refusal' in part) return undefined;
-    into.addAll(part.body);
+    into.addRun(run, part.body);
   }
   return { value: into.value };
 }
@@ -113,18 +127,33 @@ function* runsOf(members: readonly Member[]): Generator<Member[]> {
 
 /** Pauses when the slice is spent; a parse of up to BYTES_PER_PARSE is one unit of a slice. */
 function pacer(slicing: Pauses): () => Promise<void> {
-  let shouldPause = slicing.startSlice();
+  const pause = chunkPacer(slicing);
   return async () => {
-    if (!shouldPause()) return;
-    await slicing.yieldNow();
-    shouldPause = slicing.startSlice();
+    await pause();
+  };
+}
+
+/** As `pacer`, for a caller that runs on at once when no pause is due (a stream's chunk callback). */
+function chunkPacer(slicing: Pauses): () => Promise<void> | undefined {
+  let shouldPause = slicing.startSlice();
+  return () => {
+    if (!shouldPause()) return undefined;
+    return slicing.yieldNow().then(() => {
+      shouldPause = slicing.startSlice();
+    });
   };
 }
 
 /** An object built from parsed pieces; each key an own property, as JSON.parse makes `__proto__` one. */
 class ObjectInto {
   readonly value: Record<string, unknown> = {};
-  add(key: string, item: unknown): void {
+  add(member: Member, item: unknown): void {
+    this.#set(member.key, item);
+  }
+  addRun(_run: Member[], part: unknown): void {
+    for (const [key, item] of Object.entries(part as Record<string, unknown>)) this.#set(key, item);
+  }
+  #set(key: string, item: unknown): void {
     Object.defineProperty(this.value, key, {
       value: item,
       enumerable: true,
@@ -132,18 +161,33 @@ class ObjectInto {
       configurable: true,
     });
   }
-  addAll(part: unknown): void {
-    for (const [key, item] of Object.entries(part as Record<string, unknown>)) this.add(key, item);
-  }
 }
 
 class ListInto {
   readonly value: unknown[] = [];
-  add(_key: string, item: unknown): void {
+  add(_member: Member, item: unknown): void {
     this.value.push(item);
   }
-  addAll(part: unknown): void {
+  addRun(_run: Member[], part: unknown): void {
     for (const item of part as unknown[]) this.value.push(item);
+  }
+}
+
+/** The members' places only (their text is checked already); LazyJson parses each when it is read. */
+class LazyInto {
+  readonly #members: LazyMember[] = [];
+  readonly value: LazyJson;
+  constructor(bytes: Buffer, isList: boolean) {
+    this.value = new LazyJson(isList ? 'list' : 'object', this.#members, (start, end) =>
+      bytes.toString('utf8', start, end),
+    );
+  }
+  add(member: Member, item: unknown): void {
+    const nested = item instanceof LazyJson ? item : undefined;
+    this.#members.push({ key: member.key, start: member.valueStart, end: member.valueEnd, nested });
+  }
+  addRun(run: Member[]): void {
+    for (const m of run) this.#members.push({ key: m.key, start: m.valueStart, end: m.valueEnd });
   }
 }
 
@@ -319,6 +363,12 @@ const TOO_DEEP = Buffer.from(`${'['.repeat(MAX_BODY_DEPTH)}${']'.repeat(MAX_BODY
  */
 export class StateDropper extends Transform {
   receivedEncodedLength = 0;
+  /**
+   * Pause tests between chunks: a socket on loopback hands over megabytes per turn of the event loop, and
+   * scanning them all before answering anyone stalled other clients 200-300 ms (bench serve-scale). Holding
+   * back a chunk's callback makes the stream push back on the socket until the yield has let others run.
+   */
+  readonly #pace: () => Promise<void> | undefined;
   #mode: 'start' | 'scan' | 'pass' = 'start';
   #depth = 0;
   #deepestDropped = 0;
@@ -329,9 +379,24 @@ export class StateDropper extends Transform {
   #lastKey: string | null = null;
   #dropping = false;
 
+  constructor(slicing?: Pauses) {
+    super();
+    this.#pace = slicing ? chunkPacer(slicing) : () => undefined;
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.receivedEncodedLength += chunk.length;
-    if (this.#mode === 'pass') return callback(null, chunk);
+    this.#scan(chunk);
+    const paused = this.#pace();
+    if (paused) void paused.then(() => callback());
+    else callback();
+  }
+
+  #scan(chunk: Buffer): void {
+    if (this.#mode === 'pass') {
+      this.push(chunk);
+      return;
+    }
     let emitFrom = 0;
     for (let i = 0; i < chunk.length && !this.#passing(); i++) {
       const step = this.#step(chunk[i]!);
@@ -346,7 +411,6 @@ export class StateDropper extends Transform {
       }
     }
     if (!this.#dropping) this.push(chunk.subarray(emitFrom));
-    callback();
   }
 
   #passing(): boolean {

@@ -4,6 +4,8 @@
  * range and names its path on failure, and a record's keys that its loader did not read are refused. Nothing
  * in a checkpoint is ever a program, a module or a path: a loader reads numbers, strings, flags and lists.
  */
+import { LazyJson } from './lazy-json.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** A checkpoint that is not one this version writes: the message names the first wrong field. */
@@ -73,14 +75,18 @@ export class Field {
 
   /** A list, each item read by `read`. */
   list<T>(read: (item: Field, index: number) => T): T[] {
-    if (!Array.isArray(this.value)) this.fail('a list');
-    return this.value.map((item, i) => read(new Field(item, `${this.path}[${i}]`), i));
+    return Array.from(this.items(), (item, i) => read(item, i));
   }
 
   /** The items of a list one at a time, for a loader that pauses between rows (a generator). */
   *items(): Generator<Field> {
-    if (!Array.isArray(this.value)) this.fail('a list');
-    for (const [i, item] of this.value.entries()) yield new Field(item, `${this.path}[${i}]`);
+    const v = this.value;
+    if (v instanceof LazyJson && v.kind === 'list') {
+      for (const [i, member] of v.members.entries()) yield new Field(v.valueOf(member), `${this.path}[${i}]`);
+      return;
+    }
+    if (!Array.isArray(v)) this.fail('a list');
+    for (const [i, item] of v.entries()) yield new Field(item, `${this.path}[${i}]`);
   }
 
   /**
@@ -88,38 +94,69 @@ export class Field {
    * which the typed readers refuse unless the loader asked with `has` first); any other key is refused.
    */
   record<T>(read: (get: (key: string) => Field, has: (key: string) => boolean) => T): T {
-    const value = this.#asRecord();
+    const record = this.#asRecord();
     const seen = new Set<string>();
     const get = (key: string) => {
       seen.add(key);
-      return new Field(Object.hasOwn(value, key) ? value[key] : undefined, `${this.path}.${key}`);
+      return new Field(record.get(key), `${this.path}.${key}`);
     };
     const has = (key: string) => {
       seen.add(key);
-      return Object.hasOwn(value, key);
+      return record.has(key);
     };
     const result = read(get, has);
-    for (const key of Object.keys(value))
+    for (const key of record.keys())
       if (!seen.has(key)) throw new CheckpointError(`${this.path}.${key}: is not a field this version reads`);
     return result;
   }
 
   /** A record used as a dictionary (ids to rows): each key checked by `checkKey`, each value read by `read`. */
   *entries(checkKey: (key: string) => boolean = () => true): Generator<[string, Field]> {
-    const value = this.#asRecord();
-    for (const key of Object.keys(value)) {
+    const record = this.#asRecord();
+    for (const key of record.keys()) {
       if (!checkKey(key))
         throw new CheckpointError(`${this.path}: ${JSON.stringify(key.slice(0, 64))} is not a valid key`);
-      yield [key, new Field(value[key], `${this.path}.${key}`)];
+      yield [key, new Field(record.get(key), `${this.path}.${key}`)];
     }
   }
 
-  #asRecord(): Record<string, unknown> {
+  #asRecord(): RecordView {
     const v = this.value;
+    if (v instanceof LazyJson) {
+      if (v.kind !== 'object') this.fail('a record');
+      return lazyRecord(v);
+    }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail('a record');
     // JSON.parse makes a "__proto__" key an own property; it is read as data and never assigned by key here.
-    return v as Record<string, unknown>;
+    return plainRecord(v as Record<string, unknown>);
   }
+}
+
+/** A record's keys and values, whether parsed already or read member by member (lazy-json.ts). */
+interface RecordView {
+  keys(): string[];
+  has(key: string): boolean;
+  /** The value, or undefined when the key is absent. */
+  get(key: string): unknown;
+}
+
+function plainRecord(value: Record<string, unknown>): RecordView {
+  return {
+    keys: () => Object.keys(value),
+    has: (key) => Object.hasOwn(value, key),
+    get: (key) => (Object.hasOwn(value, key) ? value[key] : undefined),
+  };
+}
+
+function lazyRecord(value: LazyJson): RecordView {
+  return {
+    keys: () => value.keys(),
+    has: (key) => value.member(key) !== undefined,
+    get: (key) => {
+      const member = value.member(key);
+      return member === undefined ? undefined : value.valueOf(member);
+    },
+  };
 }
 
 /** Runs a loader written as a generator to its end, without pauses (tests, small worlds). */

@@ -1,4 +1,5 @@
 import { isRecord } from './scenario/scenario-fields.js';
+import { LazyJson } from '../kernel/lazy-json.js';
 import type { FaultsState } from '../faults/state.js';
 
 /**
@@ -72,11 +73,16 @@ const NO_PAUSES: CheckSlicing = { startSlice: () => () => false, yieldNow: () =>
  * The snapshot, typed, or a SnapshotError naming the first field that is wrong. The usage map has an entry
  * per actor (100,000 in a large world), so it is checked in slices, yielding between them.
  */
+/** A snapshot as a restore reads it: its checkpoint may be one whose rows are parsed as they are read. */
+export type CheckedSnapshot = Omit<LiveSnapshot, 'checkpoint'> & {
+  checkpoint: Record<string, unknown> | LazyJson | null;
+};
+
 export async function checkSnapshot(
   value: unknown,
   format: string,
   slicing: CheckSlicing = NO_PAUSES,
-): Promise<LiveSnapshot> {
+): Promise<CheckedSnapshot> {
   if (!isRecord(value) || value['format'] !== format)
     throw new SnapshotError(`not a live snapshot (format ${format})`);
   const scenario = value['scenario'];
@@ -90,7 +96,7 @@ export async function checkSnapshot(
       throw new SnapshotError(`${name}: must be a hash`);
   }
   const checkpoint = value['checkpoint'];
-  if (checkpoint !== null && !isRecord(checkpoint))
+  if (checkpoint !== null && !isRecord(checkpoint) && !isLazyRecord(checkpoint))
     throw new SnapshotError('checkpoint: must be the world checkpoint record or null');
   if (!Array.isArray(value['inputs'])) throw new SnapshotError('inputs: must be a list');
   const inputs = value['inputs'].map((entry, index) => checkInput(entry, `inputs[${index}]`));
@@ -183,4 +189,8 @@ function checkTime(value: unknown, where: string): number {
   if (!(Number.isSafeInteger(value) && (value as number) >= 0))
     throw new SnapshotError(`${where}: must be epoch milliseconds`);
   return value as number;
+}
+
+function isLazyRecord(value: unknown): value is LazyJson {
+  return value instanceof LazyJson && value.kind === 'object';
 }

@@ -18,6 +18,7 @@ import { scenarioForRestore } from './scenario/restorable-scenario.js';
 import { InputLog } from './live-input-log.js';
 import { World, type WorldOptions } from './world.js';
 import { CheckpointError, Field } from '../kernel/checkpoint.js';
+import type { LazyJson } from '../kernel/lazy-json.js';
 
 export { SnapshotError, type LiveInput, type LiveSnapshot } from './live-snapshot.js';
 
@@ -257,7 +258,7 @@ export class LiveWorld {
   static async #fromCheckpoint(
     loaded: ScenarioWithSource,
     options: LiveOptions,
-    checkpoint: Record<string, unknown>,
+    checkpoint: Record<string, unknown> | LazyJson,
     slicing: Slicing,
   ): Promise<LiveWorld> {
     const steps = World.restore(loaded.scenario, Field.root(checkpoint, 'checkpoint'), worldOptions(options));

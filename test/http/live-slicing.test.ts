@@ -4,6 +4,8 @@ import { stateFingerprint, stateFingerprintParts } from '../../src/platform/snap
 import { LiveWorld, slicedStateHash, type LiveSnapshot, type Slicing } from '../../src/sim/live.js';
 import { parseScenarioWithSource, type ScenarioWithSource } from '../../src/sim/scenario/scenario.js';
 import { World } from '../../src/sim/world.js';
+import { readSnapshotBody } from '../../src/http/snapshot-body.js';
+import { LazyJson } from '../../src/kernel/lazy-json.js';
 
 /**
  * A restore on a running server builds the population, replays the log and checks the state hash in
@@ -122,6 +124,26 @@ describe('a restore in slices', () => {
     expect(snapshotOf(sliced).checkpoint).toEqual(snapshotOf(whole).checkpoint);
     const cancelled = { ...counting(50), cancelled: () => true };
     await expect(LiveWorld.restore(snapshot, loaded, cancelled)).rejects.toThrow('the restore was cancelled');
+  });
+
+  it('restores from a body read a piece at a time, its checkpoint rows parsed as they are read', async () => {
+    const loaded = parseScenarioWithSource(crowd(400));
+    const live = await LiveWorld.start(loaded, SECRET);
+    await live.advanceTo(live.nowMs + 3 * MIN);
+    const text = live.snapshotText();
+    const read = await readSnapshotBody(Buffer.from(text), counting(50));
+    const body = (read as { body: { checkpoint: unknown } }).body;
+    expect(body.checkpoint).toBeInstanceOf(LazyJson); // over a parse's share: the lazy path is the one tested
+    const fromBody = await LiveWorld.restore(body, loaded, counting(50));
+    const fromParsed = await LiveWorld.restore(JSON.parse(text), loaded);
+    expect(snapshotOf(fromBody).stateHash).toBe(snapshotOf(live).stateHash);
+    expect(snapshotOf(fromBody).checkpoint).toEqual(snapshotOf(fromParsed).checkpoint);
+    const tampered = text.replace(/"elo":1200/, '"elo":"x"');
+    expect(tampered).not.toBe(text);
+    const readTampered = await readSnapshotBody(Buffer.from(tampered), counting(50));
+    await expect(
+      LiveWorld.restore((readTampered as { body: unknown }).body, loaded, counting(50)),
+    ).rejects.toThrow(/^checkpoint\.[\w.[\]]*elo: must be/);
   });
 
   it('builds a large population in slices, the same population as in one call', async () => {

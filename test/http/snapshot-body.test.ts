@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../../src/http/server.js';
 import { readSnapshotBody, StateDropper } from '../../src/http/snapshot-body.js';
+import { LazyJson } from '../../src/kernel/lazy-json.js';
 
 /** A pause after every test, so every slice boundary is crossed; counts the yields. */
 function everyStep() {
@@ -76,9 +77,14 @@ describe('the restore body reader', () => {
     const value = { format: 'f', checkpoint, state: { rows } };
     const { counted, slicing } = everyStep();
     const answer = await read(JSON.stringify(value), slicing);
-    expect(answer).toEqual({ body: { format: 'f', checkpoint } });
-    const body = (answer as { body: { checkpoint: Record<string, unknown> } }).body;
-    expect(Object.hasOwn(body.checkpoint, '__proto__')).toBe(true);
+    const body = (answer as { body: { format: string; checkpoint: LazyJson } }).body;
+    expect(Object.keys(body)).toEqual(['format', 'checkpoint']);
+    // Kept as a LazyJson (its rows parsed when read, so they die young), equal to JSON.parse once read whole.
+    expect(body.checkpoint).toBeInstanceOf(LazyJson);
+    const whole = body.checkpoint.toPlain() as Record<string, unknown>;
+    expect(whole).toEqual(checkpoint);
+    expect(Object.hasOwn(whole, '__proto__')).toBe(true);
+    expect(body.checkpoint.keys()).toEqual(Object.keys(checkpoint));
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(counted.yields).toBeGreaterThan(4); // several parses, each a unit of a slice
     const refused = JSON.stringify({ format: 'f', checkpoint: { ...checkpoint, deep: { n: 1 } } }).replace(
