@@ -116,6 +116,30 @@ export interface HealthCounts {
 
 /** GET /api/health: map sizes, and active games counted from the live-game index (never the whole game log). */
 export function healthCounts(p: Platform): HealthCounts {
+  return {
+    agents: p.state.agents.size,
+    humans: p.state.humans.size,
+    gamesActive: activeGameCount(p),
+    posts: p.state.posts.size,
+  };
+}
+
+/**
+ * The count walks every agent's live-game set (100,000 of them in a large world: about 1 ms a health check),
+ * so it is kept until the next platform event: a game becomes active or stops being so only by one
+ * (game_started, game_ended), so a count taken at the same event count is still true.
+ */
+const activeGamesSeen = new WeakMap<Platform, { eventCount: number; gamesActive: number }>();
+
+function activeGameCount(p: Platform): number {
+  const seen = activeGamesSeen.get(p);
+  if (seen && seen.eventCount === p.eventCount) return seen.gamesActive;
+  const gamesActive = countActiveGames(p);
+  activeGamesSeen.set(p, { eventCount: p.eventCount, gamesActive });
+  return gamesActive;
+}
+
+function countActiveGames(p: Platform): number {
   let gamesActive = 0;
   for (const [agentId, ids] of p.state.liveGamesByAgent) {
     for (const id of ids) {
@@ -124,5 +148,5 @@ export function healthCounts(p: Platform): HealthCounts {
       if (game.status === 'active' && game.whiteId === agentId) gamesActive++;
     }
   }
-  return { agents: p.state.agents.size, humans: p.state.humans.size, gamesActive, posts: p.state.posts.size };
+  return gamesActive;
 }
