@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { collectChunks, joinInSlices } from '../../src/http/body-chunks.js';
+import { collectChunks, joinAtOnce, joinInSlices } from '../../src/http/body-chunks.js';
 
 const requestWith = (contentLength?: number) =>
   ({
@@ -9,10 +9,30 @@ const requestWith = (contentLength?: number) =>
   }) as FastifyRequest;
 
 describe('a large body kept as its chunks (src/http/body-chunks.ts)', () => {
-  it('collects the chunks, joins them in shares with a pause between, byte for byte', async () => {
-    const parts = Array.from({ length: 40 }, (_, i) => Buffer.alloc(1 << 20, i)); // 40 MB in 1 MB chunks
+  it('copies a body of declared length into one buffer of its own as it arrives', async () => {
+    const parts = Array.from({ length: 12 }, (_, i) => Buffer.alloc(100_000 + i, i));
     const total = parts.reduce((n, p) => n + p.length, 0);
     const body = await collectChunks(requestWith(total), Readable.from(parts));
+    expect([body.chunks.length, body.length, body.own]).toEqual([1, total, true]);
+    const joined = await joinInSlices(body, () => Promise.reject(new Error('nothing left to join')));
+    expect(joined.equals(Buffer.concat(parts))).toBe(true);
+    expect(parts.some((p) => p.buffer === joined.buffer)).toBe(false);
+  });
+
+  it('keeps chunks from where a filtered body outgrows its declared length', async () => {
+    // A filter that writes more than it read: `{"state":1}` arrives as `{"state":null}`.
+    const filtered = Object.assign(Readable.from([Buffer.from('{"state":'), Buffer.from('null}')]), {
+      receivedEncodedLength: 11,
+    });
+    const body = await collectChunks(requestWith(11), filtered);
+    expect(body.own).toBeUndefined();
+    expect(joinAtOnce(body).toString()).toBe('{"state":null}');
+  });
+
+  it('collects the chunks of a body of undeclared length, joins them in shares with a pause between, byte for byte', async () => {
+    const parts = Array.from({ length: 40 }, (_, i) => Buffer.alloc(1 << 20, i)); // 40 MB in 1 MB chunks
+    const total = parts.reduce((n, p) => n + p.length, 0);
+    const body = await collectChunks(requestWith(), Readable.from(parts));
     expect([body.chunks.length, body.length]).toEqual([40, total]);
     let pauses = 0;
     const joined = await joinInSlices(body, () => {
