@@ -1,7 +1,14 @@
 import type { Platform } from '../platform/platform.js';
 import type { Agent, Human } from '../platform/state.js';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteContract } from './contract/define.js';
-import type { FaultsResponse, InvariantResult, SimJob, WriteReportResponse } from './contract/control.js';
+import type { Readable } from 'node:stream';
+import type {
+  FaultsResponse,
+  InvariantResult,
+  SimJob,
+  SnapshotResponse,
+  WriteReportResponse,
+} from './contract/control.js';
 
 export type { AuthMode } from './contract/define.js';
 
@@ -19,6 +26,7 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
+  /** The answer as data; a JsonStream for one written as it is read (a live server's snapshot). */
   body: unknown;
   headers?: Record<string, string>;
   /** The body already written as JSON text (a snapshot): sent as it is instead of `body`. */
@@ -75,8 +83,13 @@ export interface LiveControl {
   setSpeed(speed: number): void;
   /** Writes the session's report set (serve --out), as a job; `bad_request` where no folder was given. */
   writeReport(): Promise<WriteReportResponse>;
-  /** The whole world as the snapshot route answers it (with `success: true`), as JSON text. */
+  /** The whole world as the snapshot route answers it (with `success: true`), as JSON text in one string. */
   snapshotText(): string;
+  /**
+   * The same text written as a job, in slices, as it is read (a 100,000-agent world's is hundreds of
+   * megabytes); `busy` while another job runs. Requests that would change the world are refused until it ends.
+   */
+  snapshot(): Promise<JsonStream<SnapshotResponse>>;
   /** Replaces the world by replaying a snapshot. */
   restore(snapshot: unknown): Promise<void>;
   /** Mints lamports into the wallet of the agent so named. */
@@ -104,7 +117,27 @@ export class JsonText<T> {
   constructor(readonly text: string) {}
 }
 
-type LiveAnswer<C extends RouteContract> = ResponseOf<C> | JsonText<ResponseOf<C>>;
+/**
+ * An answer written as JSON text while it is read: its stream gives the text in chunks (strings) as the
+ * reader takes them, so a writer may pause between them (a snapshot of a large world). The HTTP server
+ * sends the stream as it comes; an in-process client reads it to the end. Read it to the end or destroy it:
+ * the writer may hold the world until then.
+ */
+export class JsonStream<T> {
+  declare readonly of: T;
+  constructor(readonly stream: Readable) {}
+
+  /** The whole text (an in-process reader). */
+  async text(): Promise<string> {
+    let text = '';
+    this.stream.setEncoding('utf8'); // a character split between two chunks is joined whole
+    for await (const chunk of this.stream) text += chunk as string;
+    return text;
+  }
+}
+
+type LiveAnswer<C extends RouteContract> =
+  ResponseOf<C> | JsonText<ResponseOf<C>> | JsonStream<ResponseOf<C>>;
 
 /** A control route of a live world: it acts on the world through `LiveControl` and may wait for a job. */
 export interface LiveRoute<C extends RouteContract = RouteContract> {

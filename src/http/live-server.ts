@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import * as C from '../api/contract/control.js';
 import { LiveControlApi } from '../api/dispatch.js';
 import { errorResponse } from '../api/errors.js';
-import type { ApiRequest, ApiResponse, LiveControl } from '../api/types.js';
+import { JsonStream, type ApiRequest, type ApiResponse, type LiveControl } from '../api/types.js';
 import { fail, PlatformError } from '../kernel/errors.js';
 import { LiveWorld, SnapshotError, type LiveSnapshot, type Slicing } from '../sim/live.js';
 import type { ScenarioWithSource } from '../sim/scenario/scenario.js';
@@ -68,6 +70,8 @@ export type SessionReportWriter = (
 ) => { files: string[]; agents: number; failed: boolean };
 
 export const DEFAULT_SLICE_MS = 10;
+/** A snapshot goes to the socket in chunks of about this many characters: few writes, little held at once. */
+const CHUNK_CHARS = 256 * 1024;
 const INSTANTS_PER_SLICE = 200; // without a wall clock (tests): a slice is this many instants of world time
 const MIN_RESTORE_LIMIT = 64 * 1024 * 1024; // OURS: a snapshot of serve's own population after weeks is far smaller
 /** A tick is the real-time clock's own step: an advance or a restore someone asks for stops it and goes first. */
@@ -88,6 +92,8 @@ export class LiveServer implements LiveControl {
   #job: Job | null = null;
   #running: Promise<unknown> | null = null;
   #cancel = false;
+  /** Ends the snapshot being written (its stream destroyed), when one is. */
+  #stopWriting: (() => void) | null = null;
   #largestSnapshotBytes = 0;
   /** What HTTP clients meet (src/http/faults.ts): the server hands it to buildServer. */
   readonly httpFaults: HttpFaults;
@@ -146,6 +152,7 @@ export class LiveServer implements LiveControl {
     const control = CONTROL.handle(request, this);
     if (control) return control;
     if (this.#job === 'restore') return refusalOf(busy('a snapshot is being restored'));
+    if (this.#job === 'snapshot' && !this.current.leavesWorldAsIs(request)) return refusalOf(writingBusy());
     return this.current.handle(request);
   }
 
@@ -161,10 +168,68 @@ export class LiveServer implements LiveControl {
     return this.exclusive('advance', (slicing) => this.current.stepToNextTimer(slicing));
   }
 
+  /** The snapshot in one string, for a caller in this process (the twin's helper). */
   snapshotText(): string {
-    const text = this.current.snapshotText({ success: true, faults: this.httpFaults.state() });
+    const text = this.current.snapshotText(this.#snapshotHead());
     this.#largestSnapshotBytes = Math.max(this.#largestSnapshotBytes, Buffer.byteLength(text));
     return text;
+  }
+
+  /**
+   * The snapshot route's answer: the same text, written as a job while the socket takes it, so no slice
+   * of it keeps other clients waiting longer than a slice. The world stays as it is until the last piece is
+   * made (or the reader goes away, or POST /_sim/clock/cancel cuts it short): no other job runs, and
+   * requests that would change it are refused busy (`handle`); reads without a key are answered.
+   */
+  snapshot(): Promise<JsonStream<C.SnapshotResponse>> {
+    return new Promise((answer, refuse) => {
+      this.exclusive('snapshot', async (slicing) => {
+        const pieces = await this.current.snapshotPieces(this.#snapshotHead(), slicing);
+        if (slicing.cancelled?.()) throw busy('the snapshot was cancelled before it was written');
+        // The job ends when the last piece is made (what is left to send reads nothing of the world), or
+        // when the text is cut short: the reader gone, or a cancel.
+        await new Promise<void>((made) => {
+          const chunks = this.#chunks(pieces, slicing, made);
+          const stream = Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_CHARS });
+          void finished(stream)
+            .catch(() => undefined)
+            .then(made);
+          this.#stopWriting = () => stream.destroy();
+          answer(new JsonStream(stream));
+        }).finally(() => (this.#stopWriting = null));
+      }).catch(refuse); // a refusal before the answer (busy); nothing once the answer is on its way
+    });
+  }
+
+  #snapshotHead(): Record<string, unknown> {
+    return { success: true, faults: this.httpFaults.state() };
+  }
+
+  /**
+   * The pieces joined into chunks of about CHUNK_CHARS, made a slice at a time: between slices other
+   * requests are answered. Calls `made` once the last piece is made; stops (cutting the text short) when
+   * the job is cancelled.
+   */
+  async *#chunks(pieces: Iterator<string>, slicing: Slicing, made: () => void): AsyncGenerator<string> {
+    let bytes = 0;
+    let chunk = '';
+    let shouldPause = slicing.startSlice();
+    for (let next = pieces.next(); !next.done; next = pieces.next()) {
+      chunk += next.value;
+      if (chunk.length >= CHUNK_CHARS) {
+        bytes += Buffer.byteLength(chunk);
+        yield chunk;
+        chunk = '';
+      }
+      if (!shouldPause()) continue;
+      await slicing.yieldNow();
+      if (slicing.cancelled?.()) throw new Error('the snapshot was cancelled while it was written');
+      shouldPause = slicing.startSlice();
+    }
+    bytes += Buffer.byteLength(chunk);
+    this.#largestSnapshotBytes = Math.max(this.#largestSnapshotBytes, bytes);
+    made();
+    if (chunk !== '') yield chunk;
   }
 
   /**
@@ -190,6 +255,7 @@ export class LiveServer implements LiveControl {
   }
 
   airdrop(handle: string, lamports: number): { wallet: string; balanceLamports: number } {
+    if (this.#job === 'snapshot') throw writingBusy();
     const wallet = this.current.airdrop(handle, lamports);
     return { wallet, balanceLamports: this.current.world.platform.ledger.balance(wallet) };
   }
@@ -231,10 +297,11 @@ export class LiveServer implements LiveControl {
     }
   }
 
-  /** Asks the running job to stop at its next slice; false when nothing runs. */
+  /** Asks the running job to stop at its next slice (a snapshot's reader waiting for more is cut off); false when nothing runs. */
   cancel(): boolean {
     if (!this.#job) return false;
     this.#cancel = true;
+    this.#stopWriting?.();
     return true;
   }
 
@@ -325,6 +392,10 @@ const _snapshotMatchesContract: SnapshotMatchesContract = true; // fails to comp
 
 function busy(message: string): PlatformError {
   return new PlatformError('busy', message, { retry_after: 1 });
+}
+
+function writingBusy(): PlatformError {
+  return busy('a snapshot is being written; until it is, only reads without an API key are answered');
 }
 
 /** A refusal's answer; one that says when to retry (busy) carries it as a Retry-After header too. */

@@ -5,7 +5,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { errorResponse } from '../api/errors.js';
-import type { ApiRequest, ApiResponse } from '../api/types.js';
+import { JsonStream, type ApiRequest, type ApiResponse } from '../api/types.js';
 import { CONTRACTS } from '../api/contract/index.js';
 import { limitBody } from './body-limit.js';
 import { collectChunks, joinAtOnce, type BodyChunks } from './body-chunks.js';
@@ -374,9 +374,13 @@ export function writeInternalErrorLine(requestId: string, error: unknown): void 
   process.stderr.write(`${scrubLine(line)}\n`); // a message may quote request text, key included
 }
 
-/** Writes a route-table answer: status, headers (Retry-After), JSON body (or the JSON text it already is). */
+/**
+ * Writes a route-table answer: status, headers (Retry-After), JSON body (or the JSON text it already is, or
+ * the stream of that text as it is written: a live server's snapshot, sent as the socket takes it).
+ */
 export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   reply.code(response.status).header('content-type', JSON_TYPE);
   if (response.headers) reply.headers(response.headers);
+  if (response.body instanceof JsonStream) return reply.send(response.body.stream);
   return reply.send(response.text ?? JSON.stringify(response.body));
 }

@@ -1,5 +1,5 @@
 import { errorResponse } from '../api/errors.js';
-import type { ApiResponse } from '../api/types.js';
+import { JsonStream, type ApiResponse } from '../api/types.js';
 import { JSON_TYPE } from '../http/direct-get.js';
 import type { GuardCheck } from '../http/guard.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody, type RequestHandler } from '../http/server.js';
@@ -39,7 +39,11 @@ export function socketlessFetch(
       );
     const read = readJsonBody(text);
     if ('refusal' in read) return toResponse(read.refusal);
-    return toResponse(await handler.handle({ method, path, headers, body: read.body }));
+    const answer = await handler.handle({ method, path, headers, body: read.body });
+    // An answer written as it is read (a snapshot) is read whole: there is no socket to stream it to.
+    return answer.body instanceof JsonStream
+      ? toResponse({ ...answer, body: undefined, text: await answer.body.text() })
+      : toResponse(answer);
   };
 }
 

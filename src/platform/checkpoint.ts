@@ -1,4 +1,5 @@
 import { CheckpointError, type Field, type Json } from '../kernel/checkpoint.js';
+import { JsonLater, JsonRows, materialized } from '../kernel/json-parts.js';
 import type { AleaState } from '../kernel/rng.js';
 import { currentFen } from '../rules/chess/chess.js';
 import type { LedgerAccountKind, LedgerJournalEntry } from '../escrow/ledger.js';
@@ -9,7 +10,7 @@ import { saveEntry } from './social/storage/activity-rows.js';
 import * as read from './checkpoint-records.js';
 import { id, pair } from './checkpoint-records.js';
 import type { Platform, SavedCounters } from './platform.js';
-import { fingerprintTable } from './snapshot.js';
+import { fingerprintTableRows } from './snapshot.js';
 import { STATE_TABLES, type StateTable } from './state.js';
 
 /**
@@ -33,25 +34,36 @@ import { STATE_TABLES, type StateTable } from './state.js';
  * (createPlatform makes them), and the derived read indexes (built from the state on their first read).
  */
 export function savePlatform(p: Platform): Json {
-  const tables: Record<string, Json> = {};
+  return materialized(platformCheckpoint(p)) as Json;
+}
+
+/**
+ * `savePlatform`'s data with its tables, accounts and journal made a row at a time as they are written
+ * (src/kernel/json-parts.ts: `jsonParts` writes the same text JSON.stringify writes of `savePlatform`), for a
+ * live server that writes a large world's snapshot between other requests. The platform must not change
+ * until the last piece is written.
+ */
+export function platformCheckpoint(p: Platform): Record<string, unknown> {
+  const tables: Record<string, JsonRows> = {};
   for (const name of Object.keys(STATE_TABLES) as StateTable[])
-    tables[name] =
-      name === 'activity' ? saveActivity(p) : (fingerprintTable(p, name, { includeUsage: true }) as Json);
+    tables[name] = new JsonRows(
+      name === 'activity' ? activityRows(p) : fingerprintTableRows(p, name, { includeUsage: true }),
+    );
   return {
     nowMs: p.nowMs,
     counters: saveCounters(p.savedCounters()),
     handleHistory: p.handleHistory.entries().map(([actorId, list]) => [actorId, list.map((e) => ({ ...e }))]),
     ledger: {
-      accounts: p.ledger.balances(),
-      journal: p.ledger.journal.map(saveJournalEntry),
+      accounts: new JsonLater(() => new JsonRows(p.ledger.balances())),
+      journal: JsonRows.of(p.ledger.journal, saveJournalEntry),
     },
-    timers: p.timers.save((timer) => ({ ...timer })),
+    timers: new JsonLater(() => p.timers.save((timer) => ({ ...timer }))),
     tables,
   };
 }
 
-function saveActivity(p: Platform): Json {
-  return [...p.state.activity].map(([actorId, entries]) => [actorId, entries.map(saveEntry)]);
+function* activityRows(p: Platform): Generator<Json> {
+  for (const [actorId, entries] of p.state.activity) yield [actorId, entries.map(saveEntry)];
 }
 
 function saveCounters(counters: SavedCounters): Json {

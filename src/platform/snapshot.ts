@@ -27,16 +27,19 @@ export function stateFingerprint(p: Platform, options: { includeUsage?: boolean 
 }
 
 /**
- * One table in the form `stateFingerprint` writes it, as JSON-ready data sharing nothing with the live records
- * (the platform checkpoint saves its tables in this form: src/platform/checkpoint.ts).
+ * One table's rows in the form `stateFingerprint` writes them, as JSON-ready data sharing nothing with the
+ * live records, each made as it is read (the platform checkpoint saves its tables in this form, a row at a
+ * time: src/platform/checkpoint.ts). The platform must not change until the last row is read.
  */
-export function fingerprintTable(
+export function* fingerprintTableRows(
   p: Platform,
   name: StateTable,
   options: { includeUsage?: boolean } = {},
-): unknown {
+): Generator<unknown> {
   const special = SPECIAL_TABLES[name];
-  return special ? plain([...special(p, options)]) : plain(p.state[name]);
+  const table: Iterable<unknown> = special ? special(p, options) : (p.state[name] as Iterable<unknown>);
+  if (table instanceof Map) for (const [key, item] of table) yield [key, plain(item)];
+  else for (const row of table) yield plain(row);
 }
 
 /**

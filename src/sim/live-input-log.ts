@@ -39,7 +39,15 @@ export class InputLog {
 
   /** The inputs as the snapshot's JSON list. */
   toJson(): string {
-    return `[${this.#entries.map((entry) => JSON.stringify(this.#decode(entry))).join(',')}]`;
+    return [...this.jsonParts()].join('');
+  }
+
+  /** `toJson`'s text an input at a time, for a snapshot written between other requests. */
+  *jsonParts(): Generator<string> {
+    yield '[';
+    for (const [i, entry] of this.#entries.entries())
+      yield `${i === 0 ? '' : ','}${JSON.stringify(this.#decode(entry))}`;
+    yield ']';
   }
 
   #encode(request: RecordedRequest): unknown[] {

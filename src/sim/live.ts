@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from '../api/types.js';
 import { toIso } from '../kernel/clock.js';
 import { requireAgent } from '../platform/identity/identity.js';
-import { stateFingerprint, stateFingerprintParts } from '../platform/snapshot.js';
+import { stateFingerprintParts } from '../platform/snapshot.js';
+import { jsonParts } from '../kernel/json-parts.js';
 import type { Agent, Human } from '../platform/state.js';
 import { airdrop } from '../platform/money/transfers.js';
 import {
@@ -193,12 +194,28 @@ export class LiveWorld {
     return JSON.parse(this.snapshotText()) as LiveSnapshot;
   }
 
-  /**
-   * The snapshot as JSON text, written directly: the state's canonical text (already JSON) and the inputs'
-   * texts are spliced in rather than parsed and written again, which halves the time the server spends on it.
-   */
+  /** The snapshot as JSON text in one string (the twin, tests, benches): `snapshotPieces` joined. */
   snapshotText(extra: Record<string, unknown> = {}): string {
-    const state = stateFingerprint(this.world.platform, { includeUsage: true });
+    return [...this.#snapshotParts(extra, stateHashOf(this.world))].join('');
+  }
+
+  /**
+   * The snapshot's text as pieces, made as they are read, for a server that writes a large world's snapshot
+   * between other requests: the state's hash leads the text, so it is worked out first (a slice at a time);
+   * then the head, the checkpoint a row at a time (World.checkpointData), the inputs, every actor's
+   * counters and the state's canonical text. The state and counters are written from the world as it is
+   * when each piece is made, so the world must not change until the last piece is read: the live server
+   * writes it as a job (src/http/live-server.ts).
+   */
+  async snapshotPieces(extra: Record<string, unknown>, slicing: Slicing): Promise<Generator<string>> {
+    return this.#snapshotParts(extra, await slicedStateHash(this.world, slicing));
+  }
+
+  /**
+   * The head's fields in their order, then the checkpoint, inputs, usage and state spliced in as text (the
+   * state's canonical text is already JSON, and is not parsed and written again).
+   */
+  *#snapshotParts(extra: Record<string, unknown>, stateHash: string): Generator<string> {
     const head = {
       ...extra,
       format: FORMAT,
@@ -206,13 +223,35 @@ export class LiveWorld {
       keySecret: this.#keySecret ? Buffer.from(this.#keySecret).toString('hex') : null,
       nowMs: this.nowMs,
       now: toIso(this.nowMs),
-      stateHash: sha256(state),
+      stateHash,
       fingerprint: this.world.fingerprintSoFar(),
     };
-    const checkpoint = this.#inputs ? 'null' : JSON.stringify(this.world.save());
-    const inputs = this.#inputs?.toJson() ?? '[]';
-    const usage = JSON.stringify(usageOfEveryActor(this));
-    return `${JSON.stringify(head).slice(0, -1)},"checkpoint":${checkpoint},"inputs":${inputs},"usage":${usage},"state":${state}}`;
+    yield `${JSON.stringify(head).slice(0, -1)},"checkpoint":`;
+    if (this.#inputs) yield 'null';
+    else yield* jsonParts(this.world.checkpointData());
+    yield ',"inputs":';
+    if (this.#inputs) yield* this.#inputs.jsonParts();
+    else yield '[]';
+    yield ',"usage":';
+    yield* usageParts(this);
+    yield ',"state":';
+    yield* stateFingerprintParts(this.world.platform, { includeUsage: true });
+    yield '}';
+  }
+
+  /**
+   * Whether answering `request` now leaves the world as it is, so it may be answered while a snapshot is
+   * written: a read (no route that changes state) carrying no valid key (an authenticated request counts
+   * against its caller's quota), with no platform timer due that answering would settle first.
+   */
+  leavesWorldAsIs(request: ApiRequest): boolean {
+    const { api, platform } = this.world;
+    const due = platform.nextTimerDueMs();
+    return (
+      (due === undefined || due > platform.nowMs) &&
+      api.isReadOnly(request) &&
+      api.actorOf(request) === undefined
+    );
   }
 
   /**
@@ -357,12 +396,20 @@ function actorWithId(live: LiveWorld, id: string): Agent | Human | undefined {
   return state.agents.get(id) ?? state.humans.get(id);
 }
 
-function usageOfEveryActor(live: LiveWorld): Record<string, Usage> {
+/**
+ * Every actor's counters as the snapshot's `usage` object, an actor a piece: JSON.stringify's text of the
+ * object keyed by id in insertion order (an id is never an array index, which JSON.stringify would put first).
+ */
+function* usageParts(live: LiveWorld): Generator<string> {
   const state = live.world.platform.state;
-  const out: Record<string, Usage> = {};
-  for (const actor of [...state.agents.values(), ...state.humans.values()])
-    out[actor.id] = { ...actor.usage };
-  return out;
+  yield '{';
+  let first = true;
+  for (const actors of [state.agents.values(), state.humans.values()])
+    for (const actor of actors) {
+      yield `${first ? '' : ','}${JSON.stringify(actor.id)}:${JSON.stringify(actor.usage satisfies Usage)}`;
+      first = false;
+    }
+  yield '}';
 }
 
 /** The state hash a snapshot states, worked out a piece of the state's text at a time, yielding between slices. */
@@ -378,6 +425,9 @@ export async function slicedStateHash(world: World, slicing: Slicing = UNSLICED)
   return `sha256:${hash.digest('hex')}`;
 }
 
-function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+/** `slicedStateHash` in one call. */
+function stateHashOf(world: World): string {
+  const hash = createHash('sha256');
+  for (const part of stateFingerprintParts(world.platform, { includeUsage: true })) hash.update(part);
+  return `sha256:${hash.digest('hex')}`;
 }

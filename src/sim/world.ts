@@ -9,7 +9,8 @@ import type { PlatformEvent } from '../platform/events.js';
 import { Fingerprint } from '../kernel/canonical.js';
 import { CheckpointError, Field, type Json } from '../kernel/checkpoint.js';
 import type { AleaState } from '../kernel/rng.js';
-import { loadPlatform, savePlatform } from '../platform/checkpoint.js';
+import { loadPlatform, platformCheckpoint } from '../platform/checkpoint.js';
+import { JsonLater, JsonRows, materialized } from '../kernel/json-parts.js';
 import {
   countsOf,
   loadAgentStats,
@@ -563,20 +564,31 @@ export class World {
 
   /** The whole world as JSON data (src/kernel/checkpoint.ts): `World.restore` rebuilds it without replay. */
   save(): Json {
+    return materialized(this.checkpointData()) as Json;
+  }
+
+  /**
+   * `save`'s data with its agents and the platform's rows made one at a time as they are written
+   * (src/kernel/json-parts.ts), so a live server writes a large world's checkpoint between other requests.
+   * The world must not change until the last piece is written.
+   */
+  checkpointData(): Record<string, unknown> {
     const why = this.whyNotCheckpointable();
     if (why) throw new Error(`cannot checkpoint this world: ${why}`);
     return {
       format: CHECKPOINT_FORMAT,
-      platform: savePlatform(this.platform),
-      agents: this.agents.map((agent) => this.#saveAgent(agent)),
-      queue: this.#scheduler.save(saveWorldEvent),
-      deferred: [...this.#deferred].map(([id, action]) => {
-        const step = action as { agent: number; step: Json };
-        return [id, step.agent, step.step];
-      }),
+      platform: platformCheckpoint(this.platform),
+      agents: JsonRows.of(this.agents, (agent) => this.#saveAgent(agent)),
+      queue: new JsonLater(() => this.#scheduler.save(saveWorldEvent)),
+      deferred: new JsonLater(() =>
+        [...this.#deferred].map(([id, action]) => {
+          const step = action as { agent: number; step: Json };
+          return [id, step.agent, step.step];
+        }),
+      ),
       nextAction: this.#nextAction,
       steps: this.#steps,
-      invariants: this.invariants.save(),
+      invariants: new JsonLater(() => this.invariants.save()),
       fingerprint: this.#fingerprint.save(),
       requests: saveRequestStats(this.requests),
       eventCounts: countsOf(this.#eventCounts),

@@ -38,8 +38,11 @@ export const MAX_ADVANCE_MS = 366 * 24 * 60 * 60 * 1000;
 export const MAX_AIRDROP_SOL = 1000;
 /** OURS: the real-time clock's speed bounds, virtual seconds per wall second (`serve --speed` too). */
 export const MAX_SPEED = 100_000;
-/** The long jobs of a live server, one at a time: the real-time clock's tick, an advance, a restore, a session report. */
-export const SIM_JOBS = ['tick', 'advance', 'restore', 'report'] as const;
+/**
+ * The long jobs of a live server, one at a time: the real-time clock's tick, an advance, a restore, a session
+ * report, a snapshot being written.
+ */
+export const SIM_JOBS = ['tick', 'advance', 'restore', 'report', 'snapshot'] as const;
 
 // ------------------------------------------------------------------------------------------------ shapes
 
@@ -325,9 +328,9 @@ export const getSnapshot = defineRoute({
   group: 'Simulator control',
   auth: 'none',
   summary:
-    'The whole live world as JSON: scenario, key secret, input log, state hash; it holds the key secret, so keep it private',
+    'The whole live world as JSON: scenario, key secret, input log, state hash; it holds the key secret, so keep it private. Written in slices as a job: busy while another job runs; meanwhile requests that would change the world are refused busy',
   response: SnapshotResponse,
-  errors: [],
+  errors: ['busy'],
 });
 
 export const restoreSnapshot = defineRoute({

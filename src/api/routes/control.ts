@@ -10,14 +10,7 @@ import { registerHuman } from '../../platform/identity/humans.js';
 import { clockFields, externalAccountView } from '../control-views.js';
 import * as C from '../contract/control.js';
 import type { BodyOf } from '../contract/define.js';
-import {
-  implement,
-  implementLive,
-  JsonText,
-  type LiveControl,
-  type LiveRoute,
-  type Route,
-} from '../types.js';
+import { implement, implementLive, type LiveControl, type LiveRoute, type Route } from '../types.js';
 
 /**
  * The simulator's control rows of the route table (OURS, under /_sim, no key), all declared in
@@ -80,7 +73,7 @@ export const liveControlRoutes: LiveRoute[] = [
     live.resume();
     return { success: true as const, ...clockFields(live) };
   }),
-  implementLive(C.getSnapshot, ({ live }) => new JsonText<C.SnapshotResponse>(live.snapshotText())),
+  implementLive(C.getSnapshot, ({ live }) => live.snapshot()),
   implementLive(C.restoreSnapshot, async ({ live, body }) => {
     await live.restore(body);
     return { success: true as const, restored: true as const, ...clockFields(live) };
