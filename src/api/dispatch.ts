@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../kernel/errors.js';
 import { countRequest } from '../platform/identity/identity.js';
-import { actorForKey } from '../platform/identity/actors.js';
+import { actorById, actorForKey } from '../platform/identity/actors.js';
 import { msUntilNextDay, retryAfterSeconds } from '../rules/rate-limit.js';
 import { dailyQuotaUsedUp, QUOTA_WARNING_HEADER, quotaWarningText } from '../rules/daily-quota.js';
 import type { Platform } from '../platform/platform.js';
@@ -54,10 +54,18 @@ addWireFormats(queryAjv);
 export class Api {
   readonly platform: Platform;
   readonly #routes: RouteTable<Route>;
+  /**
+   * Actor ids by the Authorization header that named them, for `Bearer <key>` exactly and only where keys
+   * are seeded (Platform.seededKeyIds, which this follows): a client sends the same header text on every
+   * request, so its actor is found without reading the key out of it or hashing the key's text again. At
+   * most one entry per valid key; a live server's secret keys are never held.
+   */
+  readonly #actorIdByHeader: Map<string, string> | null;
 
   constructor(platform: Platform, routes: readonly Route[] = ROUTES) {
     this.platform = platform;
     this.#routes = new RouteTable(compileRoutes(routes));
+    this.#actorIdByHeader = platform.seededKeyIds === null ? null : new Map();
   }
 
   /**
@@ -93,13 +101,38 @@ export class Api {
     this.platform.advanceTo(this.platform.nowMs);
     const admitted =
       as === undefined
-        ? authenticate(this.platform, compiled.contract, request.headers)
+        ? this.#authenticate(compiled.contract, request.headers)
         : admit(this.platform, compiled.contract, as);
     if ('status' in admitted) return withRetryAfter(admitted);
     const response = this.#answer(compiled, params, query, request.body, admitted.actor);
     return admitted.quotaWarning === null
       ? response
       : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
+  }
+
+  #authenticate(route: RouteContract, headers: ApiRequest['headers'] = {}): Admission | ApiResponse {
+    // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
+    // and reads leaderboards. Routes where a key is optional judge a key that is sent.
+    if (route.auth === 'none') return ANONYMOUS;
+    const header = headers['authorization'] ?? headers['Authorization'];
+    if (header === undefined || header === '') {
+      return route.auth === 'required'
+        ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
+        : ANONYMOUS;
+    }
+    const actor = this.#actorOfHeader(header);
+    if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
+    return admit(this.platform, route, actor);
+  }
+
+  #actorOfHeader(header: string): Agent | Human | undefined {
+    const knownId = this.#actorIdByHeader?.get(header);
+    if (knownId !== undefined) return actorById(this.platform, knownId);
+    const key = keyOfHeader(header);
+    const actor = key === undefined ? undefined : actorForKey(this.platform, key);
+    if (actor && this.#actorIdByHeader && header === `Bearer ${key}`)
+      this.#actorIdByHeader.set(header, actor.id);
+    return actor;
   }
 
   /** Validates and runs the handler; a refusal it raises is answered here, so a quota warning reaches refusals too. */
@@ -273,29 +306,13 @@ interface Admission {
 
 const ANONYMOUS: Admission = { actor: null, quotaWarning: null };
 
-function authenticate(
-  platform: Platform,
-  route: RouteContract,
-  headers: ApiRequest['headers'] = {},
-): Admission | ApiResponse {
-  // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
-  // and reads leaderboards. Routes where a key is optional judge a key that is sent.
-  if (route.auth === 'none') return ANONYMOUS;
-  const header = headers['authorization'] ?? headers['Authorization'];
-  if (header === undefined || header === '') {
-    return route.auth === 'required'
-      ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
-      : ANONYMOUS;
-  }
-  const key = bearerKey(headers);
-  const actor = key === undefined ? undefined : actorForKey(platform, key);
-  if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
-  return admit(platform, route, actor);
-}
-
 function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
   const header = headers['authorization'] ?? headers['Authorization'];
-  return header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  return header === undefined ? undefined : keyOfHeader(header);
+}
+
+function keyOfHeader(header: string): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
 /**

@@ -32,6 +32,8 @@ function assertInstant(ms: number): void {
 
 /** UTC ISO 8601 with milliseconds, the form the real service's examples use. */
 export function toIso(ms: number): string {
+  // Most answers write the instant the previous one wrote (every request at one virtual instant reads it).
+  if (ms === lastIso.ms) return lastIso.text;
   if (!(ms >= 0 && ms < YEAR_10000_MS) || !Number.isInteger(ms)) return new Date(ms).toISOString();
   // Date's text, written from the day's cached prefix: views write an instant for nearly every field.
   const day = Math.floor(ms / DAY_MS);
@@ -39,8 +41,14 @@ export function toIso(ms: number): string {
   const hours = Math.floor(inDay / 3_600_000);
   const minutes = Math.floor(inDay / 60_000) % 60;
   const seconds = Math.floor(inDay / 1000) % 60;
-  return `${dayPrefix(day)}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[inDay % 1000]}Z`;
+  const text = `${dayPrefix(day)}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[inDay % 1000]}Z`;
+  lastIso.ms = ms;
+  lastIso.text = text;
+  return text;
 }
+
+/** The last instant toIso wrote, and its text. */
+const lastIso = { ms: Number.NaN, text: '' };
 
 const DAY_MS = 86_400_000;
 /** Beyond year 9999 (and before 1970) Date writes the expanded form; leave those to it. */

@@ -1,7 +1,8 @@
 import type { Move } from 'chessops';
 import { makeFen } from 'chessops/fen';
 import { makeSan, makeSanAndPlay, parseSan } from 'chessops/san';
-import { makeUci, moveEquals } from 'chessops/util';
+import { normalizeMove } from 'chessops/chess';
+import { makeSquare, makeUci, moveEquals } from 'chessops/util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,7 @@ import {
   parseMove,
   playMove,
   positionKey,
+  quickMover,
   sideToMove,
   toWireUci,
 } from '../../src/rules/chess/chess.js';
@@ -166,6 +168,44 @@ describe('legalMoves', () => {
         });
       }),
     );
+  });
+});
+
+/**
+ * The platform finds a king's targets and whether a side can move without chessops' dests where it can
+ * (a king that cannot castle, an unpinned knight or pawn out of check); chessops is the oracle.
+ */
+describe('move finding agrees with chessops', () => {
+  it("parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate and stalemate where chessops does", () => {
+    let kingsThatCannotCastle = 0;
+    let quickMovers = 0;
+    fc.assert(
+      fc.property(walkArb, (choices) => {
+        walk(choices, (board) => {
+          const pos = board.pos;
+          const king = pos.board.kingOf(pos.turn)!;
+          const dests = pos.dests(king, pos.ctx());
+          const rooks = pos.castles.rook[pos.turn];
+          if (rooks.a === undefined && rooks.h === undefined) kingsThatCannotCastle += 1;
+          for (let to = 0; to < 64; to += 1) {
+            const legal = dests.has(to) || dests.has(normalizeMove(pos, { from: king, to }).to);
+            if (parseMove(board, makeSquare(king) + makeSquare(to)).ok !== legal)
+              expect.fail(`king to ${makeSquare(to)} in ${currentFen(board)}: chessops says ${legal}`);
+          }
+          const mover = quickMover(board);
+          if (mover >= 0) quickMovers += 1;
+          if (mover >= 0 && pos.dests(mover, pos.ctx()).isEmpty())
+            expect.fail(`${makeSquare(mover)} has no move in ${currentFen(board)}`);
+          const ending = boardResult(board)?.ending;
+          expect(ending === 'checkmate').toBe(pos.isCheckmate());
+          expect(ending === 'stalemate').toBe(pos.isStalemate());
+        });
+      }),
+      { numRuns: 30 },
+    );
+    // The walks must reach kings without castling rights, where the platform's own search runs.
+    expect(kingsThatCannotCastle).toBeGreaterThan(500);
+    expect(quickMovers).toBeGreaterThan(500);
   });
 });
 

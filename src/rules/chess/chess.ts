@@ -18,7 +18,14 @@
  * - Only standard chess: a FEN with Chess960 castling rights is rejected.
  */
 import type { Move, NormalMove, Role } from 'chessops';
-import { attacks, pawnAttacks } from 'chessops/attacks';
+import {
+  attacks,
+  bishopAttacks,
+  kingAttacks,
+  knightAttacks,
+  pawnAttacks,
+  rookAttacks,
+} from 'chessops/attacks';
 import { Chess, castlingSide, normalizeMove, type Context } from 'chessops/chess';
 import { INITIAL_FEN, makeCastlingFen, makeFen, parseFen } from 'chessops/fen';
 import { SquareSet } from 'chessops/squareSet';
@@ -162,9 +169,12 @@ function isMovable(facts: PositionFacts): boolean {
 
 /**
  * Whether the side to move has a legal move: chessops' hasDests, asking the king last, whose targets cost a
- * check for attackers each while another piece usually has a move at once.
+ * check for attackers each while another piece usually has a move at once. Out of check, a knight or a pawn
+ * that is not pinned has a legal move exactly when it has a pseudo-legal one, which bit operations tell
+ * without a move list (quickMoverOf): most positions are answered there.
  */
 function hasLegalMove(facts: PositionFacts): boolean {
+  if (quickMoverOf(facts) >= 0) return true;
   const pos = facts.pos;
   const own = pos.board[pos.turn];
   const others = own.diff(pos.board.king);
@@ -173,8 +183,101 @@ function hasLegalMove(facts: PositionFacts): boolean {
   for (let bits = others.hi; bits !== 0; bits &= bits - 1)
     if (pos.dests(lowestSquare(bits, 32), facts.ctx).nonEmpty()) return true;
   const king = facts.ctx.king;
-  return king !== undefined && pos.dests(king, facts.ctx).nonEmpty();
+  return king !== undefined && destsOf(facts, king).nonEmpty();
 }
+
+/**
+ * The square of a piece of the side to move that has a legal move, found by bit operations alone, or -1
+ * when none is found that way (which says nothing): out of check, an unpinned knight with a square free of
+ * its own side's pieces, or an unpinned pawn whose single push is free. Exported for its test.
+ */
+export function quickMover(board: Board): number {
+  return quickMoverOf(factsOf(board));
+}
+
+function quickMoverOf(facts: PositionFacts): number {
+  const { pos, ctx } = facts;
+  if (ctx.checkers.lo !== 0 || ctx.checkers.hi !== 0) return -1;
+  const board = pos.board;
+  const own = board[pos.turn];
+  const unpinnedLo = own.lo & ~ctx.blockers.lo;
+  const unpinnedHi = own.hi & ~ctx.blockers.hi;
+  for (let bits = unpinnedLo & board.knight.lo; bits !== 0; bits &= bits - 1)
+    if (hasSquareOutside(knightAttacks(lowestSquare(bits, 0)), own)) return lowestSquare(bits, 0);
+  for (let bits = unpinnedHi & board.knight.hi; bits !== 0; bits &= bits - 1)
+    if (hasSquareOutside(knightAttacks(lowestSquare(bits, 32)), own)) return lowestSquare(bits, 32);
+  const pawnsLo = unpinnedLo & board.pawn.lo;
+  const pawnsHi = unpinnedHi & board.pawn.hi;
+  // The squares just in front of those pawns (a rank up for White, down for Black) that are empty.
+  const white = pos.turn === 'white';
+  const aheadLo = (white ? pawnsLo << 8 : (pawnsLo >>> 8) | (pawnsHi << 24)) & ~board.occupied.lo;
+  const aheadHi = (white ? (pawnsHi << 8) | (pawnsLo >>> 24) : pawnsHi >>> 8) & ~board.occupied.hi;
+  const push = aheadLo !== 0 ? lowestSquare(aheadLo, 0) : aheadHi !== 0 ? lowestSquare(aheadHi, 32) : -1;
+  return push < 0 ? -1 : white ? push - 8 : push + 8;
+}
+
+function hasSquareOutside(set: SquareSet, outside: SquareSet): boolean {
+  return ((set.lo & ~outside.lo) | (set.hi & ~outside.hi)) !== 0;
+}
+
+/**
+ * The legal targets of the piece on `from` (chessops' dests), the king's found without chessops' search
+ * where it cannot castle (see kingTargets). Not used by legalMoves, which lists an agent's moves as chessops
+ * does; the two agree (test/property/chess.test.ts).
+ */
+function destsOf(facts: PositionFacts, from: number): SquareSet {
+  const pos = facts.pos;
+  if (from !== facts.ctx.king) return pos.dests(from, facts.ctx);
+  const rooks = pos.castles.rook[pos.turn];
+  if (rooks.a !== undefined || rooks.h !== undefined) return pos.dests(from, facts.ctx);
+  return kingTargets(pos, from);
+}
+
+/**
+ * The king's targets with no castling right left: chessops' dests without the castling part, each square
+ * around the king kept unless the other side attacks it with the king gone from its square (chessops'
+ * attacksTo, asked slider by slider only where a slider of the other side stands on the square's lines).
+ */
+function kingTargets(pos: Chess, from: number): SquareSet {
+  const board = pos.board;
+  const own = board[pos.turn];
+  const around = kingAttacks(from);
+  let lo = around.lo & ~own.lo;
+  let hi = around.hi & ~own.hi;
+  const occupied = board.occupied.without(from);
+  for (let bits = lo; bits !== 0; bits &= bits - 1) {
+    const square = lowestSquare(bits, 0);
+    if (isAttacked(pos, square, occupied)) lo &= ~(1 << square);
+  }
+  for (let bits = hi; bits !== 0; bits &= bits - 1) {
+    const square = lowestSquare(bits, 32);
+    if (isAttacked(pos, square, occupied)) hi &= ~(1 << (square - 32));
+  }
+  return new SquareSet(lo, hi);
+}
+
+/** Whether the side not to move attacks `square` with the board's pieces standing on `occupied`. */
+function isAttacked(pos: Chess, square: number, occupied: SquareSet): boolean {
+  const board = pos.board;
+  const them = board[opposite(pos.turn)];
+  if (meets(knightAttacks(square), board.knight, them)) return true;
+  if (meets(kingAttacks(square), board.king, them)) return true;
+  if (meets(pawnAttacks(pos.turn, square), board.pawn, them)) return true;
+  const rooks = board.rooksAndQueens();
+  if (meets(ROOK_LINES[square]!, rooks, them) && meets(rookAttacks(square, occupied), rooks, them))
+    return true;
+  const bishops = board.bishopsAndQueens();
+  return meets(BISHOP_LINES[square]!, bishops, them) && meets(bishopAttacks(square, occupied), bishops, them);
+}
+
+/** Whether the three sets have a square in common. */
+function meets(a: SquareSet, b: SquareSet, c: SquareSet): boolean {
+  return ((a.lo & b.lo & c.lo) | (a.hi & b.hi & c.hi)) !== 0;
+}
+
+/** Each square's rook and bishop lines on an empty board: a slider elsewhere cannot attack it. */
+const ROOK_LINES = Array.from({ length: 64 }, (_, square) => rookAttacks(square, SquareSet.empty()));
+const BISHOP_LINES = Array.from({ length: 64 }, (_, square) => bishopAttacks(square, SquareSet.empty()));
 
 function assertStandardCastling(pos: Chess, fen: string): void {
   for (const color of ['white', 'black'] as const) {
@@ -238,21 +341,24 @@ function writeText(at: number, text: string): number {
   return at;
 }
 
-/** Ranks 8 to 1, files a to h, from the start of KEY_BYTES; bits read straight from the board's square sets. */
+/**
+ * Ranks 8 to 1, files a to h, from the start of KEY_BYTES. Each rank's occupied squares are read from the
+ * bits of its byte of the occupied set, so empty squares cost nothing and a run of them is one digit; an
+ * occupied square's letter is found by testing its bit in the colour and role sets.
+ */
 function writeBoardBytes(board: Chess['board']): number {
+  const occupied = board.occupied;
   let at = 0;
   for (let rank = 7; rank >= 0; rank--) {
-    let empty = 0;
-    for (let square = rank * 8; square < rank * 8 + 8; square++) {
-      if (!board.occupied.has(square)) {
-        empty++;
-        continue;
-      }
-      if (empty > 0) KEY_BYTES[at++] = DIGIT_ZERO + empty;
-      empty = 0;
-      KEY_BYTES[at++] = pieceCode(board, square);
+    const row = ((rank < 4 ? occupied.lo : occupied.hi) >>> ((rank & 3) * 8)) & 0xff;
+    let file = 0; // the first file not yet written
+    for (let bits = row; bits !== 0; bits &= bits - 1) {
+      const pieceFile = 31 - Math.clz32(bits & -bits);
+      if (pieceFile > file) KEY_BYTES[at++] = DIGIT_ZERO + pieceFile - file;
+      KEY_BYTES[at++] = pieceCode(board, rank * 8 + pieceFile);
+      file = pieceFile + 1;
     }
-    if (empty > 0) KEY_BYTES[at++] = DIGIT_ZERO + empty;
+    if (file < 8) KEY_BYTES[at++] = DIGIT_ZERO + 8 - file;
     if (rank > 0) KEY_BYTES[at++] = SLASH;
   }
   return at;
@@ -262,21 +368,28 @@ const DIGIT_ZERO = 48;
 const SLASH = 47;
 const PIECE_CODES = { white: [80, 78, 66, 82, 81, 75], black: [112, 110, 98, 114, 113, 107] } as const; // PNBRQK, pnbrqk
 
+/** The FEN letter of the piece on an occupied square. */
 function pieceCode(board: Chess['board'], square: number): number {
-  const codes = board.white.has(square) ? PIECE_CODES.white : PIECE_CODES.black;
-  if (board.pawn.has(square)) return codes[0];
-  if (board.knight.has(square)) return codes[1];
-  if (board.bishop.has(square)) return codes[2];
-  if (board.rook.has(square)) return codes[3];
-  if (board.queen.has(square)) return codes[4];
+  const codes = hasBit(board.white, square) ? PIECE_CODES.white : PIECE_CODES.black;
+  if (hasBit(board.pawn, square)) return codes[0];
+  if (hasBit(board.knight, square)) return codes[1];
+  if (hasBit(board.bishop, square)) return codes[2];
+  if (hasBit(board.rook, square)) return codes[3];
+  if (hasBit(board.queen, square)) return codes[4];
   return codes[5];
+}
+
+/** SquareSet.has as one shift of the right word. */
+function hasBit(set: SquareSet, square: number): boolean {
+  return ((square < 32 ? set.lo >>> square : set.hi >>> (square - 32)) & 1) !== 0;
 }
 
 /** Standard castling (the only kind newBoard admits) writes as KQkq; anything else goes to chessops. */
 function writeCastlingFen(pos: Chess): string {
   const rights = pos.castles.castlingRights;
-  if (rights.isEmpty()) return '-';
-  if (rights.diff(STANDARD_ROOK_CORNERS).nonEmpty()) return makeCastlingFen(pos.board, rights);
+  if (rights.lo === 0 && rights.hi === 0) return '-';
+  if ((rights.lo & ~STANDARD_ROOK_CORNERS.lo) !== 0 || (rights.hi & ~STANDARD_ROOK_CORNERS.hi) !== 0)
+    return makeCastlingFen(pos.board, rights);
   let fen = '';
   if (rights.has(7)) fen += 'K';
   if (rights.has(0)) fen += 'Q';
@@ -314,6 +427,11 @@ const fail = (reason: string): ParsedMove => ({ ok: false, reason });
  */
 export function parseMove(board: Board, text: string): ParsedMove {
   if (typeof text !== 'string') return fail('move must be a string');
+  if (isPlainUci(text)) {
+    // What UCI_TEXT would match on the text itself: nothing to trim, no annotation, not castling's text.
+    const promotion = text.length === 5 ? PROMOTION_ROLE[text[4]!.toLowerCase()] : undefined;
+    return parseUci(factsOf(board), uciSquare(text, 0), uciSquare(text, 2), promotion, text);
+  }
   const trimmed = text.trim();
   if (trimmed === '') return fail('empty move');
   if (trimmed.length > MAX_MOVE_TEXT) return fail(`unparsable move "${trimmed.slice(0, MAX_MOVE_TEXT)}..."`);
@@ -322,7 +440,10 @@ export function parseMove(board: Board, text: string): ParsedMove {
   const castling = CASTLING_TEXT.exec(core);
   if (castling) return parseCastling(facts, castling[2] === undefined ? 'h' : 'a', trimmed);
   const uci = UCI_TEXT.exec(core);
-  if (uci) return parseUciMatch(facts, uci, trimmed);
+  if (uci) {
+    const promotion = uci[3] === undefined ? undefined : PROMOTION_ROLE[uci[3].toLowerCase()];
+    return parseUci(facts, parseSquare(uci[1]!)!, parseSquare(uci[2]!)!, promotion, trimmed);
+  }
   const san = SAN_TEXT.exec(core);
   if (san) {
     return sanMove(facts, san) ?? fail(`illegal or ambiguous move "${trimmed}"`);
@@ -340,17 +461,38 @@ function parseCastling(facts: PositionFacts, side: 'a' | 'h', text: string): Par
   return targets ? vouch(facts, move, targets) : fail(`illegal move "${text}"`);
 }
 
-function parseUciMatch(facts: PositionFacts, match: RegExpExecArray, text: string): ParsedMove {
-  const pos = facts.pos;
-  const from = parseSquare(match[1] ?? '');
-  const to = parseSquare(match[2] ?? '');
-  if (from === undefined || to === undefined) return fail(`unparsable move "${text}"`);
+function parseUci(
+  facts: PositionFacts,
+  from: number,
+  to: number,
+  promotion: Role | undefined,
+  text: string,
+): ParsedMove {
   const move: NormalMove = { from, to };
-  if (match[3] !== undefined) move.promotion = PROMOTION_ROLE[match[3].toLowerCase()];
+  if (promotion !== undefined) move.promotion = promotion;
   // Both castling spellings (e1g1 and e1h1) are legal; normalizeMove maps e1g1 to chessops' e1h1.
   const targets = legalTargets(facts, move);
   if (!targets) return fail(`illegal move "${text}"`);
-  return vouch(facts, normalizeMove(pos, move) as NormalMove, targets);
+  return vouch(facts, normalizeMove(facts.pos, move) as NormalMove, targets);
+}
+
+/**
+ * Whether the text is UCI as engines send it, with nothing around it: two squares and perhaps a promotion
+ * letter (UCI_TEXT's shape), read by character codes, so the usual move skips the regular expressions.
+ */
+function isPlainUci(text: string): boolean {
+  if (text.length !== 4 && text.length !== 5) return false;
+  if (uciSquare(text, 0) < 0 || uciSquare(text, 2) < 0) return false;
+  return text.length === 4 || PROMOTION_LETTERS.includes(text[4]!);
+}
+
+const PROMOTION_LETTERS = 'qrbnQRBN';
+
+/** The square written at `at` in the text ([a-h][1-8]), or -1. */
+function uciSquare(text: string, at: number): number {
+  const file = text.charCodeAt(at) - 97;
+  const rank = text.charCodeAt(at + 1) - 49;
+  return file >= 0 && file < 8 && rank >= 0 && rank < 8 ? rank * 8 + file : -1;
 }
 
 /**
@@ -362,7 +504,7 @@ function legalTargets(facts: PositionFacts, move: NormalMove): SquareSet | undef
   if (move.promotion === 'pawn' || move.promotion === 'king') return undefined;
   if ((move.promotion !== undefined) !== (pos.board.pawn.has(move.from) && BACKRANKS(move.to)))
     return undefined;
-  const targets = pos.dests(move.from, facts.ctx);
+  const targets = destsOf(facts, move.from);
   return targets.has(move.to) || targets.has(normalizeMove(pos, move).to) ? targets : undefined;
 }
 
@@ -404,7 +546,7 @@ function sanMove(facts: PositionFacts, match: RegExpExecArray): ParsedMove | und
   let from: number | undefined;
   let fromTargets: SquareSet | undefined;
   for (const candidate of candidates) {
-    const targets = pos.dests(candidate, facts.ctx);
+    const targets = destsOf(facts, candidate);
     if (!targets.has(to)) continue;
     if (from !== undefined) return undefined;
     from = candidate;
@@ -529,6 +671,12 @@ const FILE_LETTERS = 'abcdefgh';
 function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): string {
   if (role === 'king') return '';
   const pos = facts.pos;
+  // Most moves are of a piece with no other of its kind on the board: no rival to look for.
+  const own = pos.board[pos.turn];
+  const kind = pos.board[role];
+  const othersLo = own.lo & kind.lo & (move.from < 32 ? ~(1 << move.from) : -1);
+  const othersHi = own.hi & kind.hi & (move.from < 32 ? -1 : ~(1 << (move.from - 32)));
+  if ((othersLo | othersHi) === 0) return '';
   let rivals = attacks({ color: pos.turn, role }, move.to, pos.board.occupied)
     .intersect(pos.board.pieces(pos.turn, role))
     .without(move.from);
@@ -624,7 +772,7 @@ export function writeMoveBits(
   const pos = facts.pos;
   const own = pos.board[pos.turn];
   bits.write(countBelow(own, move.from), choiceBits(own.size()));
-  const targets = move === facts.vouched ? facts.vouchedTargets! : pos.dests(move.from, facts.ctx);
+  const targets = move === facts.vouched ? facts.vouchedTargets! : destsOf(facts, move.from);
   bits.write(countBelow(targets, move.to), choiceBits(targets.size()));
   if (move.promotion !== undefined) bits.write(PROMOTIONS.indexOf(move.promotion), 2);
 }
@@ -634,7 +782,7 @@ export function readMoveBits(board: Board, bits: { read(width: number): number }
   const pos = facts.pos;
   const own = pos.board[pos.turn];
   const from = nthSquare(own, bits.read(choiceBits(own.size())));
-  const targets = pos.dests(from, facts.ctx);
+  const targets = destsOf(facts, from);
   const to = nthSquare(targets, bits.read(choiceBits(targets.size())));
   if (!pos.board.pawn.has(from) || !BACKRANKS(to)) return { from, to };
   return { from, to, promotion: PROMOTIONS[bits.read(2)]! };
