@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import { ScenarioError } from '../sim/scenario/scenario.js';
-import { SweepAborted } from '../sweep/aborted.js';
+import { ScenarioStartError, SweepAborted } from '../sweep/aborted.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
 import { QueueSetupError } from '../sweep/queue/redis-url.js';
 import type { SeedResult } from '../sweep/seed-result.js';
 import { SeedSpecError } from '../sweep/seeds.js';
 import { DEFAULT_SEED_TIMEOUT, UsageError } from '../sweep/run-options.js';
 import {
-  checkScenarioStarts,
   planSweep,
   runSweepSeeds,
   sweepSummaryLines,
@@ -87,9 +86,9 @@ export const sweepCommand = {
   },
 };
 
-/** Exit codes: 0 every seed passed, 1 a seed failed, 2 bad arguments or scenario (nothing run or written), 130 stopped. */
+/** Exit codes: 0 every seed passed, 1 a seed failed, 2 bad arguments or scenario (nothing written), 130 stopped. */
 async function sweep(args: SweepArgs): Promise<number> {
-  const plan = await planOrExplain(args);
+  const plan = planOrExplain(args);
   if (plan === undefined) return 2;
   const started = performance.now(); // wall time for the human only; never written
   const progress = new SeedProgress(
@@ -118,12 +117,10 @@ async function sweep(args: SweepArgs): Promise<number> {
   return finish(plan, args, results, (performance.now() - started) / 1000);
 }
 
-/** The plan, with the scenario's first world populated; undefined after the line (or lines) saying why not. */
-async function planOrExplain(args: SweepArgs): Promise<SweepPlan | undefined> {
+/** The plan; undefined after the line (or lines) saying why not. */
+function planOrExplain(args: SweepArgs): SweepPlan | undefined {
   try {
-    const plan = planSweep(args);
-    await checkScenarioStarts(plan.scenario);
-    return plan;
+    return planSweep(args);
   } catch (error) {
     if (!(
       error instanceof UsageError ||
@@ -137,7 +134,10 @@ async function planOrExplain(args: SweepArgs): Promise<SweepPlan | undefined> {
   }
 }
 
-/** A sweep that stopped before its end: 130 at the user's stop, 2 when the queue could not be set up. */
+/**
+ * A sweep that stopped before its end: 130 at the user's stop, 2 when the scenario did not start (checked
+ * beside the first seeds: see runSweepSeeds) or the queue could not be set up.
+ */
 function explainStop(error: unknown, plan: SweepPlan, args: SweepArgs, progress: SeedProgress): number {
   if (error instanceof SweepAborted) {
     const what = args.queue
@@ -148,7 +148,11 @@ function explainStop(error: unknown, plan: SweepPlan, args: SweepArgs, progress:
     );
     return 130;
   }
-  if (error instanceof QueueSetupError) {
+  if (
+    error instanceof QueueSetupError ||
+    error instanceof ScenarioError ||
+    error instanceof ScenarioStartError
+  ) {
     process.stderr.write(`${error.message}\n`);
     return 2;
   }
@@ -164,8 +168,13 @@ async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, pr
   });
 }
 
-function finish(plan: SweepPlan, args: SweepArgs, results: SeedResult[], seconds: number): number {
-  const written = writeSweep(plan, args.out, results);
+async function finish(
+  plan: SweepPlan,
+  args: SweepArgs,
+  results: SeedResult[],
+  seconds: number,
+): Promise<number> {
+  const written = await writeSweep(plan, args.out, results);
   if (written.kind === 'shard') {
     const { shard, file, seeds, failed } = written;
     process.stdout.write(

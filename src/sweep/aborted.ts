@@ -5,3 +5,11 @@ export class SweepAborted extends Error {
     super('the sweep was stopped');
   }
 }
+
+/**
+ * The scenario did not start on a pool thread (an agent module that cannot load, options it refuses):
+ * the message is that thread's ScenarioError's text, lines and all. Nothing is written.
+ */
+export class ScenarioStartError extends Error {
+  override readonly name = 'ScenarioStartError';
+}

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { loadScenarioFile, type Scenario } from '../sim/scenario/scenario.js';
-import { sweepFiles } from './outputs/outputs.js';
 import { outDirProblem, writeAtomically } from './outputs/write.js';
 import { DEFAULT_QUEUE_NAME } from './queue/queue-name.js';
 import { redisConnection } from './queue/redis-url.js';
@@ -76,12 +75,12 @@ export function planSweep(options: SweepOptions): SweepPlan {
 }
 
 /**
- * Populates one world of the scenario, as `run` does before its first event: an agent module that cannot
- * load, or options it refuses, is the scenario's fault (a ScenarioError, exit 2), not every seed's crash.
+ * Populates one world of the scenario on this thread (run-seed.ts says why); a local sweep leaves it to
+ * its pool's first free thread instead, which loads the world's code for its seeds anyway.
  */
 export async function checkScenarioStarts(scenario: Scenario): Promise<void> {
-  const { World } = await import('../sim/world.js');
-  await new World(scenario).populate();
+  const { checkScenarioStarts: populateOnce } = await import('./run-seed.js');
+  await populateOnce(scenario);
 }
 
 export interface SweepRunHooks {
@@ -94,23 +93,35 @@ export interface SweepRunHooks {
   sweepId: () => string;
 }
 
-/** Runs the plan's seeds on worker threads, or on a BullMQ queue when `options.queue` names one. */
+/**
+ * Runs the plan's seeds on worker threads, or on a BullMQ queue when `options.queue` names one, after
+ * checking that the scenario starts: a refusal throws a ScenarioError (on this thread) or a
+ * ScenarioStartError (on the pool's), and no result is kept.
+ */
 export async function runSweepSeeds(
   plan: SweepPlan,
   options: Pick<SweepOptions, 'queue' | 'queueName'>,
   hooks: SweepRunHooks,
 ): Promise<SeedResult[]> {
-  if (plan.tasks.length === 0) return [];
+  if (plan.tasks.length === 0) {
+    await checkScenarioStarts(plan.scenario);
+    return [];
+  }
+  const onResult = prefetchingOutputs(plan, options.queue === undefined, hooks.onResult);
   // Loaded on use: piscina and BullMQ would otherwise slow the start of every command.
   if (options.queue === undefined) {
     const { runSeedsLocally } = await import('./pool/pool.js');
+    const [first] = plan.tasks;
     return runSeedsLocally(plan.tasks, {
       workers: plan.workers,
       seedTimeoutMs: plan.seedTimeoutMs,
       signal: hooks.signal,
-      onResult: hooks.onResult,
+      onResult,
+      startCheck: { scenarioText: first!.scenarioText, scenarioFile: first!.scenarioFile },
     });
   }
+  // The queue's workers are other processes: the check is this thread's.
+  await checkScenarioStarts(plan.scenario);
   const { runSeedsOnQueue } = await import('./queue/queue-producer.js');
   return runSeedsOnQueue(plan.tasks, {
     url: options.queue,
@@ -120,9 +131,32 @@ export async function runSweepSeeds(
     seedTimeoutMs: plan.seedTimeoutMs,
     idleLimitMs: plan.queueWaitMs,
     signal: hooks.signal,
-    onResult: hooks.onResult,
+    onResult,
     onNotice: hooks.onNotice,
   });
+}
+
+/**
+ * `onResult`, loading the outputs' code (loadSweepOutputs) once every seed left is running: a core is then
+ * about to fall idle, so the load overlaps the last seeds instead of following them, and slows no thread's
+ * start-up. (With one worker the main thread has the other core all along.) A queue's seeds run elsewhere:
+ * it loads at once.
+ */
+function prefetchingOutputs(
+  plan: SweepPlan,
+  local: boolean,
+  onResult: (result: SeedResult) => void,
+): (result: SeedResult) => void {
+  if (plan.shard) return onResult;
+  const running = local ? Math.min(plan.workers, plan.tasks.length) : plan.tasks.length;
+  // A failed load is met again, and reported, when writeSweep awaits the same promise.
+  const prefetch = () => void loadSweepOutputs().catch(() => undefined);
+  let left = plan.tasks.length;
+  if (left <= running) prefetch();
+  return (result) => {
+    if (--left === running) prefetch();
+    onResult(result);
+  };
 }
 
 /** What a finished sweep wrote: a shard's shard.json, or the whole sweep's files. */
@@ -130,8 +164,18 @@ export type SweepWritten =
   | { kind: 'shard'; shard: Shard; file: string; seeds: number; failed: number }
   | { kind: 'sweep'; result: SweepResult; files: string[] };
 
+/**
+ * The outputs' code (sweep.html draws its charts with Vega, a quarter of a second to load), loaded on first
+ * call: a sweep asks for it before its last seeds end (prefetchingOutputs), not at its start.
+ */
+let outputsModule: Promise<typeof import('./outputs/outputs.js')> | undefined;
+export function loadSweepOutputs(): Promise<typeof import('./outputs/outputs.js')> {
+  outputsModule ??= import('./outputs/outputs.js');
+  return outputsModule;
+}
+
 /** Writes the sweep's outputs into `out` (shard.json for a shard; sweep.json, junit.xml, summary.md, sweep.html otherwise). */
-export function writeSweep(plan: SweepPlan, out: string, results: SeedResult[]): SweepWritten {
+export async function writeSweep(plan: SweepPlan, out: string, results: SeedResult[]): Promise<SweepWritten> {
   if (plan.shard) {
     const shard = buildShard(plan.identity, plan.shard, results);
     const [file] = writeAtomically(out, { [SHARD_FILE]: shardJson(shard) });
@@ -139,6 +183,7 @@ export function writeSweep(plan: SweepPlan, out: string, results: SeedResult[]):
     return { kind: 'shard', shard: plan.shard, file: file!, seeds: shard.results.length, failed };
   }
   const result = buildSweep(plan.identity, results);
+  const { sweepFiles } = await loadSweepOutputs();
   return { kind: 'sweep', result, files: writeAtomically(out, sweepFiles(result)) };
 }
 

@@ -225,5 +225,13 @@ describe.concurrent('sweep, shards and merge', () => {
     await expect(checkScenarioStarts(planSweep({ ...args, scenario: badModule }).scenario)).rejects.toThrow(
       /population\[1\]\.module: agent module .*no-default\.mjs: no default export/,
     );
+    // The CLI checks it on the pool's first free thread beside the first seeds: exit 2, its lines and no
+    // seed's (the seeds, which fail too, report nothing), and nothing written.
+    const refused = await cli(['sweep', badModule, '--seeds', '1..4', '--workers', '2', '--out', out]);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toMatch(
+      /^sweep bad-module: 4 seeds on 2 worker thread\(s\)\nbad-module: invalid scenario\n {2}- population\[1\]\.module: agent module .*no-default\.mjs: no default export[^\n]*\n$/,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The piscina worker thread's entry (compiled to dist/src/sweep/pool/pool-worker.js): one task is one seed.
+ * The piscina worker thread's entry (compiled to dist/src/sweep/pool/pool-worker.js): one task is one seed
+ * (the default export), or the sweep's one check that the scenario starts (`scenarioStartProblem`, by name).
  * The engine pool size never changes an answer (agents/engines/pool.ts), so each thread keeps to one
  * stockfish instance unless ACS_ENGINE_POOL says otherwise (the pool sets it): N sweep threads must not
  * each start one engine per CPU.
  */
-export { runSeed as default } from '../run-seed.js';
+export { runSeed as default, scenarioStartProblem } from '../run-seed.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { SweepAborted } from '../aborted.js';
+import { ScenarioStartError, SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
 import { packageRoot } from '../version.js';
 
@@ -65,6 +65,26 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
     }
   }
 
+  /**
+   * Runs the threads' `scenarioStartProblem` (run-seed.ts) on one thread: the scenario's ScenarioError text, or
+   * null. Only that refusal is the check's to report: any other failure (threads that cannot load, a thread
+   * that dies) answers null, and the seeds, which meet it too, each report it as their crash.
+   */
+  async startProblem(scenario: ScenarioSource, signal?: AbortSignal): Promise<string | null> {
+    const broken = this.#broken.signal;
+    // The entry's named export takes a scenario, not a Task: piscina's typing knows one task type per pool.
+    const pool = this.#pool as unknown as Piscina<ScenarioSource, string | null>;
+    try {
+      return await pool.run(scenario, {
+        name: 'scenarioStartProblem',
+        signal: AbortSignal.any(signal ? [signal, broken] : [broken]),
+      });
+    } catch {
+      if (signal?.aborted) throw new SweepAborted();
+      return null;
+    }
+  }
+
   /** Terminates every thread, running seeds included. */
   async destroy(): Promise<void> {
     await this.#pool.destroy();
@@ -78,7 +98,15 @@ export interface LocalRunOptions {
   onResult?: (result: SeedResult) => void;
   /** A pool to run on and leave open (a bench keeps its threads warm); by default one is made and destroyed. */
   pool?: SeedPool;
+  /**
+   * Check first, on the first thread free, that this scenario starts (`SeedPool.startProblem`), while the
+   * other threads begin the seeds; a refusal ends the sweep with a ScenarioStartError.
+   */
+  startCheck?: ScenarioSource;
 }
+
+/** The scenario's text and the path it was given as, as a seed task carries them. */
+export type ScenarioSource = Omit<SeedTask, 'seed'>;
 
 /** Every task on a pool of `workers` threads, at most one seed per thread at a time; results in finishing order. */
 export async function runSeedsLocally(
@@ -88,21 +116,64 @@ export async function runSeedsLocally(
   const pool =
     options.pool ?? new SeedPool({ threads: Math.max(1, Math.min(options.workers, tasks.length)) });
   const results: SeedResult[] = [];
+  const gate = new StartGate(options);
   let next = 0;
-  const lane = async () => {
+  const lane = async (_: unknown, index: number) => {
+    if (index === 0) await gate.check(pool);
     while (next < tasks.length) {
-      if (options.signal?.aborted) throw new SweepAborted();
-      const result = await pool.run(tasks[next++]!, options.seedTimeoutMs, options.signal);
+      if (gate.signal.aborted) throw new SweepAborted();
+      const result = await pool.run(tasks[next++]!, options.seedTimeoutMs, gate.signal);
       results.push(result);
-      options.onResult?.(result);
+      gate.report(result);
     }
   };
   try {
     await Promise.all(Array.from({ length: pool.threads }, lane));
+  } catch (error) {
+    throw gate.refusal ?? error;
   } finally {
     if (!options.pool) await pool.destroy();
   }
   return results;
+}
+
+/**
+ * A local sweep's start check (`startCheck`), run beside the first seeds: their results wait until it
+ * passes, so a scenario that does not start reports no seed, and its refusal stops every lane.
+ */
+class StartGate {
+  readonly signal: AbortSignal;
+  refusal: ScenarioStartError | undefined;
+  readonly #options: LocalRunOptions;
+  readonly #refused = new AbortController();
+  #held: SeedResult[] | undefined;
+
+  constructor(options: LocalRunOptions) {
+    this.#options = options;
+    this.signal = options.signal
+      ? AbortSignal.any([options.signal, this.#refused.signal])
+      : this.#refused.signal;
+    this.#held = options.startCheck ? [] : undefined;
+  }
+
+  async check(pool: SeedPool): Promise<void> {
+    if (!this.#options.startCheck) return;
+    const problem = await pool.startProblem(this.#options.startCheck, this.#options.signal);
+    if (problem !== null) {
+      this.refusal = new ScenarioStartError(problem);
+      this.#refused.abort(this.refusal);
+      return;
+    }
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const result of held) this.#options.onResult?.(result);
+  }
+
+  /** A seed's result, passed on now, or once the check has passed. */
+  report(result: SeedResult): void {
+    if (this.#held) this.#held.push(result);
+    else this.#options.onResult?.(result);
+  }
 }
 
 /**
