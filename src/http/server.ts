@@ -47,6 +47,8 @@ export interface ServerOptions {
   faults?: HttpFaults;
   /** Fixed GET answers besides the route table (serve's live view: /, /stream and their assets), guarded as every route. */
   pages?: readonly PageRoute[];
+  /** The wall clock the direct GETs are answered in turns by (serve's; direct-get.ts, answer-turns.ts). */
+  wallClockMs?: () => number;
 }
 
 /** A page or asset answered as is: its bytes, type and headers (a Content-Security-Policy, caching). */
@@ -134,6 +136,7 @@ function directGetPath(
     guard: withFaults(guard, options.faults),
     answerToError: (error, requestId) => answerToError(error, requestId, options),
     nextRequestId,
+    wallClockMs: options.wallClockMs,
   });
 }
 

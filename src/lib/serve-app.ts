@@ -19,7 +19,7 @@ export interface ServeAppOptions {
   faults?: FaultProfile;
   sessionReport?: SessionReportWriter;
   clock: { manual: boolean; speed: number };
-  /** The wall clock the server paces its slices by (the caller's: nothing below the CLI reads it). */
+  /** The wall clock the server paces its slices and answer turns by (the caller's: nothing below the CLI reads it). */
   wallClockMs: () => number;
   guard: { controlToken: string; host: string; allowHost: readonly string[]; allowOrigin: readonly string[] };
   log: boolean;
@@ -52,6 +52,7 @@ export function serveApp(
     largeBodies: live.largeBodies(),
     faults: live.httpFaults,
     pages: liveViewPages(),
+    wallClockMs: options.wallClockMs,
   });
   return { live, app };
 }
