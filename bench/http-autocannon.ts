@@ -2,8 +2,11 @@
  * P3 under the field's standard HTTP load generator (issue 32): autocannon, 500 connections, against a real
  * `serve` process (its background population playing on the real-time clock) and against bare fastify in a
  * process of its own, taking turns. The twin answers GET /api/chess/games/my-turn for an agent with a game
- * on its turn; the baseline answers one JSON route. Each round pairs the two, in an order that reverses
- * every round; the ratio is the median over rounds, the tail the worst request of any twin round.
+ * on its turn. The baseline answers the same request with the same bytes, doing what any my-turn must: the
+ * bearer key checked by its SHA-256 digest, the twin's my-turn body serialized per request
+ * (bare-fastify-child.ts); it leaves out the twin's own route table, validation, usage counting and game
+ * lookup. Each round pairs the two, in an order that reverses every round; the ratio is the median over
+ * rounds, the tail the worst request of any twin round.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,6 +17,7 @@ import { startServeProcess, type ServedProcess } from './serve-process.js';
 
 const BARE = fileURLToPath(new URL('./bare-fastify-child.js', import.meta.url));
 const CONNECTIONS = 500;
+const MY_TURN = '/api/chess/games/my-turn';
 
 const RATIO_GOAL: Goal = { better: 'higher', goal: 0.85 };
 const TAIL_GOAL: Goal = { better: 'lower', goal: 250, strict: true, unit: (n) => `${n} ms` };
@@ -32,12 +36,15 @@ export async function runAutocannonBench(options: {
 }): Promise<void> {
   const { seconds, rounds, log } = options;
   const twin = await ServeProcess.start();
-  const bare = await startBare();
+  let bare: ChildProcess | undefined;
   try {
-    const key = await twin.agentWithGameOnItsTurn();
+    const { key, body } = await twin.agentWithGameOnItsTurn();
+    const started = await startBare({ path: MY_TURN, key, body });
+    bare = started.child;
+    const headers = { authorization: `Bearer ${key}` };
     const targets = {
-      twin: { url: `${twin.origin}/api/chess/games/my-turn`, headers: { authorization: `Bearer ${key}` } },
-      bare: { url: `${bare.origin}/bare`, headers: {} },
+      twin: { url: `${twin.origin}${MY_TURN}`, headers },
+      bare: { url: `${started.origin}${MY_TURN}`, headers },
     };
     await load(targets.twin.url, targets.twin.headers, 1); // warm-up: routes compiled, connections opened
     await load(targets.bare.url, targets.bare.headers, 1);
@@ -54,7 +61,7 @@ export async function runAutocannonBench(options: {
     logSummary(log, rows, seconds);
   } finally {
     twin.stop();
-    bare.child.kill();
+    bare?.kill();
   }
 }
 
@@ -72,7 +79,7 @@ function logSummary(
   const bareWorst = Math.max(...rows.map((r) => r.bare.max));
   const bad = rows.reduce((sum, r) => sum + r.twin.bad + r.bare.bad, 0);
   log(
-    `P3 under autocannon (${CONNECTIONS} connections, ${rows.length} rounds of ${seconds} s each side, real serve process with its population vs bare fastify in its own process):`,
+    `P3 under autocannon (${CONNECTIONS} connections, ${rows.length} rounds of ${seconds} s each side, real serve process with its population vs bare fastify in its own process checking the key by its digest and answering the same bytes):`,
   );
   log(
     `  ${figureLine('P3 serve my-turn/bare fastify requests/s (autocannon)', ratio.toFixed(3), ratio, RATIO_GOAL)}`,
@@ -107,8 +114,14 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
   };
 }
 
-async function startBare(): Promise<{ child: ChildProcess; origin: string }> {
+/** The baseline's process, told the path, the key it accepts and the body it answers. */
+async function startBare(setup: {
+  path: string;
+  key: string;
+  body: string;
+}): Promise<{ child: ChildProcess; origin: string }> {
   const child = fork(BARE, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.send(setup);
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return { child, origin: `http://127.0.0.1:${message.port}` };
 }
@@ -125,8 +138,8 @@ class ServeProcess {
     return this.served.origin;
   }
 
-  /** Two agents registered over HTTP and in a game; the key of the one whose turn it is. */
-  async agentWithGameOnItsTurn(): Promise<string> {
+  /** Two agents registered over HTTP and in a game; the key of the one whose turn it is, and its my-turn answer. */
+  async agentWithGameOnItsTurn(): Promise<{ key: string; body: string }> {
     const [a, b] = [await this.#enrol('ac_white'), await this.#enrol('ac_black')];
     const challenge = (await this.#send('POST', '/api/chess/challenge', a, {
       opponent_handle: 'ac_black',
@@ -135,8 +148,8 @@ class ServeProcess {
     };
     await this.#send('POST', `/api/chess/challenges/${challenge.challenge.challenge_id}/accept`, b);
     for (const key of [a, b]) {
-      const turn = (await this.#send('GET', '/api/chess/games/my-turn', key)) as { games: unknown[] };
-      if (turn.games.length === 1) return key;
+      const turn = (await this.#send('GET', MY_TURN, key)) as { games: unknown[] };
+      if (turn.games.length === 1) return { key, body: JSON.stringify(turn) };
     }
     throw new Error('neither agent has the game on its turn');
   }
