@@ -14,6 +14,7 @@ import {
   parseMove,
   playMove,
   positionKey,
+  quickContextOf,
   quickMover,
   sideToMove,
   toWireUci,
@@ -172,13 +173,16 @@ describe('legalMoves', () => {
 });
 
 /**
- * The platform finds a king's targets and whether a side can move without chessops' dests where it can
- * (a king that cannot castle, an unpinned knight or pawn out of check); chessops is the oracle.
+ * The platform works out a position's context (king, blockers, checkers) from the board's bits, and finds a
+ * king's targets and whether a side can move without chessops' dests where it can (a king that cannot castle,
+ * an unpinned knight or pawn out of check); chessops is the oracle.
  */
 describe('move finding agrees with chessops', () => {
-  it("parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate and stalemate where chessops does", () => {
+  it("the quick context is chessops' ctx(), parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate and stalemate where chessops does", () => {
     let kingsThatCannotCastle = 0;
     let quickMovers = 0;
+    let checks = 0;
+    let pins = 0;
     fc.assert(
       fc.property(walkArb, (choices) => {
         walk(choices, (board) => {
@@ -192,6 +196,16 @@ describe('move finding agrees with chessops', () => {
             if (parseMove(board, makeSquare(king) + makeSquare(to)).ok !== legal)
               expect.fail(`king to ${makeSquare(to)} in ${currentFen(board)}: chessops says ${legal}`);
           }
+          const context = pos.ctx();
+          const quick = quickContextOf(board);
+          if (
+            quick.king !== context.king ||
+            !quick.blockers.equals(context.blockers) ||
+            !quick.checkers.equals(context.checkers)
+          )
+            expect.fail(`quickContext differs from ctx() in ${currentFen(board)}`);
+          if (context.checkers.nonEmpty()) checks += 1;
+          if (context.blockers.nonEmpty()) pins += 1;
           const mover = quickMover(board);
           if (mover >= 0) quickMovers += 1;
           if (mover >= 0 && pos.dests(mover, pos.ctx()).isEmpty())
@@ -206,6 +220,7 @@ describe('move finding agrees with chessops', () => {
     // The walks must reach kings without castling rights, where the platform's own search runs.
     expect(kingsThatCannotCastle).toBeGreaterThan(500);
     expect(quickMovers).toBeGreaterThan(500);
+    expect(Math.min(checks, pins)).toBeGreaterThan(100);
   });
 });
 

@@ -20,6 +20,7 @@
 import type { Move, NormalMove, Role } from 'chessops';
 import {
   attacks,
+  between,
   bishopAttacks,
   kingAttacks,
   knightAttacks,
@@ -138,7 +139,11 @@ function plyStamp(pos: Chess): number {
   return pos.fullmoves * 2 + (pos.turn === 'white' ? 0 : 1);
 }
 
-function factsOf(board: Board): PositionFacts {
+/**
+ * The facts of the board's position: the cached ones while the position is the same, else new ones whose
+ * context `contextOf` works out (chessops' own by default; see quickContext for the platform's moves).
+ */
+function factsOf(board: Board, contextOf: (pos: Chess) => Context = chessopsContext): PositionFacts {
   const pos = board.pos;
   const stamp = plyStamp(pos);
   const known = board.facts;
@@ -146,7 +151,7 @@ function factsOf(board: Board): PositionFacts {
   const facts: PositionFacts = {
     pos,
     stamp,
-    ctx: pos.ctx(),
+    ctx: contextOf(pos),
     movable: undefined,
     fen: undefined,
     key: undefined,
@@ -155,6 +160,65 @@ function factsOf(board: Board): PositionFacts {
   };
   board.facts = facts;
   return facts;
+}
+
+const chessopsContext = (pos: Chess): Context => pos.ctx();
+
+/**
+ * chessops' ctx() worked out from the board's bits: the other side's sliders on the king's lines (from the
+ * empty-board lines, where chessops computes sliding attacks), a piece between king and slider a blocker when
+ * it is alone there, and the checkers being the sliders with nothing between plus the knights, pawns and king
+ * that reach the king's square. Equal to ctx() (test/property/chess.test.ts); used for the positions the
+ * platform's own moves reach, where legalMoves, which stands for an agent's own chessops, keeps chessops' ctx.
+ */
+function quickContext(pos: Chess): Context {
+  const board = pos.board;
+  const king = board.kingOf(pos.turn);
+  if (king === undefined) return pos.ctx();
+  const them = board[opposite(pos.turn)];
+  const rooks = ROOK_LINES[king]!;
+  const bishops = BISHOP_LINES[king]!;
+  const straight = board.rook.lo | board.queen.lo;
+  const diagonal = board.bishop.lo | board.queen.lo;
+  const straightHi = board.rook.hi | board.queen.hi;
+  const diagonalHi = board.bishop.hi | board.queen.hi;
+  const snipersLo = them.lo & ((rooks.lo & straight) | (bishops.lo & diagonal));
+  const snipersHi = them.hi & ((rooks.hi & straightHi) | (bishops.hi & diagonalHi));
+  let blockers = SquareSet.empty();
+  let checkersLo =
+    them.lo &
+    ((knightAttacks(king).lo & board.knight.lo) |
+      (kingAttacks(king).lo & board.king.lo) |
+      (pawnAttacks(pos.turn, king).lo & board.pawn.lo));
+  let checkersHi =
+    them.hi &
+    ((knightAttacks(king).hi & board.knight.hi) |
+      (kingAttacks(king).hi & board.king.hi) |
+      (pawnAttacks(pos.turn, king).hi & board.pawn.hi));
+  for (let bits = snipersLo; bits !== 0; bits &= bits - 1) {
+    const sniper = lowestSquare(bits, 0);
+    const inBetween = between(king, sniper).intersect(board.occupied);
+    if (inBetween.isEmpty()) checkersLo |= 1 << sniper;
+    else if (!inBetween.moreThanOne()) blockers = blockers.union(inBetween);
+  }
+  for (let bits = snipersHi; bits !== 0; bits &= bits - 1) {
+    const sniper = lowestSquare(bits, 32);
+    const inBetween = between(king, sniper).intersect(board.occupied);
+    if (inBetween.isEmpty()) checkersHi |= 1 << (sniper - 32);
+    else if (!inBetween.moreThanOne()) blockers = blockers.union(inBetween);
+  }
+  return {
+    king,
+    blockers,
+    checkers: new SquareSet(checkersLo, checkersHi),
+    variantEnd: false,
+    mustCapture: false,
+  };
+}
+
+/** The context chessops would give, by quickContext: exported for its test. */
+export function quickContextOf(board: Board): Context {
+  return quickContext(board.pos);
 }
 
 /** positionKey of the board's position, written once per position. */
@@ -603,7 +667,7 @@ export function playMove(board: Board, move: Move): PlayedMove {
   const sanBody = writeSanBody(before, move as NormalMove);
   pos.play(move);
   board.plies += 1;
-  const after = factsOf(board);
+  const after = factsOf(board, quickContext);
   const isCheck = after.ctx.checkers.nonEmpty();
   // SAN's suffix: '#' exactly when the side to move is mated, '+' on any other check.
   const isCheckmate = isCheck && !isMovable(after);
@@ -627,7 +691,7 @@ export function playMove(board: Board, move: Move): PlayedMove {
 export function playForSan(board: Board, move: NormalMove): string {
   const sanBody = writeSanBody(factsOf(board), move);
   board.pos.play(move);
-  const after = factsOf(board);
+  const after = factsOf(board, quickContext);
   if (after.ctx.checkers.isEmpty()) return sanBody;
   return isMovable(after) ? `${sanBody}+` : `${sanBody}#`;
 }
