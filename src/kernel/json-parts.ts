@@ -5,8 +5,9 @@
  *
  * The data is a tree of plain objects whose large parts are left to be made as they are written: a
  * `JsonRows` is a list whose items are made one at a time, a `JsonLater` a value made when its turn comes.
- * Only plain objects are walked into; any other value (a list included) is one piece, written by
- * JSON.stringify. `materialized` turns the same tree into the data JSON.stringify would be given.
+ * Plain objects are walked into, a field a piece; a list (a JsonRows or an array) is written an item a
+ * piece, each item whole; any other value is one piece. Only plain objects' fields may be JsonRows or
+ * JsonLater. `materialized` turns the same tree into the data JSON.stringify would be given.
  */
 export class JsonRows {
   /** Its items are data, written whole (never walked into). */
@@ -34,14 +35,14 @@ export function materialized(value: unknown): unknown {
 }
 
 /**
- * The tree's JSON text in pieces, joined exactly JSON.stringify(materialized(value)): a JsonRows item a
- * piece, a plain object's fields walked in JSON.stringify's order (Object.keys), undefined fields left out.
+ * The tree's JSON text in pieces, joined exactly JSON.stringify(materialized(value)): a list item a piece,
+ * a plain object's fields walked in JSON.stringify's order (Object.keys), undefined fields left out.
  */
 export function* jsonParts(value: unknown): Generator<string> {
-  if (value instanceof JsonRows) {
+  if (value instanceof JsonRows || Array.isArray(value)) {
     yield '[';
     let first = true;
-    for (const item of value.items) {
+    for (const item of value instanceof JsonRows ? value.items : (value as unknown[])) {
       // An item JSON cannot write (undefined, a function) is written null, as JSON.stringify does in a list.
       yield `${first ? '' : ','}${(JSON.stringify(item) as string | undefined) ?? 'null'}`;
       first = false;
@@ -61,7 +62,8 @@ export function* jsonParts(value: unknown): Generator<string> {
   let first = true;
   for (const key of Object.keys(value)) {
     const field = value[key];
-    const walked = field instanceof JsonRows || field instanceof JsonLater || isPlainObject(field);
+    const walked =
+      field instanceof JsonRows || field instanceof JsonLater || Array.isArray(field) || isPlainObject(field);
     const text = walked ? undefined : (JSON.stringify(field) as string | undefined);
     if (!walked && text === undefined) continue; // a field JSON leaves out
     yield `${first ? '' : ','}${JSON.stringify(key)}:`;

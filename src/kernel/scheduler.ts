@@ -1,5 +1,6 @@
 import { VirtualClock } from './clock.js';
 import { CheckpointError, type Field, type Json } from './checkpoint.js';
+import { JsonLater, JsonRows, materialized } from './json-parts.js';
 
 /**
  * A queue of future events ordered by due time, ties broken by insertion sequence, so two events due at
@@ -92,16 +93,32 @@ export class Scheduler<P> {
    * nothing reads again.
    */
   save(writePayload: (payload: P) => Json): Json {
-    const events = [...this.#heap].sort((a, b) => (this.#before(a, b) ? -1 : 1));
+    return materialized(this.saveRows(writePayload)) as Json;
+  }
+
+  /**
+   * `save`'s data with its events made one at a time as they are written (src/kernel/json-parts.ts), in due
+   * order from a copy of the heap drained as they are read: a queue of 100,000 heartbeats is not sorted in
+   * one step. The queue must not change until the last event is read.
+   */
+  saveRows(writePayload: (payload: P) => Json): Record<string, unknown> {
     return {
       nextSeq: this.#nextSeq,
-      cancelled: [...this.#cancelled].sort((a, b) => a - b),
-      events: events.map((e): Json =>
+      cancelled: new JsonLater(() => [...this.#cancelled].sort((a, b) => a - b)),
+      events: JsonRows.of(this.#inDueOrder(), (e): Json =>
         this.#cancelled.has(e.id)
           ? { id: e.id, dueMs: e.dueMs, seq: e.seq }
           : { id: e.id, dueMs: e.dueMs, seq: e.seq, payload: writePayload(e.payload) },
       ),
     };
+  }
+
+  /** Every event, in the order they would run (due time, then sequence), leaving the queue as it is. */
+  *#inDueOrder(): Generator<ScheduledEvent<P>> {
+    const heap = [...this.#heap];
+    while (heap.length > 0) {
+      yield this.#popFrom(heap);
+    }
   }
 
   /**
@@ -166,18 +183,20 @@ export class Scheduler<P> {
   }
 
   #pop(): ScheduledEvent<P> {
-    const heap = this.#heap;
+    return this.#popFrom(this.#heap);
+  }
+
+  #popFrom(heap: ScheduledEvent<P>[]): ScheduledEvent<P> {
     const top = heap[0]!;
     const last = heap.pop()!;
     if (heap.length > 0) {
       heap[0] = last;
-      this.#siftDown(0);
+      this.#siftDown(heap, 0);
     }
     return top;
   }
 
-  #siftDown(start: number): void {
-    const heap = this.#heap;
+  #siftDown(heap: ScheduledEvent<P>[], start: number): void {
     let i = start;
     for (;;) {
       const left = 2 * i + 1;

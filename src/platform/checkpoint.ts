@@ -1,5 +1,5 @@
 import { CheckpointError, type Field, type Json } from '../kernel/checkpoint.js';
-import { JsonLater, JsonRows, materialized } from '../kernel/json-parts.js';
+import { JsonRows, materialized } from '../kernel/json-parts.js';
 import type { AleaState } from '../kernel/rng.js';
 import { currentFen } from '../rules/chess/chess.js';
 import type { LedgerAccountKind, LedgerJournalEntry } from '../escrow/ledger.js';
@@ -54,10 +54,10 @@ export function platformCheckpoint(p: Platform): Record<string, unknown> {
     counters: saveCounters(p.savedCounters()),
     handleHistory: p.handleHistory.entries().map(([actorId, list]) => [actorId, list.map((e) => ({ ...e }))]),
     ledger: {
-      accounts: new JsonLater(() => new JsonRows(p.ledger.balances())),
+      accounts: new JsonRows(p.ledger.accounts()),
       journal: JsonRows.of(p.ledger.journal, saveJournalEntry),
     },
-    timers: new JsonLater(() => p.timers.save((timer) => ({ ...timer }))),
+    timers: p.timers.saveRows((timer) => ({ ...timer })),
     tables,
   };
 }

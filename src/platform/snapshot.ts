@@ -52,7 +52,7 @@ export function* stateFingerprintParts(
   options: { includeUsage?: boolean } = {},
 ): Generator<string> {
   yield `{"events":${canonicalJson(p.eventCount)},"ledger":`;
-  yield* canonicalParts(p.ledger.balances());
+  yield* canonicalParts(new Rows(p.ledger.accounts()));
   yield `,"nowMs":${canonicalJson(p.nowMs)},"tables":{`;
   const names = (Object.keys(STATE_TABLES) as StateTable[]).sort();
   for (const [i, name] of names.entries()) {

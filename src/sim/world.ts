@@ -579,7 +579,7 @@ export class World {
       format: CHECKPOINT_FORMAT,
       platform: platformCheckpoint(this.platform),
       agents: JsonRows.of(this.agents, (agent) => this.#saveAgent(agent)),
-      queue: new JsonLater(() => this.#scheduler.save(saveWorldEvent)),
+      queue: this.#scheduler.saveRows(saveWorldEvent),
       deferred: new JsonLater(() =>
         [...this.#deferred].map(([id, action]) => {
           const step = action as { agent: number; step: Json };
