@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
-import { ScenarioError } from '../sim/scenario/scenario.js';
 import { ScenarioStartError, SweepAborted } from '../sweep/aborted.js';
+import type { SeedPool } from '../sweep/pool/pool.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
 import { QueueSetupError } from '../sweep/queue/redis-url.js';
 import type { SeedResult } from '../sweep/seed-result.js';
 import { SeedSpecError } from '../sweep/seeds.js';
 import { DEFAULT_SEED_TIMEOUT, UsageError } from '../sweep/run-options.js';
 import {
-  planSweep,
-  runSweepSeeds,
-  sweepSummaryLines,
-  writeSweep,
+  checkSweepOptions,
+  localThreads,
+  type CheckedSweepOptions,
   type SweepOptions,
-  type SweepPlan,
-} from '../sweep/sweep-plan.js';
+} from '../sweep/sweep-options.js';
+import type { sweepSummaryLines, SweepPlan, SweepWritten } from '../sweep/sweep-plan.js';
 import { SeedProgress } from './progress.js';
 import { withStopSignal } from './stop-signal.js';
 import { COMMAND_SUMMARIES } from './command-summaries.js';
@@ -88,7 +87,36 @@ export const sweepCommand = {
 
 /** Exit codes: 0 every seed passed, 1 a seed failed, 2 bad arguments or scenario (nothing written), 130 stopped. */
 async function sweep(args: SweepArgs): Promise<number> {
-  const plan = planOrExplain(args);
+  const pool = await threadsStartedEarly(args);
+  try {
+    return await planAndRun(args, pool);
+  } finally {
+    await pool?.destroy();
+  }
+}
+
+/**
+ * A local sweep's pool, started before this thread loads and checks the scenario: its threads load the
+ * world's code meanwhile, the longest part of a sweep's start (issue 32). Only the options' light checks
+ * come first; undefined when they refuse (planSweep then says why) or when the seeds run on a queue.
+ */
+async function threadsStartedEarly(args: SweepArgs): Promise<SeedPool | undefined> {
+  if (args.queue !== undefined) return undefined;
+  let checked: CheckedSweepOptions;
+  try {
+    checked = checkSweepOptions(args);
+  } catch {
+    return undefined;
+  }
+  if (checked.mine.length === 0) return undefined;
+  const { SeedPool } = await import('../sweep/pool/pool.js');
+  return new SeedPool({ threads: localThreads(checked.workers, checked.mine.length) });
+}
+
+async function planAndRun(args: SweepArgs, pool: SeedPool | undefined): Promise<number> {
+  // Loaded here, not above: the scenario's code is most of what this thread loads (see threadsStartedEarly).
+  const sweepPlan = await import('../sweep/sweep-plan.js');
+  const plan = await planOrExplain(args, sweepPlan.planSweep);
   if (plan === undefined) return 2;
   const started = performance.now(); // wall time for the human only; never written
   const progress = new SeedProgress(
@@ -105,40 +133,60 @@ async function sweep(args: SweepArgs): Promise<number> {
       progress.start(
         args.queue
           ? `queue ${args.queueName ?? DEFAULT_QUEUE_NAME} at ${args.queue}`
-          : `${Math.min(plan.workers, plan.tasks.length)} worker thread(s)`,
+          : `${localThreads(plan.workers, plan.tasks.length)} worker thread(s)`,
       );
-      return execute(plan, args, signal, progress);
+      return sweepPlan.runSweepSeeds(
+        plan,
+        { queue: args.queue, queueName: args.queueName, pool },
+        {
+          signal,
+          onResult: (result) => progress.record(result),
+          onNotice: (line) => progress.notice(line),
+          sweepId: randomUUID,
+        },
+      );
     });
   } catch (error) {
     progress.end();
     return explainStop(error, plan, args, progress);
   }
   progress.end();
-  return finish(plan, args, results, (performance.now() - started) / 1000);
+  const written = await sweepPlan.writeSweep(plan, args.out, results);
+  return finish(plan, written, (performance.now() - started) / 1000, sweepPlan.sweepSummaryLines);
 }
 
 /** The plan; undefined after the line (or lines) saying why not. */
-function planOrExplain(args: SweepArgs): SweepPlan | undefined {
+async function planOrExplain(
+  args: SweepArgs,
+  planSweep: (options: SweepOptions) => SweepPlan,
+): Promise<SweepPlan | undefined> {
   try {
     return planSweep(args);
   } catch (error) {
-    if (!(
-      error instanceof UsageError ||
-      error instanceof SeedSpecError ||
-      error instanceof QueueSetupError ||
-      error instanceof ScenarioError
-    ))
-      throw error;
-    process.stderr.write(`${error.message}\n`);
+    if (!(await isRefusal(error))) throw error;
+    process.stderr.write(`${(error as Error).message}\n`);
     return undefined;
   }
+}
+
+/** A fault of the user's input: its message (a scenario's has a line per problem), exit 2, nothing written. */
+async function isRefusal(error: unknown): Promise<boolean> {
+  // Loaded by now (the plan loads the scenario); imported here so that the threads start first.
+  const { ScenarioError } = await import('../sim/scenario/scenario.js');
+  const refusals = [UsageError, SeedSpecError, QueueSetupError, ScenarioError, ScenarioStartError];
+  return refusals.some((kind) => error instanceof kind);
 }
 
 /**
  * A sweep that stopped before its end: 130 at the user's stop, 2 when the scenario did not start (checked
  * beside the first seeds: see runSweepSeeds) or the queue could not be set up.
  */
-function explainStop(error: unknown, plan: SweepPlan, args: SweepArgs, progress: SeedProgress): number {
+async function explainStop(
+  error: unknown,
+  plan: SweepPlan,
+  args: SweepArgs,
+  progress: SeedProgress,
+): Promise<number> {
   if (error instanceof SweepAborted) {
     const what = args.queue
       ? 'stopped collecting from the queue'
@@ -148,33 +196,18 @@ function explainStop(error: unknown, plan: SweepPlan, args: SweepArgs, progress:
     );
     return 130;
   }
-  if (
-    error instanceof QueueSetupError ||
-    error instanceof ScenarioError ||
-    error instanceof ScenarioStartError
-  ) {
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
-  throw error;
+  if (!(await isRefusal(error))) throw error;
+  process.stderr.write(`${(error as Error).message}\n`);
+  return 2;
 }
 
-async function execute(plan: SweepPlan, args: SweepArgs, signal: AbortSignal, progress: SeedProgress) {
-  return runSweepSeeds(plan, args, {
-    signal,
-    onResult: (result) => progress.record(result),
-    onNotice: (line) => progress.notice(line),
-    sweepId: randomUUID,
-  });
-}
-
-async function finish(
+/** The closing lines on stdout; the exit code. */
+function finish(
   plan: SweepPlan,
-  args: SweepArgs,
-  results: SeedResult[],
+  written: SweepWritten,
   seconds: number,
-): Promise<number> {
-  const written = await writeSweep(plan, args.out, results);
+  summaryLines: typeof sweepSummaryLines,
+): number {
   if (written.kind === 'shard') {
     const { shard, file, seeds, failed } = written;
     process.stdout.write(
@@ -183,7 +216,7 @@ async function finish(
     );
     return failed > 0 ? 1 : 0;
   }
-  const lines = sweepSummaryLines(written.result, written.files, `${seconds.toFixed(1)} s`);
+  const lines = summaryLines(written.result, written.files, `${seconds.toFixed(1)} s`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return written.result.passed ? 0 : 1;
 }

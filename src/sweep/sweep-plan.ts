@@ -1,27 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { loadScenarioFile, type Scenario } from '../sim/scenario/scenario.js';
-import { outDirProblem, writeAtomically } from './outputs/write.js';
+import { writeAtomically } from './outputs/write.js';
+import type { SeedPool } from './pool/pool.js';
 import { DEFAULT_QUEUE_NAME } from './queue/queue-name.js';
-import { redisConnection } from './queue/redis-url.js';
-import { positiveDuration, UsageError, workerThreads } from './run-options.js';
 import { seedFailed, type SeedResult, type SeedTask } from './seed-result.js';
-import { parseSeedSpec, parseShard, shardSeeds, type Shard } from './seeds.js';
+import type { Shard } from './seeds.js';
+import { checkSweepOptions, localThreads, type SweepOptions } from './sweep-options.js';
 import { buildShard, SHARD_FILE, shardJson } from './shard.js';
 import { buildSweep, sweepIdentity, type SweepIdentity, type SweepResult } from './sweep-result.js';
 import { packageVersion } from './version.js';
 
-/** What a sweep is asked, as `agent-chess-sim sweep` takes it (option names as its flags, for the refusals). */
-export interface SweepOptions {
-  scenario: string;
-  seeds: string;
-  workers?: number;
-  out: string;
-  shard?: string;
-  queue?: string;
-  queueName?: string;
-  timeout: string;
-  queueWait?: string;
-}
+export type { SweepOptions } from './sweep-options.js';
 
 export interface SweepPlan {
   scenario: Scenario;
@@ -33,28 +22,9 @@ export interface SweepPlan {
   queueWaitMs: number;
 }
 
-/** Extra wait, past the seed timeout, before a queue sweep gives up on seeds no worker finished. */
-const QUEUE_WAIT_MARGIN_MS = 5 * 60_000;
-
 /** Checks every option and the scenario before anything runs; throws a one-line error (a ScenarioError has a line per problem). */
 export function planSweep(options: SweepOptions): SweepPlan {
-  const seeds = parseSeedSpec(options.seeds);
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const seedTimeoutMs = positiveDuration(options.timeout, '--timeout');
-  const queueWaitMs =
-    options.queueWait === undefined
-      ? seedTimeoutMs + QUEUE_WAIT_MARGIN_MS
-      : positiveDuration(options.queueWait, '--queue-wait');
-  if (options.queue !== undefined) {
-    redisConnection(options.queue);
-    if (options.workers !== undefined)
-      throw new UsageError(
-        '--workers: with --queue the worker processes choose their threads (worker --concurrency N)',
-      );
-  }
-  const workers = workerThreads(options.workers);
-  const outProblem = outDirProblem(options.out);
-  if (outProblem) throw new UsageError(outProblem);
+  const { seeds, mine, shard, workers, seedTimeoutMs, queueWaitMs } = checkSweepOptions(options);
   const scenario = loadScenarioFile(options.scenario); // checks the file as `run` does; one line per problem
   const text = readFileSync(options.scenario, 'utf8');
   const identity = sweepIdentity(
@@ -62,7 +32,6 @@ export function planSweep(options: SweepOptions): SweepPlan {
     { name: scenario.name, file: options.scenario, text },
     seeds,
   );
-  const mine = shard ? shardSeeds(seeds, shard) : seeds;
   return {
     scenario,
     identity,
@@ -100,7 +69,10 @@ export interface SweepRunHooks {
  */
 export async function runSweepSeeds(
   plan: SweepPlan,
-  options: Pick<SweepOptions, 'queue' | 'queueName'>,
+  options: Pick<SweepOptions, 'queue' | 'queueName'> & {
+    /** A local sweep's pool, already started (the caller destroys it); by default one is made and destroyed. */
+    pool?: SeedPool;
+  },
   hooks: SweepRunHooks,
 ): Promise<SeedResult[]> {
   if (plan.tasks.length === 0) {
@@ -117,6 +89,7 @@ export async function runSweepSeeds(
       seedTimeoutMs: plan.seedTimeoutMs,
       signal: hooks.signal,
       onResult,
+      pool: options.pool,
       startCheck: { scenarioText: first!.scenarioText, scenarioFile: first!.scenarioFile },
     });
   }
@@ -148,7 +121,7 @@ function prefetchingOutputs(
   onResult: (result: SeedResult) => void,
 ): (result: SeedResult) => void {
   if (plan.shard) return onResult;
-  const running = local ? Math.min(plan.workers, plan.tasks.length) : plan.tasks.length;
+  const running = local ? localThreads(plan.workers, plan.tasks.length) : plan.tasks.length;
   // A failed load is met again, and reported, when writeSweep awaits the same promise.
   const prefetch = () => void loadSweepOutputs().catch(() => undefined);
   let left = plan.tasks.length;

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { ScenarioStartError, SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
+import { localThreads } from '../sweep-options.js';
 import { packageRoot } from '../version.js';
 
 /**
@@ -96,7 +97,10 @@ export interface LocalRunOptions {
   seedTimeoutMs: number;
   signal?: AbortSignal;
   onResult?: (result: SeedResult) => void;
-  /** A pool to run on and leave open (a bench keeps its threads warm); by default one is made and destroyed. */
+  /**
+   * A pool to run on and leave open (a bench keeps its threads warm; the sweep command starts them before it
+   * loads the scenario); by default one is made and destroyed.
+   */
   pool?: SeedPool;
   /**
    * Check first, on the first thread free, that this scenario starts (`SeedPool.startProblem`), while the
@@ -113,8 +117,7 @@ export async function runSeedsLocally(
   tasks: readonly SeedTask[],
   options: LocalRunOptions,
 ): Promise<SeedResult[]> {
-  const pool =
-    options.pool ?? new SeedPool({ threads: Math.max(1, Math.min(options.workers, tasks.length)) });
+  const pool = options.pool ?? new SeedPool({ threads: localThreads(options.workers, tasks.length) });
   const results: SeedResult[] = [];
   const gate = new StartGate(options);
   let next = 0;
@@ -156,13 +159,15 @@ class StartGate {
     this.#held = options.startCheck ? [] : undefined;
   }
 
+  /** Runs the check (the first lane, before its first seed): passes the held results on, or throws the refusal. */
   async check(pool: SeedPool): Promise<void> {
     if (!this.#options.startCheck) return;
     const problem = await pool.startProblem(this.#options.startCheck, this.#options.signal);
     if (problem !== null) {
       this.refusal = new ScenarioStartError(problem);
       this.#refused.abort(this.refusal);
-      return;
+      // Thrown even when the other lanes have run every seed meanwhile (a refused scenario's seeds fail fast).
+      throw this.refusal;
     }
     const held = this.#held ?? [];
     this.#held = undefined;
