@@ -101,7 +101,7 @@ export class Api {
     this.platform.advanceTo(this.platform.nowMs);
     const admitted =
       as === undefined
-        ? this.#authenticate(compiled.contract, request.headers)
+        ? authenticate(this.platform, compiled.contract, request.headers, this.#headerActor)
         : admit(this.platform, compiled.contract, as);
     if ('status' in admitted) return withRetryAfter(admitted);
     const response = this.#answer(compiled, params, query, request.body, admitted.actor);
@@ -110,20 +110,8 @@ export class Api {
       : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
   }
 
-  #authenticate(route: RouteContract, headers: ApiRequest['headers'] = {}): Admission | ApiResponse {
-    // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
-    // and reads leaderboards. Routes where a key is optional judge a key that is sent.
-    if (route.auth === 'none') return ANONYMOUS;
-    const header = headers['authorization'] ?? headers['Authorization'];
-    if (header === undefined || header === '') {
-      return route.auth === 'required'
-        ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
-        : ANONYMOUS;
-    }
-    const actor = this.#actorOfHeader(header);
-    if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
-    return admit(this.platform, route, actor);
-  }
+  /** #actorOfHeader, bound once for authenticate. */
+  readonly #headerActor = (header: string): Agent | Human | undefined => this.#actorOfHeader(header);
 
   #actorOfHeader(header: string): Agent | Human | undefined {
     const knownId = this.#actorIdByHeader?.get(header);
@@ -305,6 +293,26 @@ interface Admission {
 }
 
 const ANONYMOUS: Admission = { actor: null, quotaWarning: null };
+
+function authenticate(
+  platform: Platform,
+  route: RouteContract,
+  headers: ApiRequest['headers'] = {},
+  actorOfHeader: (header: string) => Agent | Human | undefined,
+): Admission | ApiResponse {
+  // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
+  // and reads leaderboards. Routes where a key is optional judge a key that is sent.
+  if (route.auth === 'none') return ANONYMOUS;
+  const header = headers['authorization'] ?? headers['Authorization'];
+  if (header === undefined || header === '') {
+    return route.auth === 'required'
+      ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
+      : ANONYMOUS;
+  }
+  const actor = actorOfHeader(header);
+  if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
+  return admit(platform, route, actor);
+}
 
 function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
   const header = headers['authorization'] ?? headers['Authorization'];
