@@ -178,7 +178,7 @@ describe('legalMoves', () => {
  * an unpinned knight or pawn out of check); chessops is the oracle.
  */
 describe('move finding agrees with chessops', () => {
-  it("the quick context is chessops' ctx(), parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate and stalemate where chessops does", () => {
+  it("the quick context is chessops' ctx(), parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate, stalemate and insufficient material where chessops does", () => {
     let kingsThatCannotCastle = 0;
     let quickMovers = 0;
     let checks = 0;
@@ -213,6 +213,8 @@ describe('move finding agrees with chessops', () => {
           const ending = boardResult(board)?.ending;
           expect(ending === 'checkmate').toBe(pos.isCheckmate());
           expect(ending === 'stalemate').toBe(pos.isStalemate());
+          if (ending !== 'checkmate' && ending !== 'stalemate')
+            expect(ending === 'insufficient_material').toBe(pos.isInsufficientMaterial());
         });
       }),
       { numRuns: 30 },

@@ -772,10 +772,20 @@ export function boardResult(board: Board): BoardResult | null {
     if (facts.ctx.checkers.nonEmpty()) return { ending: 'checkmate', winner: opposite(pos.turn) };
     return { ending: 'stalemate', winner: null };
   }
-  if (pos.isInsufficientMaterial()) return { ending: 'insufficient_material', winner: null };
+  if (!hasPawnRookOrQueen(pos.board) && pos.isInsufficientMaterial())
+    return { ending: 'insufficient_material', winner: null };
   if (isThreefold(board)) return { ending: 'threefold_repetition', winner: null };
   if (pos.halfmoves >= FIFTY_MOVE_HALFMOVES) return { ending: 'fifty_move_rule', winner: null };
   return null;
+}
+
+/**
+ * Whether a pawn, rook or queen is on the board. chessops' isInsufficientMaterial is false then (the side that
+ * has one has material), so the question, several set operations a side, is asked only without one.
+ */
+function hasPawnRookOrQueen(board: Chess['board']): boolean {
+  const { pawn, rook, queen } = board;
+  return (pawn.lo | rook.lo | queen.lo | pawn.hi | rook.hi | queen.hi) !== 0;
 }
 
 function isThreefold(board: Board): boolean {
