@@ -120,7 +120,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
   const answered = new WeakSet<object>();
   let openMax = 0;
   run.on('response', (client, _status, _bytes, ms) => {
-    if (answered.has(client)) openMax = Math.max(openMax, ms);
+    if (answered.has(client)) openMax = Math.max(openMax, Math.round(ms));
     else answered.add(client);
   });
   const result = await run;
