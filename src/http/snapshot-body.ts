@@ -19,6 +19,12 @@ const SKIPPED = 'state';
 const SPLIT = new Set(['usage', 'checkpoint']);
 /** The most text one JSON.parse takes (about 10 ms of a busy core); a larger object or list is read member by member. */
 const BYTES_PER_PARSE = 1 << 19;
+/**
+ * The most text of an outlined value's members parsed together. Smaller than a parse's share: while the
+ * collector marks a large heap, each allocation also pays for marking, and a 512 KB run of small rows took
+ * 100-200 ms then (bench serve-scale); a run of 64 KB keeps a slice near its 10 ms.
+ */
+const BYTES_PER_RUN = 1 << 16;
 const BYTES_PER_PAUSE_TEST = 1 << 16;
 
 type Pauses = Pick<Slicing, 'startSlice' | 'yieldNow'>;
@@ -109,13 +115,13 @@ async function readValueInSlices(
   return { value: into.value };
 }
 
-/** Consecutive members in runs of at most BYTES_PER_PARSE of text; a larger member is a run of its own. */
+/** Consecutive members in runs of at most BYTES_PER_RUN of text; a larger member is a run of its own. */
 function* runsOf(members: readonly Member[]): Generator<Member[]> {
   let run: Member[] = [];
   let bytes = 0;
   for (const member of members) {
     const size = member.valueEnd - member.keyStart;
-    if (run.length > 0 && bytes + size > BYTES_PER_PARSE) {
+    if (run.length > 0 && bytes + size > BYTES_PER_RUN) {
       yield run;
       [run, bytes] = [[], 0];
     }
