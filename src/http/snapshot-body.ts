@@ -9,9 +9,10 @@ import { LazyJson, type LazyMember } from '../kernel/lazy-json.js';
  * 100,000 agents), which a restore never reads: it replays the inputs and checks the replayed world against
  * `stateHash`. Decoding and parsing the whole body in one go stalled every other client for seconds, so
  * this reader walks the bytes in slices, yielding between them, and decodes only what the restore uses:
- * every top-level member but `state`, with `usage` (one entry per actor) parsed a few thousand entries at
- * a time. The answers are those of `readJsonBody` on the whole text, except that the `state` value is only
- * scanned for its end (its brackets and strings), not parsed. A body whose outline the scan cannot follow
+ * every top-level member but `state`, with `usage` (one entry per actor) parsed a few hundred entries at a
+ * time and `checkpoint` checked so but kept as a LazyJson, its rows parsed again as the restore reads them.
+ * The answers are those of `readJsonBody` on the whole text (a checkpoint once read whole), except that the
+ * `state` value is only scanned for its end (its brackets and strings), not parsed. A body whose outline the scan cannot follow
  * goes to `readJsonBody` whole, which gives the usual one-line refusal.
  */
 const SKIPPED = 'state';
