@@ -54,7 +54,7 @@ export class AnswerTurns {
       do {
         const answer = this.#queue[this.#next]!;
         this.#queue[this.#next++] = undefined;
-        await answer();
+        await settled(answer);
       } while (this.#next < this.#queue.length && !over());
     } finally {
       this.#afterTurn();
@@ -89,5 +89,18 @@ export class AnswerTurns {
       this.#next = 0;
     }
     this.#schedule();
+  }
+}
+
+/**
+ * An answer's own failures are its to answer (direct-get.ts writes a 500 for a handler's error); what could
+ * still throw is writing to a socket already gone. It must not end the turn, leave the answers behind it
+ * waiting, or reach the process as an unhandled rejection, which would stop the server.
+ */
+async function settled(answer: Answer): Promise<void> {
+  try {
+    await answer();
+  } catch {
+    // The client is gone: there is no one left to answer.
   }
 }

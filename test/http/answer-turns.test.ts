@@ -53,6 +53,32 @@ describe('AnswerTurns', () => {
     expect(log.filter((e) => e !== 'loop turned')).toEqual([0, 1, 2]);
   });
 
+  it('goes on to the answers behind one that throws or rejects (a socket gone), and rejects nothing itself', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const turns = new AnswerTurns();
+      const written: number[] = [];
+      turns.add(() => {
+        throw new Error('write after end');
+      });
+      turns.add(() => Promise.reject(new Error('socket hang up')));
+      const last = new Promise<void>((resolve) =>
+        turns.add(() => {
+          written.push(3);
+          resolve();
+        }),
+      );
+      await last;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(written).toEqual([3]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('starts again after the queue ran dry', async () => {
     const turns = new AnswerTurns();
     expect((await run(turns, 2)).filter((e) => e !== 'loop turned')).toEqual([0, 1]);
