@@ -82,7 +82,7 @@ export class Field {
   *items(): Generator<Field> {
     const v = this.value;
     if (v instanceof LazyJson && v.kind === 'list') {
-      for (const [i, member] of v.members.entries()) yield new Field(v.valueOf(member), `${this.path}[${i}]`);
+      for (const [i, member] of v.members.entries()) yield new Field(v.parse(member), `${this.path}[${i}]`);
       return;
     }
     if (!Array.isArray(v)) this.fail('a list');
@@ -154,7 +154,7 @@ function lazyRecord(value: LazyJson): RecordView {
     has: (key) => value.member(key) !== undefined,
     get: (key) => {
       const member = value.member(key);
-      return member === undefined ? undefined : value.valueOf(member);
+      return member === undefined ? undefined : value.parse(member);
     },
   };
 }

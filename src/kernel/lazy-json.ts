@@ -23,7 +23,8 @@ export class LazyJson {
     private readonly textOf: (start: number, end: number) => string,
   ) {}
 
-  valueOf(member: LazyMember): unknown {
+  /** A member's value (not named valueOf: that name is the one JavaScript calls to coerce an object). */
+  parse(member: LazyMember): unknown {
     return member.nested ?? (JSON.parse(this.textOf(member.start, member.end)) as unknown);
   }
 
@@ -38,11 +39,11 @@ export class LazyJson {
 
   /** The whole value as JSON.parse gives it (tests, and small nodes). */
   toPlain(): unknown {
-    if (this.kind === 'list') return this.members.map((m) => plain(this.valueOf(m)));
+    if (this.kind === 'list') return this.members.map((m) => plain(this.parse(m)));
     const out: Record<string, unknown> = {};
     for (const [key, member] of this.#keyed())
       Object.defineProperty(out, key, {
-        value: plain(this.valueOf(member)),
+        value: plain(this.parse(member)),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -52,16 +53,11 @@ export class LazyJson {
 
   #keyed(): Map<string, LazyMember> {
     if (this.#byKey) return this.#byKey;
-    const indices: [number, LazyMember][] = [];
-    const named = new Map<string, LazyMember>();
     const indexed = new Map<string, LazyMember>();
-    for (const member of this.members) {
-      if (isArrayIndex(member.key)) indexed.set(member.key, member);
-      else named.set(member.key, member);
-    }
-    for (const [key, member] of indexed) indices.push([Number(key), member]);
-    indices.sort((a, b) => a[0] - b[0]);
-    this.#byKey = new Map([...indices.map(([, m]): [string, LazyMember] => [m.key, m]), ...named]);
+    const named = new Map<string, LazyMember>();
+    for (const member of this.members) (isArrayIndex(member.key) ? indexed : named).set(member.key, member);
+    const ascending = [...indexed].sort((a, b) => Number(a[0]) - Number(b[0]));
+    this.#byKey = new Map([...ascending, ...named]);
     return this.#byKey;
   }
 }
