@@ -17,6 +17,7 @@
  */
 import { PROMOTIONS } from '../../src/rules/chess/chess.js';
 import {
+  attackersOf,
   BISHOP,
   BLACK,
   CODE,
@@ -82,8 +83,11 @@ const PROMOTION_CODES = PROMOTIONS.map((role) => CODE[role]);
  */
 function generate(b: MailBoard, out: MoveCode[] | null): number {
   let count = 0;
-  IN_CHECK = isAttacked(b.cells, b.kingOf(b.turn), -b.turn);
+  const king = b.kingOf(b.turn);
+  IN_CHECK = isAttacked(b.cells, king, -b.turn);
   findPins(b);
+  findDangers(b, king);
+  if (IN_CHECK) findEvasions(b, king);
   for (let from = 0; from < 64 && (out !== null || count === 0); from++) {
     const piece = b.cells[from]!;
     if (piece === 0 || sign(piece) !== b.turn) continue;
@@ -117,6 +121,103 @@ function findPins(b: MailBoard): void {
 
 function isPinned(square: number): boolean {
   return square < 32 ? (PINNED_LO & (1 << square)) !== 0 : (PINNED_HI & (1 << (square - 32))) !== 0;
+}
+
+/**
+ * The squares the other side attacks with the mover's king off the board (a king stepping along a
+ * slider's line stays on it): a king's step is legal when it lands on none of them. One sweep of the other
+ * side's pieces instead of an attack test for each of the king's targets, most of a turn's tests.
+ */
+let DANGER_LO = 0;
+let DANGER_HI = 0;
+
+function addDanger(square: number): void {
+  if (square < 32) DANGER_LO |= 1 << square;
+  else DANGER_HI |= 1 << (square - 32);
+}
+
+function isDanger(square: number): boolean {
+  return square < 32 ? (DANGER_LO & (1 << square)) !== 0 : (DANGER_HI & (1 << (square - 32))) !== 0;
+}
+
+function findDangers(b: MailBoard, king: number): void {
+  DANGER_LO = 0;
+  DANGER_HI = 0;
+  const cells = b.cells;
+  const enemy = -b.turn;
+  const kingPiece = cells[king]!;
+  cells[king] = 0;
+  for (let square = 0; square < 64; square++) {
+    const piece = cells[square]!;
+    if (piece === 0 || sign(piece) !== enemy) continue;
+    const role = Math.abs(piece);
+    if (role === PAWN) pawnDangers(square, enemy);
+    else if (role === KNIGHT) leapDangers(square, KNIGHT_STEPS);
+    else if (role === KING) leapDangers(square, KING_STEPS);
+    else slideDangers(cells, square, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8);
+  }
+  cells[king] = kingPiece;
+}
+
+function pawnDangers(from: number, side: number): void {
+  const step = from + 8 * side;
+  if (step < 0 || step > 63) return;
+  if ((from & 7) > 0) addDanger(step - 1);
+  if ((from & 7) < 7) addDanger(step + 1);
+}
+
+function leapDangers(from: number, steps: Int8Array): void {
+  for (let i = from * 8; i < from * 8 + 8; i++) {
+    const to = steps[i]!;
+    if (to < 0) break;
+    addDanger(to);
+  }
+}
+
+/** Each ray up to and with its first piece, whichever side's: a defended piece is no safe capture. */
+function slideDangers(cells: Int8Array, from: number, firstDirection: number, lastDirection: number): void {
+  for (let direction = firstDirection; direction < lastDirection; direction++) {
+    const start = (from * 8 + direction) * 7;
+    for (let i = start; i < start + 7; i++) {
+      const to = RAYS[i]!;
+      if (to < 0) break;
+      addDanger(to);
+      if (cells[to] !== 0) break;
+    }
+  }
+}
+
+/**
+ * In check, the squares a move of an unpinned piece other than the king must land on: the one checker's,
+ * and those between it and the king when it slides; none in double check (only the king can answer it).
+ */
+let EVASIONS_LO = 0;
+let EVASIONS_HI = 0;
+const CHECKERS = new Int8Array(16);
+
+function findEvasions(b: MailBoard, king: number): void {
+  EVASIONS_LO = 0;
+  EVASIONS_HI = 0;
+  if (attackersOf(b.cells, king, -b.turn, CHECKERS) !== 1) return;
+  const checker = CHECKERS[0]!;
+  addEvasion(checker);
+  const role = Math.abs(b.cells[checker]!);
+  if (role !== BISHOP && role !== ROOK && role !== QUEEN) return;
+  for (let direction = 0; direction < 8; direction++) {
+    if (firstPieceOnRay(b.cells, king, direction) !== checker) continue;
+    const start = (king * 8 + direction) * 7;
+    for (let i = start; RAYS[i] !== checker; i++) addEvasion(RAYS[i]!);
+    return;
+  }
+}
+
+function addEvasion(square: number): void {
+  if (square < 32) EVASIONS_LO |= 1 << square;
+  else EVASIONS_HI |= 1 << (square - 32);
+}
+
+function isEvasion(square: number): boolean {
+  return square < 32 ? (EVASIONS_LO & (1 << square)) !== 0 : (EVASIONS_HI & (1 << (square - 32))) !== 0;
 }
 
 /** The pseudo-legal targets of one piece, as two words of a square set (TARGETS_LO, TARGETS_HI). */
@@ -181,7 +282,7 @@ function slideTargets(b: MailBoard, from: number, firstDirection: number, lastDi
 function kingTargets(b: MailBoard, from: number): void {
   leapTargets(b, from, KING_STEPS);
   const side = b.turn;
-  if (isAttacked(b.cells, from, -side)) return;
+  if (IN_CHECK) return; // the king stands on `from`
   for (let wing = 0; wing < 2; wing++) {
     const rook = CASTLING_ROOKS[(side === WHITE ? 0 : 2) + wing]!;
     if (rook >= 0 && canCastle(b, from, rook, wing)) addTarget(rook);
@@ -237,8 +338,7 @@ function legalFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
 
 function legalTo(b: MailBoard, from: number, to: number, out: MoveCode[] | null): number {
   const piece = b.cells[from]!;
-  const castles = Math.abs(piece) === KING && b.cells[to] !== 0 && sign(b.cells[to]!) === b.turn;
-  if (!castles && mayExposeKing(b, from, to) && !leavesKingSafe(b, from, to)) return 0;
+  if (!isLegal(b, from, to)) return 0;
   const promotes = Math.abs(piece) === PAWN && (to < 8 || to >= 56);
   if (!promotes) {
     out?.push(code(from, to, 0));
@@ -249,13 +349,20 @@ function legalTo(b: MailBoard, from: number, to: number, out: MoveCode[] | null)
 }
 
 /**
- * Whether a move needs playing out to know it is legal: the king's own moves, en passant, any move in check,
- * and moves of a pinned piece. Out of check, any other piece opens no line to its king, so most moves are
- * legal without the test.
+ * Whether a pseudo-legal move (castling already checked by canCastle) leaves the mover's king unattacked.
+ * A king's step lands on no danger square; en passant (it takes a pawn off a line) and a pinned piece's
+ * move are played out; any other move opens no line to its king, so out of check it is legal, and in check
+ * it must take the checker or block its line.
  */
-function mayExposeKing(b: MailBoard, from: number, to: number): boolean {
+function isLegal(b: MailBoard, from: number, to: number): boolean {
   const piece = Math.abs(b.cells[from]!);
-  return IN_CHECK || piece === KING || (piece === PAWN && to === b.ep) || isPinned(from);
+  if (piece === KING) {
+    const target = b.cells[to]!;
+    const castles = target !== 0 && sign(target) === b.turn;
+    return castles || !isDanger(to);
+  }
+  if ((piece === PAWN && to === b.ep) || isPinned(from)) return leavesKingSafe(b, from, to);
+  return !IN_CHECK || isEvasion(to);
 }
 
 /** Whether the side to move playing from -> to (en passant included) leaves its king unattacked. */

@@ -20,11 +20,14 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * The same text as canonicalJson for an object whose values are all primitives (every platform event),
- * without building a sorted copy; undefined when a value is an object (the caller falls back). The sorted
- * keys and their quoted prefixes are worked out once per shape (see KeyOrders).
+ * The same text as canonicalJson for a plain object whose values are all primitives (every platform
+ * event), without building a sorted copy; undefined when a value is an object or the object is not plain
+ * (the caller falls back). The sorted keys and their quoted prefixes are worked out once per shape (see
+ * KeyOrders).
  */
 function flatCanonicalJson(value: Record<string, unknown>, orders: KeyOrders): string | undefined {
+  // Only a plain object's for-in walk is its Object.keys (KeyOrders matches shapes by it).
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   const order = orders.of(value);
   let out = '{';
   let first = true;
@@ -33,11 +36,40 @@ function flatCanonicalJson(value: Record<string, unknown>, orders: KeyOrders): s
     if (v === undefined) continue;
     if (v !== null && typeof v === 'object') return undefined;
     out += first ? order.firstPrefixes[i] : order.prefixes[i];
-    out += JSON.stringify(v);
+    out += primitiveJson(v);
     first = false;
   }
   return `${out}}`;
 }
+
+/**
+ * A primitive's JSON.stringify text, the two commonest cases written directly: a string that needs no
+ * escape is quoted as it is, and a finite number's JSON text is its JavaScript text.
+ */
+function primitiveJson(v: unknown): string {
+  if (typeof v === 'string') return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return JSON.stringify(v);
+  return v >= MILLION && Number.isSafeInteger(v) ? largeIntegerText(v) : `${v}`;
+}
+
+const MILLION = 1_000_000;
+/** 000 to 999. */
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => `${n}`.padStart(3, '0'));
+
+/**
+ * A safe integer of at least a million (every time in milliseconds) in decimal, as `${v}` writes it: in
+ * parts small enough for the engine's integer printing, which a double of 13 digits does not get.
+ */
+function largeIntegerText(v: number): string {
+  const millions = Math.floor(v / MILLION);
+  const rest = v - millions * MILLION;
+  const thousands = Math.floor(rest / 1000);
+  return `${millions}${THREE_DIGITS[thousands]!}${THREE_DIGITS[rest - thousands * 1000]!}`;
+}
+
+/** What JSON.stringify escapes in a string: a quote, a backslash, a control character, a surrogate half. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 interface KeyOrder {
   /** The keys in insertion order, as Object.keys gives them: what identifies the shape. */
@@ -56,25 +88,27 @@ class KeyOrders {
   readonly #byType = new Map<unknown, KeyOrder[]>();
 
   of(value: Record<string, unknown>): KeyOrder {
-    const keys = Object.keys(value);
     const type = value['type'];
     let known = this.#byType.get(type);
     if (known === undefined) {
       known = [];
       this.#byType.set(type, known);
     }
-    for (const order of known) if (sameKeys(order.keys, keys)) return order;
-    const order = keyOrder(keys);
+    // Matched key by key as for-in walks them (a plain object's own keys, in Object.keys' order): no list
+    // of keys is made per event.
+    for (const order of known) if (hasKeys(value, order.keys)) return order;
+    const order = keyOrder(Object.keys(value));
     // A bound for objects without a type field that vary their keys; events never come near it.
     if (known.length < 64) known.push(order);
     return order;
   }
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether a plain object's own keys are `keys`, in that order. */
+function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (key !== keys[i++]) return false;
+  return i === keys.length;
 }
 
 function keyOrder(keys: string[]): KeyOrder {
