@@ -24,8 +24,11 @@ export function tightRandomGames(
   return { plies };
 }
 
-/** The legal moves of one position, with each piece's destinations kept for SAN's disambiguation. */
-class LegalMoves {
+/**
+ * The legal moves of one position, with each piece's destinations kept for SAN's disambiguation. The platform
+ * loop's agents list their moves with it too, so both loops pay the same for an agent's move generation.
+ */
+export class LegalMoves {
   readonly moves: NormalMove[] = [];
   readonly destsOf: (SquareSet | undefined)[] = new Array<SquareSet | undefined>(64);
 
@@ -34,23 +37,30 @@ class LegalMoves {
     this.moves.length = 0;
     this.destsOf.fill(undefined);
     const own = pos.board[pos.turn];
-    forEachSquare(own.lo, 0, (from) => this.#addPiece(pos, ctx, from));
-    forEachSquare(own.hi, 32, (from) => this.#addPiece(pos, ctx, from));
+    for (let bits = own.lo; bits !== 0; bits &= bits - 1) this.#addPiece(pos, ctx, lowest(bits, 0));
+    for (let bits = own.hi; bits !== 0; bits &= bits - 1) this.#addPiece(pos, ctx, lowest(bits, 32));
     return this.moves.length;
   }
 
+  // Plain loops over the bits, no callback per square: the same as the platform's own legalMoves.
   #addPiece(pos: Chess, ctx: Context, from: Square): void {
     const dests = pos.dests(from, ctx);
     this.destsOf[from] = dests;
     const pawn = pos.board.pawn.has(from);
-    const add = (to: Square) => {
-      if (pawn && (to < 8 || to >= 56))
-        for (const promotion of PROMOTIONS) this.moves.push({ from, to, promotion });
-      else this.moves.push({ from, to });
-    };
-    forEachSquare(dests.lo, 0, add);
-    forEachSquare(dests.hi, 32, add);
+    for (let bits = dests.lo; bits !== 0; bits &= bits - 1) this.#add(from, lowest(bits, 0), pawn);
+    for (let bits = dests.hi; bits !== 0; bits &= bits - 1) this.#add(from, lowest(bits, 32), pawn);
   }
+
+  #add(from: Square, to: Square, pawn: boolean): void {
+    if (pawn && (to < 8 || to >= 56))
+      for (const promotion of PROMOTIONS) this.moves.push({ from, to, promotion });
+    else this.moves.push({ from, to });
+  }
+}
+
+/** The square of the lowest set bit of a 32-bit half, offset by `base` (0 or 32). */
+function lowest(bits: number, base: number): Square {
+  return base + 31 - Math.clz32(bits & -bits);
 }
 
 const FILES = 'abcdefgh';

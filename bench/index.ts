@@ -2,6 +2,7 @@
  * `npm run bench`: figures are ratios of loops measured side by side in one run (this machine is shared,
  * so absolute times drift). Rounds alternate between the loops and each figure is the median of its rounds.
  */
+import { spawnSync } from 'node:child_process';
 import { bareRandomGames } from './bare-chessops.js';
 import { sameGamesAsBare, tightRandomGames } from './bare-chessops-tight.js';
 import { BareStockfish, engineGames } from './engine.js';
@@ -19,6 +20,7 @@ import { runSplitLoadBench } from './http-split.js';
 import { runAutocannonBench } from './http-autocannon.js';
 import { figureLine, median, type Goal } from './figures.js';
 import { runFaultsBench } from './faults.js';
+import { BIN_NODE_FLAGS } from './cli-process.js';
 
 interface Sample {
   plies: number;
@@ -82,9 +84,11 @@ function logGameLoop(
     `  bare chessops loop, tight (one context a ply, bit scans; same games and SAN): ${Math.round(tight)} plies/s, ${(tight / bare).toFixed(2)}x the plain one`,
   );
   log(
-    `  agent + platform rules (no API): ${Math.round(rules)} plies/s, ratio to tight bare ${(rules / tight).toFixed(3)}`,
+    `  agent (the tight loop's move listing) + platform rules (no API): ${Math.round(rules)} plies/s, ratio to tight bare ${(rules / tight).toFixed(3)}`,
   );
-  log(`  platform game loop : ${Math.round(platform)} plies/s (through the in-process API)`);
+  log(
+    `  platform game loop: ${Math.round(platform)} plies/s (through the in-process API; agents list moves as the tight loop does)`,
+  );
   log(`  ratio platform/plain bare: ${(platform / bare).toFixed(3)} (the baseline of earlier rounds)`);
   log(
     `  ${figureLine('P1 platform loop / tight bare loop', (platform / tight).toFixed(3), platform / tight, P1_GOAL)}`,
@@ -197,8 +201,22 @@ async function logCacheHitRate(
   }
 }
 
+/**
+ * The in-process sections (games, memory, engine, social, serve) measure the code with the node flags a user's
+ * `agent-chess-sim` runs it with (its shebang's, see cli-process.ts): started without them, as `npm run bench`
+ * starts it, the bench runs itself again with them and exits with that run's status.
+ */
+function rerunWithBinFlags(): boolean {
+  const missing = BIN_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+  if (missing.length === 0) return false;
+  const args = [...missing, ...process.execArgv, ...process.argv.slice(1)];
+  const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  process.exitCode = run.status ?? 1;
+  return true;
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isMain) {
+if (isMain && !rerunWithBinFlags()) {
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
   const games = Number(process.env['BENCH_GAMES'] ?? 100);
   const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -3,21 +3,17 @@
  * API (authentication, validation, move parsing, recording, game-end and deadline bookkeeping, events).
  * The agents pick moves on their own chessops board, as a real agent would, and send UCI: an agent needs
  * the legal moves and the position after each move, not the SAN, FEN and repetition counts the platform
- * keeps, so it plays on the bare position (legalMoves sees each new position through its ply stamp).
+ * keeps. They list their moves exactly as the tight bare loop does (its LegalMoves, chessops' ctx and dests),
+ * so the agents' half of the loop costs what the baseline's move generation costs and P1's ratio is what
+ * the platform's side of each move costs, not the platform library's own faster move listing.
  */
 import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
 import type { Platform } from '../src/platform/index.js';
 import { wirePlatform } from '../src/sim/wiring.js';
 import { DEFAULT_RULESET } from '../src/rules/ruleset.js';
-import {
-  boardResult,
-  legalMoves,
-  newBoard,
-  parseMove,
-  playMove,
-  toWireUci,
-} from '../src/rules/chess/chess.js';
+import { boardResult, newBoard, parseMove, playMove, toWireUci } from '../src/rules/chess/chess.js';
+import { LegalMoves } from './bare-chessops-tight.js';
 
 export async function platformRandomGames(games: number, seed: string): Promise<{ plies: number }> {
   const loop = await PlatformLoop.start(seed);
@@ -64,9 +60,11 @@ export class PlatformLoop {
     const { challenge } = await this.#white.createChallenge({ opponent_handle: 'bench_black' });
     await this.#black.acceptChallenge(challenge.challenge_id);
     const board = newBoard();
+    const legal = new LegalMoves();
     for (let ply = 0; ; ply++) {
       if (maxPaceMs > 0) this.platform.advanceTo(this.platform.nowMs + this.#rng.int(1, maxPaceMs));
-      const move = this.#rng.pick(legalMoves(board));
+      legal.fill(board.pos, board.pos.ctx());
+      const move = this.#rng.pick(legal.moves);
       const uci = toWireUci(board, move);
       board.pos.play(move);
       const mover = ply % 2 === 0 ? this.#white : this.#black;
@@ -83,11 +81,13 @@ export class PlatformLoop {
 export function rulesRandomGames(games: number, seed: string): { plies: number } {
   const rng = new Rng(seed).fork('bench');
   let plies = 0;
+  const legal = new LegalMoves();
   for (let i = 0; i < games; i++) {
     const agentBoard = newBoard();
     const platformBoard = newBoard();
     for (;;) {
-      const move = rng.pick(legalMoves(agentBoard));
+      legal.fill(agentBoard.pos, agentBoard.pos.ctx());
+      const move = rng.pick(legal.moves);
       const uci = toWireUci(agentBoard, move);
       agentBoard.pos.play(move);
       const parsed = parseMove(platformBoard, uci);

@@ -151,6 +151,24 @@ describe('playMove', () => {
   });
 });
 
+/** Every legal move by chessops' own dests, in legalMoves' order (from, to, promotion q r b n), as UCI. */
+function chessopsMoves(board: Board): string[] {
+  const pos = board.pos;
+  const ctx = pos.ctx();
+  const moves: string[] = [];
+  for (let from = 0; from < 64; from += 1) {
+    if (!pos.board[pos.turn].has(from)) continue;
+    for (const to of pos.dests(from, ctx)) {
+      const promotes = pos.board.pawn.has(from) && (to < 8 || to >= 56);
+      if (!promotes) moves.push(makeUci({ from, to }));
+      else
+        for (const promotion of ['queen', 'rook', 'bishop', 'knight'] as const)
+          moves.push(makeUci({ from, to, promotion }));
+    }
+  }
+  return moves;
+}
+
 describe('legalMoves', () => {
   it('is strictly ordered by from, to, promotion and free of duplicates', () => {
     const promoRank = (m: Move) =>
@@ -180,6 +198,7 @@ describe('legalMoves', () => {
 describe('move finding agrees with chessops', () => {
   it("the quick context is chessops' ctx(), parseMove takes the king to exactly chessops' dests, a quick mover has a move, and boardResult sees mate, stalemate and insufficient material where chessops does", () => {
     let kingsThatCannotCastle = 0;
+    let kingsThatCastle = 0;
     let quickMovers = 0;
     let checks = 0;
     let pins = 0;
@@ -191,6 +210,10 @@ describe('move finding agrees with chessops', () => {
           const dests = pos.dests(king, pos.ctx());
           const rooks = pos.castles.rook[pos.turn];
           if (rooks.a === undefined && rooks.h === undefined) kingsThatCannotCastle += 1;
+          if (dests.intersects(pos.board.rook.intersect(pos.board[pos.turn]))) kingsThatCastle += 1;
+          const listed = legalMoves(board).map(makeUci).join(' ');
+          if (listed !== chessopsMoves(board).join(' '))
+            expect.fail(`legalMoves differs from chessops' dests in ${currentFen(board)}`);
           for (let to = 0; to < 64; to += 1) {
             const legal = dests.has(to) || dests.has(normalizeMove(pos, { from: king, to }).to);
             if (parseMove(board, makeSquare(king) + makeSquare(to)).ok !== legal)
@@ -221,6 +244,7 @@ describe('move finding agrees with chessops', () => {
     );
     // The walks must reach kings without castling rights, where the platform's own search runs.
     expect(kingsThatCannotCastle).toBeGreaterThan(500);
+    expect(kingsThatCastle).toBeGreaterThan(30);
     expect(quickMovers).toBeGreaterThan(500);
     expect(Math.min(checks, pins)).toBeGreaterThan(100);
   });

@@ -38,6 +38,7 @@ import {
   moveEquals,
   opposite,
   parseSquare,
+  rookCastlesTo,
   squareFile,
   squareRank,
 } from 'chessops/util';
@@ -141,9 +142,9 @@ function plyStamp(pos: Chess): number {
 
 /**
  * The facts of the board's position: the cached ones while the position is the same, else new ones whose
- * context `contextOf` works out (chessops' own by default; see quickContext for the platform's moves).
+ * context quickContext works out.
  */
-function factsOf(board: Board, contextOf: (pos: Chess) => Context = chessopsContext): PositionFacts {
+function factsOf(board: Board): PositionFacts {
   const pos = board.pos;
   const stamp = plyStamp(pos);
   const known = board.facts;
@@ -151,7 +152,7 @@ function factsOf(board: Board, contextOf: (pos: Chess) => Context = chessopsCont
   const facts: PositionFacts = {
     pos,
     stamp,
-    ctx: contextOf(pos),
+    ctx: quickContext(pos),
     movable: undefined,
     fen: undefined,
     key: undefined,
@@ -162,14 +163,12 @@ function factsOf(board: Board, contextOf: (pos: Chess) => Context = chessopsCont
   return facts;
 }
 
-const chessopsContext = (pos: Chess): Context => pos.ctx();
-
 /**
  * chessops' ctx() worked out from the board's bits: the other side's sliders on the king's lines (from the
  * empty-board lines, where chessops computes sliding attacks), a piece between king and slider a blocker when
  * it is alone there, and the checkers being the sliders with nothing between plus the knights, pawns and king
- * that reach the king's square. Equal to ctx() (test/property/chess.test.ts); used for the positions the
- * platform's own moves reach, where legalMoves, which stands for an agent's own chessops, keeps chessops' ctx.
+ * that reach the king's square. Equal to ctx() (test/property/chess.test.ts), and about a third of its cost:
+ * chessops asks for every attacker of the king's square.
  */
 function quickContext(pos: Chess): Context {
   const board = pos.board;
@@ -286,21 +285,22 @@ function hasSquareOutside(set: SquareSet, outside: SquareSet): boolean {
 
 /**
  * The legal targets of the piece on `from` (chessops' dests), the king's found without chessops' search
- * where it cannot castle (see kingTargets). Not used by legalMoves, which lists an agent's moves as chessops
- * does; the two agree (test/property/chess.test.ts).
+ * (see kingTargets and castlingTargets): chessops asks for every attacker of each square around the king,
+ * which was the largest single cost of listing a position's moves. The two agree
+ * (test/property/chess.test.ts).
  */
 function destsOf(facts: PositionFacts, from: number): SquareSet {
-  const pos = facts.pos;
-  if (from !== facts.ctx.king) return pos.dests(from, facts.ctx);
-  const rooks = pos.castles.rook[pos.turn];
-  if (rooks.a !== undefined || rooks.h !== undefined) return pos.dests(from, facts.ctx);
-  return kingTargets(pos, from);
+  if (from !== facts.ctx.king) return facts.pos.dests(from, facts.ctx);
+  const targets = kingTargets(facts.pos, from);
+  const rooks = facts.pos.castles.rook[facts.pos.turn];
+  if (rooks.a === undefined && rooks.h === undefined) return targets;
+  return targets.union(castlingTargets(facts, 'a')).union(castlingTargets(facts, 'h'));
 }
 
 /**
- * The king's targets with no castling right left: chessops' dests without the castling part, each square
- * around the king kept unless the other side attacks it with the king gone from its square (chessops'
- * attacksTo, asked slider by slider only where a slider of the other side stands on the square's lines).
+ * The king's targets without castling: chessops' dests for a king, each square around it kept unless the
+ * other side attacks it with the king gone from its square (chessops' attacksTo, asked slider by slider only
+ * where a slider of the other side stands on the square's lines).
  */
 function kingTargets(pos: Chess, from: number): SquareSet {
   const board = pos.board;
@@ -318,6 +318,27 @@ function kingTargets(pos: Chess, from: number): SquareSet {
     if (isAttacked(pos, square, occupied)) hi &= ~(1 << (square - 32));
   }
   return new SquareSet(lo, hi);
+}
+
+/**
+ * The rook's square when castling on `side` is legal (chessops writes castling as the king taking its own
+ * rook), else the empty set; chessops' castling rule: not out of check, the right kept, nothing between king
+ * and rook or on either's way, no square the king passes attacked with the king lifted, and the king's
+ * target not attacked once king and rook stand on their new squares.
+ */
+function castlingTargets(facts: PositionFacts, side: 'a' | 'h'): SquareSet {
+  const { pos, ctx } = facts;
+  const king = ctx.king;
+  const rook = pos.castles.rook[pos.turn][side];
+  if (king === undefined || rook === undefined || ctx.checkers.nonEmpty()) return SquareSet.empty();
+  const occupied = pos.board.occupied;
+  if (pos.castles.path[pos.turn][side].intersects(occupied)) return SquareSet.empty();
+  const kingTo = kingCastlesTo(pos.turn, side);
+  const lifted = occupied.without(king);
+  for (let bits = between(king, kingTo); bits.nonEmpty(); bits = bits.withoutFirst())
+    if (isAttacked(pos, bits.first()!, lifted)) return SquareSet.empty();
+  const after = occupied.toggle(king).toggle(rook).toggle(rookCastlesTo(pos.turn, side));
+  return isAttacked(pos, kingTo, after) ? SquareSet.empty() : SquareSet.fromSquare(rook);
 }
 
 /** Whether the side not to move attacks `square` with the board's pieces standing on `occupied`. */
@@ -667,7 +688,7 @@ export function playMove(board: Board, move: Move): PlayedMove {
   const sanBody = writeSanBody(before, move as NormalMove);
   pos.play(move);
   board.plies += 1;
-  const after = factsOf(board, quickContext);
+  const after = factsOf(board);
   const isCheck = after.ctx.checkers.nonEmpty();
   // SAN's suffix: '#' exactly when the side to move is mated, '+' on any other check.
   const isCheckmate = isCheck && !isMovable(after);
@@ -691,7 +712,7 @@ export function playMove(board: Board, move: Move): PlayedMove {
 export function playForSan(board: Board, move: NormalMove): string {
   const sanBody = writeSanBody(factsOf(board), move);
   board.pos.play(move);
-  const after = factsOf(board, quickContext);
+  const after = factsOf(board);
   if (after.ctx.checkers.isEmpty()) return sanBody;
   return isMovable(after) ? `${sanBody}+` : `${sanBody}#`;
 }
@@ -801,20 +822,18 @@ const BACKRANKS = (sq: number): boolean => sq < 8 || sq >= 56;
  * h8 = 63; castling's `to` is the rook square), then promotion queen, rook, bishop, knight.
  */
 export function legalMoves(board: Board): Move[] {
-  const pos = board.pos;
-  const ctx = factsOf(board).ctx;
+  const facts = factsOf(board);
   const moves: Move[] = [];
   // Squares are visited in ascending order (low word, then high), so the result is sorted without a sort.
-  const own = pos.board[pos.turn];
-  for (let bits = own.lo; bits !== 0; bits &= bits - 1) pushMovesFrom(pos, ctx, lowestSquare(bits, 0), moves);
-  for (let bits = own.hi; bits !== 0; bits &= bits - 1)
-    pushMovesFrom(pos, ctx, lowestSquare(bits, 32), moves);
+  const own = facts.pos.board[facts.pos.turn];
+  for (let bits = own.lo; bits !== 0; bits &= bits - 1) pushMovesFrom(facts, lowestSquare(bits, 0), moves);
+  for (let bits = own.hi; bits !== 0; bits &= bits - 1) pushMovesFrom(facts, lowestSquare(bits, 32), moves);
   return moves;
 }
 
-function pushMovesFrom(pos: Chess, ctx: Context, from: number, moves: Move[]): void {
-  const targets = pos.dests(from, ctx);
-  const promotes = pos.board.pawn.has(from);
+function pushMovesFrom(facts: PositionFacts, from: number, moves: Move[]): void {
+  const targets = destsOf(facts, from);
+  const promotes = facts.pos.board.pawn.has(from);
   for (let bits = targets.lo; bits !== 0; bits &= bits - 1)
     pushMove(from, lowestSquare(bits, 0), promotes, moves);
   for (let bits = targets.hi; bits !== 0; bits &= bits - 1)
