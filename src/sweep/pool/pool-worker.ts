@@ -1,8 +1,13 @@
 /**
  * The piscina worker thread's entry (compiled to dist/src/sweep/pool/pool-worker.js): one task is one seed
  * (the default export), or the sweep's one check that the scenario starts (`scenarioStartProblem`, by name).
- * The engine pool size never changes an answer (agents/engines/pool.ts), so each thread keeps to one
+ * Both are run-seed.ts's, loaded from the build's one-file bundle with its code cache (seed-bundle.ts says
+ * why). The engine pool size never changes an answer (agents/engines/pool.ts), so each thread keeps to one
  * stockfish instance unless ACS_ENGINE_POOL says otherwise (the pool sets it): N sweep threads must not
  * each start one engine per CPU.
  */
-export { runSeed as default, scenarioStartProblem } from '../run-seed.js';
+import { loadSeedBundle } from './seed-bundle.js';
+
+const { runSeed, scenarioStartProblem } = loadSeedBundle().exports;
+
+export { runSeed as default, scenarioStartProblem };

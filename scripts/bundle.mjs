@@ -1,0 +1,93 @@
+// The build's second step, after tsc (`npm run build`): one-file bundles of what starts on every use, made
+// with esbuild from the compiled modules in dist/ (issue 32, P6):
+// - dist/src/sweep/pool/seed-bundle.cjs: run-seed.js and all it imports, packages included, for the sweep
+//   threads (src/sweep/pool/seed-bundle.ts loads it), and its V8 code cache (src/cli/seed-cache.ts);
+// - dist/src/cli/main.bundle.js: the CLI's entry with yargs, which the bin runs; each command's module is
+//   still loaded from dist/ on demand (command-table.ts).
+// Every module keeps its own import.meta.url (rewritten to its file in dist/ or node_modules/, relative to
+// the bundle) and its names (keepNames), so the bundled code behaves as the modules it was made from.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { BIN_NODE_FLAGS } from '../dist/bench/cli-process.js';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dist = join(root, 'dist');
+
+/** Packages a seed may load that stay where they are: native code, wasm beside its loader, or never loaded by a plain seed. */
+const SEED_EXTERNALS = ['litesvm', '@solana/web3.js', 'stockfish.wasm'];
+
+/**
+ * Each module's import.meta.url as its own file's URL, found relative to the bundle's (`bundleUrl`, a JS
+ * expression). A CommonJS bundle has no import.meta at all, so there any other use of it fails the build;
+ * and it runs in a vm.Script, where a computed `import(specifier)` (an agent module a scenario names) is
+ * not Node's without an experimental flag: it calls the loader's `acsImport` instead (seed-bundle.ts).
+ */
+function ownModuleMeta(outfile, bundleUrl, { commonJs }) {
+  return {
+    name: 'own-module-meta',
+    setup(build) {
+      build.onLoad({ filter: /\.(c|m)?js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const computedImport = /\bimport\((?!\s*['"])/g;
+        if (!text.includes('import.meta') && !(commonJs && computedImport.test(text))) return undefined;
+        const url = `new URL(${JSON.stringify(relative(dirname(outfile), args.path))}, ${bundleUrl}).href`;
+        let contents = text.replaceAll('import.meta.url', url);
+        if (commonJs) contents = contents.replace(computedImport, 'acsImport(');
+        if (commonJs && contents.includes('import.meta'))
+          throw new Error(`${args.path}: import.meta other than import.meta.url cannot be bundled`);
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
+
+const common = { bundle: true, platform: 'node', target: 'node20', keepNames: true, logLevel: 'warning' };
+
+const seedBundle = join(dist, 'src/sweep/pool/seed-bundle.cjs');
+await esbuild.build({
+  ...common,
+  entryPoints: [join(dist, 'src/sweep/run-seed.js')],
+  outfile: seedBundle,
+  format: 'cjs',
+  external: SEED_EXTERNALS,
+  // ES modules are strict code; the bundle of them is too.
+  banner: { js: '"use strict";' },
+  plugins: [ownModuleMeta(seedBundle, 'require("node:url").pathToFileURL(__filename)', { commonJs: true })],
+});
+if (/\bimport\(/.test(readFileSync(seedBundle, 'utf8')))
+  throw new Error(`${seedBundle}: an import() is left that the threads could not run`);
+
+const mainBundle = join(dist, 'src/cli/main.bundle.js');
+await esbuild.build({
+  ...common,
+  entryPoints: [join(dist, 'src/cli/main.js')],
+  outfile: mainBundle,
+  format: 'esm',
+  // The packages yargs loads with require (CommonJS) find theirs through this.
+  banner: {
+    js: "import { createRequire as acsCreateRequire } from 'node:module'; const require = acsCreateRequire(import.meta.url);",
+  },
+  plugins: [
+    ownModuleMeta(mainBundle, 'import.meta.url', { commonJs: false }),
+    {
+      name: 'commands-stay-modules',
+      setup(build) {
+        // command-table.ts's loaders: a command's module loads from dist/ when its name is given.
+        build.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+          args.kind === 'dynamic-import' && args.importer.endsWith(join('cli', 'command-table.js'))
+            ? { path: args.path, external: true }
+            : undefined,
+        );
+      },
+    },
+  ],
+});
+
+// The code cache, made under the flags the bin runs node with (its shebang's, as the benches read them).
+rmSync(join(dist, 'src/sweep/pool/seed-bundle.cache'), { force: true });
+const cacheMaker = join(dist, 'src/cli/seed-cache.js');
+const cache = spawnSync(process.execPath, [...BIN_NODE_FLAGS, cacheMaker], { stdio: 'inherit' });
+if (cache.status !== 0) throw new Error(`seed-cache.js exited ${cache.status}`);
