@@ -29,6 +29,8 @@ async function runOrders(): Promise<void> {
   for (let order = orders.shift(); order; order = orders.shift()) {
     try {
       reply({ kind: 'answer', id: order.id, result: await engine.search(order.request) });
+      // After the reply is on its way: the clearing overlaps the world's reading of this answer.
+      engine.clearForNext();
     } catch (error) {
       reply({ kind: 'failed', id: order.id, message: errorText(error), broken: engine.broken });
       if (engine.broken) break;

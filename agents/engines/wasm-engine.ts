@@ -9,11 +9,19 @@
  *   search in flight holds a ref'd watchdog timer instead, which also turns a hung engine into an error.
  * - Loading the module installs process-wide `uncaughtException` / `unhandledRejection` handlers (the second
  *   aborts the engine on ANY unhandled rejection in the process); they are removed at once.
- * - With no message listener the module prints to stdout: a listener is attached before start-up, so the
- *   banner and every line reach this class and never the simulator's output.
+ * - The module hands each output line to its message listeners through a timer of its own (one `setTimeout`
+ *   per line, at least 1 ms in Node), so `bestmove` reached a listener a millisecond or more after the engine
+ *   wrote it; with no listener it calls `console.log` at once instead. In a thread of its own (the pool's
+ *   engine-worker.ts, which prints nothing else) the instance takes that thread's `console.log` as its line
+ *   reader: the same lines in the same order, each as it is written. On the main thread it attaches a
+ *   listener, so the banner and every line reach this class and never the simulator's output.
+ * - The clearing `ucinewgame` (about 3 ms: it zeroes the hash and the history tables) is sent when a search
+ *   has answered (`clearForNext`), not when the next one starts, so it overlaps whatever the caller does
+ *   between two searches; the engine's state when a search starts is the same either way.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { PvCollector, type SearchResult } from './uci-lines.js';
 
 /** What the pool asks of an instance; the node budget and MultiPV count make the answer deterministic. */
@@ -56,12 +64,17 @@ function hangAfterMs(nodes: number): number {
   return 60_000 + nodes / 10;
 }
 
+/** Whether an instance has taken this thread's `console.log` (one per thread: the lines carry no owner). */
+let consoleTaken = false;
+
 export class WasmEngine {
   readonly #module: StockfishModule;
   #collector: PvCollector | undefined;
   #finish: ((result: SearchResult) => void) | undefined;
   #ready: (() => void) | undefined;
   #broken = false;
+  /** A `ucinewgame` was sent since the last search: the next one starts without its own. */
+  #cleared = false;
 
   private constructor(module: StockfishModule) {
     this.#module = module;
@@ -72,14 +85,20 @@ export class WasmEngine {
     const { create, wasmBinary } = loadFactory();
     const moduleArg: Record<string, unknown> = { wasmBinary };
     const handlers = processHandlers();
+    // Lines before the instance exists (the banner) are dropped.
+    let engine: WasmEngine | undefined;
+    const onLine = (line: string): void => {
+      if (engine) engine.#onLine(line);
+    };
+    const readConsole = !isMainThread && !consoleTaken;
+    if (readConsole) {
+      consoleTaken = true;
+      console.log = onLine; // eslint-disable-line no-console -- the engine's line reader (see the head comment)
+    }
     const loading = create(moduleArg);
     removeHandlersAddedSince(handlers);
     // `create` fills in the module object synchronously; attach before its start-up prints anything.
-    // Lines before the instance exists (the banner) are dropped.
-    let engine: WasmEngine | undefined;
-    (moduleArg as unknown as StockfishModule).addMessageListener((line) => {
-      if (engine) engine.#onLine(line);
-    });
+    if (!readConsole) (moduleArg as unknown as StockfishModule).addMessageListener(onLine);
     engine = new WasmEngine(await loading);
     await engine.#handshake();
     return engine;
@@ -96,10 +115,14 @@ export class WasmEngine {
         'uci',
         'setoption name Threads value 1',
         `setoption name Hash value ${HASH_MB}`,
+        'ucinewgame',
         'isready',
       ])
         this.#module.postMessage(command);
-    }).then(() => this.#unrefWorkers());
+    }).then(() => {
+      this.#cleared = true;
+      this.#unrefWorkers();
+    });
   }
 
   /** One search; the pool never starts a second before the first has answered. */
@@ -120,14 +143,22 @@ export class WasmEngine {
         this.#unrefWorkers();
         resolve(result);
       };
-      const commands = [
-        'ucinewgame',
-        `setoption name MultiPV value ${request.multiPv}`,
-        `position fen ${request.fen}`,
-        `go nodes ${request.nodes}`,
-      ];
-      for (const command of commands) this.#module.postMessage(command);
+      if (!this.#cleared) this.#module.postMessage('ucinewgame');
+      this.#cleared = false;
+      this.#module.postMessage(`setoption name MultiPV value ${request.multiPv}`);
+      this.#module.postMessage(`position fen ${request.fen}`);
+      this.#module.postMessage(`go nodes ${request.nodes}`);
     });
+  }
+
+  /**
+   * Clears the engine for the next search now, while the caller reads this answer. Call it once the
+   * answer is sent on, never from inside a line (that runs within the engine's own call).
+   */
+  clearForNext(): void {
+    if (this.#collector || this.#broken || this.#cleared) return;
+    this.#module.postMessage('ucinewgame');
+    this.#cleared = true;
   }
 
   #onLine(line: string): void {
