@@ -41,10 +41,21 @@ export abstract class Checker {
   violationCount = 0;
   readonly violations: Violation[] = [];
   protected eventIndex = 0;
+  /**
+   * Whether `check` reads `move_played` events, nearly all of a log: the suite calls a checker that does not
+   * only for the other events (InvariantSuite.observe). True unless a checker says otherwise, so a new
+   * checker, and a user's, sees every event.
+   */
+  readonly readsMoves: boolean = true;
 
   observe(event: PlatformEvent, index: number): void {
     this.eventIndex = index;
     this.check(event);
+  }
+
+  /** The log's last event so far, for the final checks of a checker the suite did not call for it. */
+  lastEventWas(index: number): void {
+    this.eventIndex = index;
   }
 
   protected abstract check(event: PlatformEvent): void;

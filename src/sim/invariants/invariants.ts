@@ -27,6 +27,8 @@ export type { InvariantResult, Violation } from './checker.js';
 /** Ratings replayed from the log match the platform's, equal-K changes cancel, and the sum never drifts. */
 class EloConservation extends Checker {
   readonly name = 'elo_conservation';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'rating changes of equal-K games cancel exactly; ratings and their sum match a replay of the log';
   readonly #ratings = new Map<string, number>();
@@ -244,6 +246,8 @@ function bump(counts: Map<string, number>, id: string, by: number): void {
  */
 class LamportsConserved extends Checker {
   readonly name = 'lamports_conserved';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'every balance replayed from mints and settled transfers matches the ledger; the total changes only by minting';
   readonly #balances = new Map<string, number>();
@@ -310,6 +314,8 @@ class LamportsConserved extends Checker {
  */
 class EscrowSettlesOnce extends Checker {
   readonly name = 'escrow_settles_once';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'each escrow closes exactly once with a zero balance, moves nothing after, and none is left stranded';
   readonly #open = new Map<string, { refId: string; inFlight: number; balance: number }>();
@@ -426,6 +432,8 @@ class EscrowSettlesOnce extends Checker {
 /** Bounty money: the fee is 10% of the pot on a win and nothing on a draw, and fee plus payouts is the pot. */
 class BountyFeesExact extends Checker {
   readonly name = 'bounty_fees_exact';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'each bounty pays out exactly its pot: payouts plus the fee (floor of the fee share on a win, none on a draw)';
 
@@ -461,6 +469,8 @@ class BountyFeesExact extends Checker {
  */
 class TournamentBrackets extends Checker {
   readonly name = 'tournament_brackets';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'no one plays twice in a round; draws follow the seeding tiebreak; one champion; prize money sums exactly';
   readonly #terms = new Map<string, { prize: number; entry: number; size: number }>();
@@ -584,6 +594,8 @@ class TournamentBrackets extends Checker {
 export class InvariantSuite {
   /** Every checker, built-in first; those with an end-of-run check (`FinalCheck`) run it in `finish`. */
   readonly #checkers: Checker[];
+  /** The checkers that read moves (`readsMoves`), in the same order: the only ones a move is shown. */
+  readonly #moveReaders: Checker[];
   /** How many of the checkers are built in (the constructor's); those after them are the user's. */
   readonly #builtIn: number;
   readonly #stopObserving: () => void;
@@ -591,6 +603,7 @@ export class InvariantSuite {
   /** The user's own checkers (src/sim/invariants/user-invariants.ts), added before any event; their results follow the built-in ones. */
   add(checkers: readonly Checker[]): void {
     this.#checkers.push(...checkers);
+    this.#moveReaders.push(...checkers.filter((c) => c.readsMoves));
   }
 
   /** The first violation of the named invariant so far (cheap enough to ask after every instant). */
@@ -618,6 +631,7 @@ export class InvariantSuite {
       ...socialCheckers(platform),
     ];
     this.#builtIn = this.#checkers.length;
+    this.#moveReaders = this.#checkers.filter((c) => c.readsMoves);
     this.#stopObserving = platform.onEvent((event) => this.observe(event));
   }
 
@@ -678,7 +692,8 @@ export class InvariantSuite {
 
   observe(event: PlatformEvent): void {
     const index = this.#index++;
-    for (const checker of this.#checkers) checker.observe(event, index);
+    const checkers = event.type === 'move_played' ? this.#moveReaders : this.#checkers;
+    for (const checker of checkers) checker.observe(event, index);
   }
 
   /**
@@ -687,7 +702,11 @@ export class InvariantSuite {
    */
   finish(t: number): InvariantResult[] {
     if (this.#finishedAt !== t)
-      for (const checker of this.#checkers) if (hasFinalCheck(checker)) checker.finalCheck(t);
+      for (const checker of this.#checkers) {
+        // A violation found now names the log's last event, whether or not the checker was shown it.
+        checker.lastEventWas(Math.max(0, this.#index - 1));
+        if (hasFinalCheck(checker)) checker.finalCheck(t);
+      }
     this.#finishedAt = t;
     return this.results();
   }

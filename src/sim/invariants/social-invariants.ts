@@ -23,6 +23,8 @@ const pairKey = (a: string, b: string) => `${a}>${b}`;
  */
 class SocialScoreExact extends Checker implements FinalCheck {
   readonly name = 'social_score_exact';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     "every actor's social score equals max(0, its points) replayed from the log, and is never negative";
   readonly #sums = new Map<string, number>();
@@ -113,6 +115,8 @@ type Limited = 'post' | 'reply' | 'like' | 'follow' | 'vote' | 'refresh';
  */
 class RateLimitsHeld extends Checker {
   readonly name = 'rate_limits_held';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'no actor has more accepted actions of a kind in any sliding window than its limit, nor two closer than the cooldown';
   readonly #humans = new Set<string>();
@@ -191,6 +195,8 @@ class RateLimitsHeld extends Checker {
  */
 class UnseenOnce extends Checker {
   readonly name = 'unseen_once';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'GET /api/feed/unseen never serves the same post twice to one actor, nor an actor its own post';
   readonly #ordinals = new Map<string, number>();
@@ -259,6 +265,8 @@ class UnseenOnce extends Checker {
 /** One like per actor and target, and every like count is the number of likes in the log. */
 class LikesIdempotent extends Checker implements FinalCheck {
   readonly name = 'likes_idempotent';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     "no actor likes the same post or reply twice; every like count equals the log's likes of it";
   /** Per actor, the targets it liked: the log's own id strings, where a key per pair was a new string each. */
@@ -312,6 +320,8 @@ class LikesIdempotent extends Checker implements FinalCheck {
 /** A nested reply's parent belongs to the same root post, as replayed and as the platform holds it. */
 class RepliesAnchored extends Checker implements FinalCheck {
   readonly name = 'replies_anchored';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'every reply names an existing post, and a nested reply belongs to the same post as its parent';
   readonly #posts = new Set<string>();
@@ -376,6 +386,8 @@ class RepliesAnchored extends Checker implements FinalCheck {
  */
 class DownvoteBlocksHeld extends Checker {
   readonly name = 'downvote_blocks_held';
+  /** Its check ignores moves (see Checker.readsMoves). */
+  override readonly readsMoves = false;
   readonly description =
     'no direct challenge is created or accepted, and no tournament joined, across a standing downvote';
   readonly #downvotes = new Set<string>();
