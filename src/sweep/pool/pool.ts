@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { ScenarioStartError, SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
 import { localThreads } from '../sweep-options.js';
-import { packageRoot } from '../version.js';
+import { workerEntryFile } from './built-file.js';
+
+export { workerEntryFile };
 
 /**
  * Seeds on a piscina pool of worker threads, one seed per task. Each seed has a timeout that starts when
@@ -193,18 +192,6 @@ class StartGate {
  */
 export function poolWorkerFile(): string {
   return workerEntryFile(import.meta.url, './pool-worker.js');
-}
-
-/**
- * A thread entry `file`, relative to the module at `moduleUrl`, as a file URL: beside it when that module is
- * itself the build, else the build's copy in dist/ (under vitest the module is the .ts source).
- */
-export function workerEntryFile(moduleUrl: string, file: string): string {
-  if (moduleUrl.endsWith('.js')) return new URL(file, moduleUrl).href;
-  const source = fileURLToPath(new URL(file, moduleUrl));
-  const built = join(packageRoot(), 'dist', relative(packageRoot(), source));
-  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
-  return pathToFileURL(built).href;
 }
 
 export function formatSeconds(ms: number): string {

@@ -14,10 +14,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { runSeed, scenarioStartProblem } from '../run-seed.js';
+import { workerEntryFile } from './built-file.js';
 
 /** What the threads run: run-seed.ts's exports. */
 export interface SeedModule {
@@ -26,8 +27,8 @@ export interface SeedModule {
 }
 
 /** The bundle and its cache, beside the compiled form of this module (dist/src/sweep/pool/). */
-export const SEED_BUNDLE_FILE = fileURLToPath(new URL('./seed-bundle.cjs', import.meta.url));
-export const SEED_CACHE_FILE = fileURLToPath(new URL('./seed-bundle.cache', import.meta.url));
+export const SEED_BUNDLE_FILE = fileURLToPath(workerEntryFile(import.meta.url, './seed-bundle.cjs'));
+const SEED_CACHE_FILE = join(dirname(SEED_BUNDLE_FILE), 'seed-bundle.cache');
 
 /** A loaded bundle: its exports, and the script they came from (whose code cache the build writes). */
 export interface LoadedSeedBundle {

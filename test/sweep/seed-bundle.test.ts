@@ -1,0 +1,36 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN_NODE_FLAGS } from '../../bench/cli-process.js';
+import { runSeed } from '../../src/sweep/run-seed.js';
+import { loadSeedBundle } from '../../src/sweep/pool/seed-bundle.js';
+import { packageRoot } from '../../src/sweep/version.js';
+import { tempDir, writeScenario } from './helpers.js';
+
+/**
+ * The sweep threads' one-file bundle (dist/, made by `npm run build`, which pretest runs) is the modules it
+ * was made from: the same seed gives the same result through it, and its code cache is taken under the flags
+ * the bin runs node with, after the CLI's own (heap-growth.ts).
+ */
+describe('the sweep threads bundle', () => {
+  it('runs a seed to the result the modules give', async () => {
+    const file = writeScenario(tempDir(), 'bundle-same');
+    const task = { scenarioText: readFileSync(file, 'utf8'), scenarioFile: file, seed: 7 };
+    const [bundled, modules] = [await loadSeedBundle().exports.runSeed(task), await runSeed(task)];
+    expect(bundled.status).toBe('passed');
+    expect(bundled).toEqual(modules);
+  });
+
+  it("takes its code cache under the bin's node flags", () => {
+    const dist = (path: string) => JSON.stringify(pathToFileURL(`${packageRoot()}/dist/${path}`).href);
+    const probe = `await import(${dist('src/cli/heap-growth.js')});
+      const { loadSeedBundle } = await import(${dist('src/sweep/pool/seed-bundle.js')});
+      process.stdout.write(String(loadSeedBundle().cacheAccepted));`;
+    const child = spawnSync(process.execPath, [...BIN_NODE_FLAGS, '--input-type=module', '-e', probe], {
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(child.stdout).toBe('true');
+  });
+});
