@@ -166,20 +166,19 @@ export class Scheduler<P> {
     }
   }
 
-  #before(a: ScheduledEvent<P>, b: ScheduledEvent<P>): boolean {
-    return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
-  }
-
   #push(event: ScheduledEvent<P>): void {
     const heap = this.#heap;
+    // A hole moves up from the end to where the event belongs; the event is written once, there.
+    let i = heap.length;
     heap.push(event);
-    let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.#before(heap[i]!, heap[parent]!)) break;
-      swap(heap, i, parent);
+      const above = heap[parent]!;
+      if (!before(event, above)) break;
+      heap[i] = above;
       i = parent;
     }
+    heap[i] = event;
   }
 
   #pop(): ScheduledEvent<P> {
@@ -189,31 +188,40 @@ export class Scheduler<P> {
   #popFrom(heap: ScheduledEvent<P>[]): ScheduledEvent<P> {
     const top = heap[0]!;
     const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      this.#siftDown(heap, 0);
-    }
+    if (heap.length > 0) siftDown(heap, last);
     return top;
-  }
-
-  #siftDown(heap: ScheduledEvent<P>[], start: number): void {
-    let i = start;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let best = i;
-      if (left < heap.length && this.#before(heap[left]!, heap[best]!)) best = left;
-      if (right < heap.length && this.#before(heap[right]!, heap[best]!)) best = right;
-      if (best === i) return;
-      swap(heap, i, best);
-      i = best;
-    }
   }
 }
 
-/** Swaps two heap slots without the temporary array a destructuring swap allocates on every step. */
-function swap<T>(heap: T[], a: number, b: number): void {
-  const held = heap[a]!;
-  heap[a] = heap[b]!;
-  heap[b] = held;
+/** Whether `a` runs before `b`: due time, then insertion order (no two events share a sequence number). */
+function before<P>(a: ScheduledEvent<P>, b: ScheduledEvent<P>): boolean {
+  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+}
+
+/**
+ * Puts `event` in the heap's root slot and moves it down to its place: a hole goes down the smaller
+ * children, each moved up once, and the event is written once at the end (no swap per level). Every event
+ * has its own (due, seq), so the order events leave in is the same whatever the layout.
+ */
+function siftDown<P>(heap: ScheduledEvent<P>[], event: ScheduledEvent<P>): void {
+  const length = heap.length;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= length) break;
+    const right = left + 1;
+    let child = left;
+    let smaller = heap[left]!;
+    if (right < length) {
+      const other = heap[right]!;
+      if (before(other, smaller)) {
+        child = right;
+        smaller = other;
+      }
+    }
+    if (!before(smaller, event)) break;
+    heap[i] = smaller;
+    i = child;
+  }
+  heap[i] = event;
 }
