@@ -12,7 +12,7 @@
  * with the SHA-256 of the bundle it was made from, and a cache of another bundle is never offered.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,16 @@ export interface SeedModule {
 /** The bundle and its cache, beside the compiled form of this module (dist/src/sweep/pool/). */
 export const SEED_BUNDLE_FILE = fileURLToPath(workerEntryFile(import.meta.url, './seed-bundle.cjs'));
 const SEED_CACHE_FILE = join(dirname(SEED_BUNDLE_FILE), 'seed-bundle.cache');
+
+/**
+ * Whether the bundle was made from the modules in dist/ as they are: made after them (the build bundles
+ * right after tsc). A bare `tsc` rewrites every module, run-seed.js included, and leaves the bundle older:
+ * the threads then load the modules, slower but never stale (pool-worker.ts).
+ */
+export function seedBundleIsCurrent(): boolean {
+  const modules = fileURLToPath(workerEntryFile(import.meta.url, '../run-seed.js'));
+  return existsSync(SEED_BUNDLE_FILE) && statSync(SEED_BUNDLE_FILE).mtimeMs >= statSync(modules).mtimeMs;
+}
 
 /** A loaded bundle: its exports, and the script they came from (whose code cache the build writes). */
 export interface LoadedSeedBundle {
