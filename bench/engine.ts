@@ -4,6 +4,11 @@
  * the next position is the FEN the platform answers with, as a real agent would read it. `bareSearches`:
  * the baseline, the same positions searched by a stockfish.wasm module driven directly (same UCI commands,
  * no pool, no cache, no platform), so the ratio between the two is what the agent machinery costs.
+ *
+ * The baseline reads the module's lines the way the pool's instances do (wasm-engine.ts): through
+ * `console.log`, which the module calls at once when it has no message listener. Its listener API hands each
+ * line over through a timer of 1 ms or more; a baseline reading lines that way would be slower than the
+ * agents' own engines by that timer alone, and the ratio would credit the machinery with it.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -70,7 +75,6 @@ async function playOne(
 }
 
 interface RawStockfish {
-  addMessageListener(listener: (line: string) => void): void;
   postMessage(command: string): void;
   terminate(): void;
 }
@@ -89,26 +93,34 @@ export class BareStockfish {
     const require = createRequire(import.meta.url);
     const create = require('stockfish.wasm') as (module: object) => Promise<RawStockfish>;
     const moduleArg = { wasmBinary: readFileSync(require.resolve('stockfish.wasm/stockfish.wasm')) };
-    const loading = create(moduleArg);
-    // Attached before start-up so the banner does not reach the bench's output.
+    // Read from before start-up, so the banner does not reach the bench's output.
     let bare: BareStockfish | undefined;
-    (moduleArg as unknown as RawStockfish).addMessageListener((line) => {
+    const restore = readLines((line) => {
       if (bare) bare.#onLine(line);
     });
-    bare = new BareStockfish(await loading);
-    await bare.#send(['uci', 'setoption name Threads value 1', 'setoption name Hash value 16', 'isready']);
+    try {
+      bare = new BareStockfish(await create(moduleArg));
+      await bare.#send(['uci', 'setoption name Threads value 1', 'setoption name Hash value 16', 'isready']);
+    } finally {
+      restore();
+    }
     return bare;
   }
 
   /** Searches each position once; one search is one ply of the engine loop. */
   async searchAll(fens: readonly string[], level: EngineLevel): Promise<{ plies: number }> {
-    for (const fen of fens)
-      await this.#send([
-        'ucinewgame',
-        `setoption name MultiPV value ${level.multiPv}`,
-        `position fen ${fen}`,
-        `go nodes ${level.nodes}`,
-      ]);
+    const restore = readLines((line) => this.#onLine(line));
+    try {
+      for (const fen of fens)
+        await this.#send([
+          'ucinewgame',
+          `setoption name MultiPV value ${level.multiPv}`,
+          `position fen ${fen}`,
+          `go nodes ${level.nodes}`,
+        ]);
+    } finally {
+      restore();
+    }
     return { plies: fens.length };
   }
 
@@ -123,4 +135,16 @@ export class BareStockfish {
   stop(): void {
     this.engine.terminate();
   }
+}
+
+/**
+ * Makes `console.log` the module's line reader until the returned function restores it. Only while the
+ * bare loop runs: the bench prints its own lines in between, and the module prints nothing when idle.
+ */
+function readLines(onLine: (line: string) => void): () => void {
+  const print = console.log;
+  console.log = onLine;
+  return () => {
+    console.log = print;
+  };
 }
