@@ -8,7 +8,9 @@
  * and both spellings equal to chessops' on many random positions.
  *
  * A move is legal when, played out, it leaves the mover's king unattacked (chessops' checkers and pins
- * decide the same); castling follows chessops' castlingDest. Only the plain FEN the platform writes is read
+ * decide the same). Only en passant and a pinned piece's moves are played out: a king's step is judged
+ * against one sweep of the other side's attacks, and in check another piece's move against the checker's
+ * square and line (see isLegal); castling follows chessops' castlingDest. Only the plain FEN the platform writes is read
  * here; anything else is left to chessops (`turnMoves` answers undefined).
  *
  * Each turn is read afresh, with no board kept per game: a my-turn row carries no last move, so the
@@ -84,17 +86,21 @@ const PROMOTION_CODES = PROMOTIONS.map((role) => CODE[role]);
 function generate(b: MailBoard, out: MoveCode[] | null): number {
   let count = 0;
   const king = b.kingOf(b.turn);
-  IN_CHECK = isAttacked(b.cells, king, -b.turn);
   findPins(b);
   findDangers(b, king);
+  // The king's own square is attacked alike with the king on it or off it.
+  IN_CHECK = isDanger(king);
   if (IN_CHECK) findEvasions(b, king);
-  for (let from = 0; from < 64 && (out !== null || count === 0); from++) {
-    const piece = b.cells[from]!;
-    if (piece === 0 || sign(piece) !== b.turn) continue;
-    targetsOf(b, from);
-    count += legalFrom(b, from, out);
-  }
+  for (let bits = OWN_LO; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+    count += movesFrom(b, 31 - Math.clz32(bits & -bits), out);
+  for (let bits = OWN_HI; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+    count += movesFrom(b, 63 - Math.clz32(bits & -bits), out);
   return count;
+}
+
+function movesFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
+  targetsOf(b, from);
+  return legalFrom(b, from, out);
 }
 
 /** Whether the side to move, in the position `generate` lists, is in check. */
@@ -130,6 +136,9 @@ function isPinned(square: number): boolean {
  */
 let DANGER_LO = 0;
 let DANGER_HI = 0;
+/** The mover's own pieces, noted by the same sweep: its moves are listed from them, by ascending square. */
+let OWN_LO = 0;
+let OWN_HI = 0;
 
 function addDanger(square: number): void {
   if (square < 32) DANGER_LO |= 1 << square;
@@ -143,13 +152,20 @@ function isDanger(square: number): boolean {
 function findDangers(b: MailBoard, king: number): void {
   DANGER_LO = 0;
   DANGER_HI = 0;
+  OWN_LO = 0;
+  OWN_HI = 0;
   const cells = b.cells;
   const enemy = -b.turn;
   const kingPiece = cells[king]!;
   cells[king] = 0;
+  addOwn(king);
   for (let square = 0; square < 64; square++) {
     const piece = cells[square]!;
-    if (piece === 0 || sign(piece) !== enemy) continue;
+    if (piece === 0) continue;
+    if (sign(piece) !== enemy) {
+      addOwn(square);
+      continue;
+    }
     const role = Math.abs(piece);
     if (role === PAWN) pawnDangers(square, enemy);
     else if (role === KNIGHT) leapDangers(square, KNIGHT_STEPS);
@@ -157,6 +173,11 @@ function findDangers(b: MailBoard, king: number): void {
     else slideDangers(cells, square, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8);
   }
   cells[king] = kingPiece;
+}
+
+function addOwn(square: number): void {
+  if (square < 32) OWN_LO |= 1 << square;
+  else OWN_HI |= 1 << (square - 32);
 }
 
 function pawnDangers(from: number, side: number): void {
