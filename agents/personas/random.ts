@@ -197,13 +197,14 @@ function boardFromFen(fen: string): Board {
  * Refusals an agent expects in a busy world (a challenge taken a moment earlier, a game that just ended)
  * are part of play; the world counts them by code. Anything else is a bug and propagates.
  */
-export async function tolerate<T>(request: Promise<T>): Promise<T | undefined> {
-  try {
-    return await request;
-  } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return undefined;
-    throw error;
-  }
+export function tolerate<T>(request: Promise<T>): Promise<T | undefined> {
+  // A catch on the request, not an async function: one promise fewer on every move a crowd sends.
+  return request.catch(expectedRefusal);
+}
+
+function expectedRefusal(error: unknown): undefined {
+  if (error instanceof ApiError && error.status < 500) return undefined;
+  throw error;
 }
 
 export const randomPersona: PersonaFactory = {
