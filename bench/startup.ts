@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { figureLine, median, megabytes, MB, type Goal } from './figures.js';
 import type { ProbeReport } from './run-probe.js';
@@ -25,7 +25,9 @@ export function runStartupBench(options: { runs: number; log: (line: string) => 
     help.push(wallMs(cliArgs(['--help'])));
   }
   const helpMs = median(help);
-  log(`CLI start-up (median of ${runs} runs each, taken in turn):`);
+  log(
+    `CLI start-up (median of ${runs} runs each, taken in turn; load average ${loadavg()[0]!.toFixed(2)} after):`,
+  );
   log(`  ${figureLine('P6 overview --help', `${helpMs.toFixed(0)} ms`, helpMs, HELP_GOAL)}`);
   log(`  bare node -e '' at the same moments: ${median(node).toFixed(0)} ms (the floor of any command)`);
   const rss = diffPeakRss(runs);
