@@ -630,7 +630,9 @@ function sanMove(facts: PositionFacts, match: RegExpExecArray): ParsedMove | und
   );
   let from: number | undefined;
   let fromTargets: SquareSet | undefined;
-  for (const candidate of candidates) {
+  // Stepped through by first() and withoutFirst(): SquareSet's for-of is a generator, a frame per candidate.
+  for (let rest = candidates; rest.nonEmpty(); rest = rest.withoutFirst()) {
+    const candidate = rest.first()!;
     const targets = destsOf(facts, candidate);
     if (!targets.has(to)) continue;
     if (from !== undefined) return undefined;
