@@ -778,9 +778,13 @@ function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): str
 function recordRepetition(board: Board): void {
   // After a capture or pawn move (clock reset) no earlier position can recur: forget them, which keeps
   // the map as small as the fifty-move window.
-  if (board.pos.halfmoves === 0) board.repetitions.clear();
   const key = repetitionKey(board);
-  board.repetitions.set(key, (board.repetitions.get(key) ?? 0) + 1);
+  if (board.pos.halfmoves === 0) {
+    board.repetitions.clear();
+    board.repetitions.set(key, 1);
+  } else {
+    board.repetitions.set(key, (board.repetitions.get(key) ?? 0) + 1);
+  }
 }
 
 /**
