@@ -76,6 +76,29 @@ const code = (from: number, to: number, promotion: number): MoveCode => from | (
 
 // --- legal moves ---------------------------------------------------------------------------------------
 
+/**
+ * A set of squares as two 32-bit words (squares 0-31 and 32-63), the form every set of this module takes:
+ * kept in module-level instances and cleared per position, so listing moves allocates none.
+ */
+class SquareBits {
+  lo = 0;
+  hi = 0;
+
+  clear(): void {
+    this.lo = 0;
+    this.hi = 0;
+  }
+
+  add(square: number): void {
+    if (square < 32) this.lo |= 1 << square;
+    else this.hi |= 1 << (square - 32);
+  }
+
+  has(square: number): boolean {
+    return square < 32 ? (this.lo & (1 << square)) !== 0 : (this.hi & (1 << (square - 32))) !== 0;
+  }
+}
+
 /** Piece codes in legalMoves' promotion order. */
 const PROMOTION_CODES = PROMOTIONS.map((role) => CODE[role]);
 
@@ -89,11 +112,11 @@ function generate(b: MailBoard, out: MoveCode[] | null): number {
   findPins(b);
   findDangers(b, king);
   // The king's own square is attacked alike with the king on it or off it.
-  IN_CHECK = isDanger(king);
+  IN_CHECK = DANGER.has(king);
   if (IN_CHECK) findEvasions(b, king);
-  for (let bits = OWN_LO; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  for (let bits = OWN.lo; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += movesFrom(b, 31 - Math.clz32(bits & -bits), out);
-  for (let bits = OWN_HI; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  for (let bits = OWN.hi; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += movesFrom(b, 63 - Math.clz32(bits & -bits), out);
   return count;
 }
@@ -106,12 +129,10 @@ function movesFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
 /** Whether the side to move, in the position `generate` lists, is in check. */
 let IN_CHECK = false;
 /** Its pieces that stand alone between their king and an enemy slider on that line (chessops' blockers). */
-let PINNED_LO = 0;
-let PINNED_HI = 0;
+const PINNED = new SquareBits();
 
 function findPins(b: MailBoard): void {
-  PINNED_LO = 0;
-  PINNED_HI = 0;
+  PINNED.clear();
   const king = b.kingOf(b.turn);
   for (let direction = 0; direction < 8; direction++) {
     const blocker = firstPieceOnRay(b.cells, king, direction);
@@ -120,13 +141,8 @@ function findPins(b: MailBoard): void {
     if (behind < 0 || sign(b.cells[behind]!) === b.turn) continue;
     const role = Math.abs(b.cells[behind]!);
     if (role !== QUEEN && role !== (direction < 4 ? ROOK : BISHOP)) continue;
-    if (blocker < 32) PINNED_LO |= 1 << blocker;
-    else PINNED_HI |= 1 << (blocker - 32);
+    PINNED.add(blocker);
   }
-}
-
-function isPinned(square: number): boolean {
-  return square < 32 ? (PINNED_LO & (1 << square)) !== 0 : (PINNED_HI & (1 << (square - 32))) !== 0;
 }
 
 /**
@@ -134,36 +150,23 @@ function isPinned(square: number): boolean {
  * slider's line stays on it): a king's step is legal when it lands on none of them. One sweep of the other
  * side's pieces instead of an attack test for each of the king's targets, most of a turn's tests.
  */
-let DANGER_LO = 0;
-let DANGER_HI = 0;
+const DANGER = new SquareBits();
 /** The mover's own pieces, noted by the same sweep: its moves are listed from them, by ascending square. */
-let OWN_LO = 0;
-let OWN_HI = 0;
-
-function addDanger(square: number): void {
-  if (square < 32) DANGER_LO |= 1 << square;
-  else DANGER_HI |= 1 << (square - 32);
-}
-
-function isDanger(square: number): boolean {
-  return square < 32 ? (DANGER_LO & (1 << square)) !== 0 : (DANGER_HI & (1 << (square - 32))) !== 0;
-}
+const OWN = new SquareBits();
 
 function findDangers(b: MailBoard, king: number): void {
-  DANGER_LO = 0;
-  DANGER_HI = 0;
-  OWN_LO = 0;
-  OWN_HI = 0;
+  DANGER.clear();
+  OWN.clear();
   const cells = b.cells;
   const enemy = -b.turn;
   const kingPiece = cells[king]!;
   cells[king] = 0;
-  addOwn(king);
+  OWN.add(king);
   for (let square = 0; square < 64; square++) {
     const piece = cells[square]!;
     if (piece === 0) continue;
     if (sign(piece) !== enemy) {
-      addOwn(square);
+      OWN.add(square);
       continue;
     }
     const role = Math.abs(piece);
@@ -175,23 +178,18 @@ function findDangers(b: MailBoard, king: number): void {
   cells[king] = kingPiece;
 }
 
-function addOwn(square: number): void {
-  if (square < 32) OWN_LO |= 1 << square;
-  else OWN_HI |= 1 << (square - 32);
-}
-
 function pawnDangers(from: number, side: number): void {
   const step = from + 8 * side;
   if (step < 0 || step > 63) return;
-  if ((from & 7) > 0) addDanger(step - 1);
-  if ((from & 7) < 7) addDanger(step + 1);
+  if ((from & 7) > 0) DANGER.add(step - 1);
+  if ((from & 7) < 7) DANGER.add(step + 1);
 }
 
 function leapDangers(from: number, steps: Int8Array): void {
   for (let i = from * 8; i < from * 8 + 8; i++) {
     const to = steps[i]!;
     if (to < 0) break;
-    addDanger(to);
+    DANGER.add(to);
   }
 }
 
@@ -202,7 +200,7 @@ function slideDangers(cells: Int8Array, from: number, firstDirection: number, la
     for (let i = start; i < start + 7; i++) {
       const to = RAYS[i]!;
       if (to < 0) break;
-      addDanger(to);
+      DANGER.add(to);
       if (cells[to] !== 0) break;
     }
   }
@@ -212,47 +210,29 @@ function slideDangers(cells: Int8Array, from: number, firstDirection: number, la
  * In check, the squares a move of an unpinned piece other than the king must land on: the one checker's,
  * and those between it and the king when it slides; none in double check (only the king can answer it).
  */
-let EVASIONS_LO = 0;
-let EVASIONS_HI = 0;
+const EVASIONS = new SquareBits();
 const CHECKERS = new Int8Array(16);
 
 function findEvasions(b: MailBoard, king: number): void {
-  EVASIONS_LO = 0;
-  EVASIONS_HI = 0;
+  EVASIONS.clear();
   if (attackersOf(b.cells, king, -b.turn, CHECKERS) !== 1) return;
   const checker = CHECKERS[0]!;
-  addEvasion(checker);
+  EVASIONS.add(checker);
   const role = Math.abs(b.cells[checker]!);
   if (role !== BISHOP && role !== ROOK && role !== QUEEN) return;
   for (let direction = 0; direction < 8; direction++) {
     if (firstPieceOnRay(b.cells, king, direction) !== checker) continue;
     const start = (king * 8 + direction) * 7;
-    for (let i = start; RAYS[i] !== checker; i++) addEvasion(RAYS[i]!);
+    for (let i = start; RAYS[i] !== checker; i++) EVASIONS.add(RAYS[i]!);
     return;
   }
 }
 
-function addEvasion(square: number): void {
-  if (square < 32) EVASIONS_LO |= 1 << square;
-  else EVASIONS_HI |= 1 << (square - 32);
-}
-
-function isEvasion(square: number): boolean {
-  return square < 32 ? (EVASIONS_LO & (1 << square)) !== 0 : (EVASIONS_HI & (1 << (square - 32))) !== 0;
-}
-
-/** The pseudo-legal targets of one piece, as two words of a square set (TARGETS_LO, TARGETS_HI). */
-let TARGETS_LO = 0;
-let TARGETS_HI = 0;
-
-function addTarget(square: number): void {
-  if (square < 32) TARGETS_LO |= 1 << square;
-  else TARGETS_HI |= 1 << (square - 32);
-}
+/** The pseudo-legal targets of one piece. */
+const TARGETS = new SquareBits();
 
 function targetsOf(b: MailBoard, from: number): void {
-  TARGETS_LO = 0;
-  TARGETS_HI = 0;
+  TARGETS.clear();
   const role = Math.abs(b.cells[from]!);
   if (role === PAWN) pawnTargets(b, from);
   else if (role === KNIGHT) leapTargets(b, from, KNIGHT_STEPS);
@@ -266,24 +246,24 @@ function pawnTargets(b: MailBoard, from: number): void {
   if ((from & 7) > 0) pawnCapture(b, step - 1);
   if ((from & 7) < 7) pawnCapture(b, step + 1);
   if (step < 0 || step > 63 || b.cells[step] !== 0) return;
-  addTarget(step);
+  TARGETS.add(step);
   const doubleStep = step + 8 * side;
   const home = side === WHITE ? from < 16 : from >= 48;
-  if (home && b.cells[doubleStep] === 0) addTarget(doubleStep);
+  if (home && b.cells[doubleStep] === 0) TARGETS.add(doubleStep);
 }
 
 /** A pawn takes diagonally an enemy piece, or the en-passant square. */
 function pawnCapture(b: MailBoard, to: number): void {
   if (to < 0 || to > 63) return;
   const target = b.cells[to]!;
-  if ((target !== 0 && sign(target) !== b.turn) || to === b.ep) addTarget(to);
+  if ((target !== 0 && sign(target) !== b.turn) || to === b.ep) TARGETS.add(to);
 }
 
 function leapTargets(b: MailBoard, from: number, steps: Int8Array): void {
   for (let i = from * 8; i < from * 8 + 8; i++) {
     const to = steps[i]!;
     if (to < 0) break;
-    if (b.cells[to] === 0 || sign(b.cells[to]!) !== b.turn) addTarget(to);
+    if (b.cells[to] === 0 || sign(b.cells[to]!) !== b.turn) TARGETS.add(to);
   }
 }
 
@@ -294,9 +274,9 @@ function slideTargets(b: MailBoard, from: number, firstDirection: number, lastDi
     for (let i = start; i < start + 7; i++) {
       const to = RAYS[i]!;
       if (to < 0 || to === stop) break;
-      addTarget(to);
+      TARGETS.add(to);
     }
-    if (stop >= 0 && sign(b.cells[stop]!) !== b.turn) addTarget(stop);
+    if (stop >= 0 && sign(b.cells[stop]!) !== b.turn) TARGETS.add(stop);
   }
 }
 
@@ -306,7 +286,7 @@ function kingTargets(b: MailBoard, from: number): void {
   if (IN_CHECK) return; // the king stands on `from`
   for (let wing = 0; wing < 2; wing++) {
     const rook = CASTLING_ROOKS[(side === WHITE ? 0 : 2) + wing]!;
-    if (rook >= 0 && canCastle(b, from, rook, wing)) addTarget(rook);
+    if (rook >= 0 && canCastle(b, from, rook, wing)) TARGETS.add(rook);
   }
 }
 
@@ -347,12 +327,12 @@ function between(a: number, b: number, square: number): boolean {
   return square > Math.min(a, b) && square < Math.max(a, b);
 }
 
-/** The legal moves among one piece's targets (TARGETS_LO, TARGETS_HI), in ascending target order. */
+/** The legal moves among one piece's TARGETS, in ascending target order. */
 function legalFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
   let count = 0;
-  for (let bits = TARGETS_LO; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  for (let bits = TARGETS.lo; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += legalTo(b, from, 31 - Math.clz32(bits & -bits), out);
-  for (let bits = TARGETS_HI; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  for (let bits = TARGETS.hi; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += legalTo(b, from, 63 - Math.clz32(bits & -bits), out);
   return count;
 }
@@ -380,10 +360,10 @@ function isLegal(b: MailBoard, from: number, to: number): boolean {
   if (piece === KING) {
     const target = b.cells[to]!;
     const castles = target !== 0 && sign(target) === b.turn;
-    return castles || !isDanger(to);
+    return castles || !DANGER.has(to);
   }
-  if ((piece === PAWN && to === b.ep) || isPinned(from)) return leavesKingSafe(b, from, to);
-  return !IN_CHECK || isEvasion(to);
+  if ((piece === PAWN && to === b.ep) || PINNED.has(from)) return leavesKingSafe(b, from, to);
+  return !IN_CHECK || EVASIONS.has(to);
 }
 
 /** Whether the side to move playing from -> to (en passant included) leaves its king unattacked. */

@@ -1,5 +1,6 @@
 import { SweepAborted } from '../sweep/aborted.js';
-import { SeedPool, workerEntryFile } from '../sweep/pool/pool.js';
+import { workerEntryFile } from '../sweep/pool/built-file.js';
+import { SeedPool } from '../sweep/pool/pool.js';
 import type { SeedResult, SeedTask } from '../sweep/seed-result.js';
 import type { DuelResult, DuelTask } from './duel.js';
 

@@ -4,8 +4,6 @@ import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '..
 import { localThreads } from '../sweep-options.js';
 import { workerEntryFile } from './built-file.js';
 
-export { workerEntryFile };
-
 /**
  * Seeds on a piscina pool of worker threads, one seed per task. Each seed has a timeout that starts when
  * its thread takes it (not while it waits), enforced by aborting the task: piscina then terminates that
