@@ -1,6 +1,8 @@
-import { moveSans } from '../platform/chess/games.js';
+import { GameRecord } from '../platform/chess/storage/game-record.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
+import { deadlineComment, movetext, type MovetextJob } from './pgn-movetext.js';
+import { MIN_THREAD_PLIES, startMovetexts } from './pgn-thread.js';
 
 /**
  * PGN of every game that was played or is still being played, in the order the games were created:
@@ -33,17 +35,64 @@ export interface PgnLabels {
 }
 
 export function gamesToPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): string {
-  const games = [...platform.state.games.values()]
+  return startGamesPgn(platform, eventName, labels).text();
+}
+
+/** games.pgn under way (see startGamesPgn): its games, in order, and its text once every movetext is made. */
+export interface PgnUnderWay {
+  readonly games: readonly Game[];
+  text(): string;
+}
+
+/**
+ * gamesToPgn's text, its movetexts started now and the text assembled when asked: with `thread`, the
+ * built worker thread beside this module (none under vitest, where this module is the .ts source) makes
+ * movetexts meanwhile (see startMovetexts). The bytes are the same either way.
+ */
+export function startGamesPgn(
+  platform: Platform,
+  eventName: string,
+  labels: PgnLabels = {},
+  thread = false,
+): PgnUnderWay {
+  const games = pgnGames(platform);
+  const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
+  const choice = thread && import.meta.url.endsWith('.js') ? PGN_THREAD : undefined;
+  const movetexts = startMovetexts(games.map(movetextJob), comment, choice);
+  return {
+    games,
+    text: () => {
+      const texts = movetexts.take();
+      return games.map((g, i) => `${gameHeader(platform, g, eventName, labels)}\n\n${texts[i]}\n`).join('\n');
+    },
+  };
+}
+
+const PGN_THREAD = { file: new URL('./pgn-worker.js', import.meta.url), minPlies: MIN_THREAD_PLIES };
+
+/** The games games.pgn lists, in order: every game but the cancelled ones, by creation. */
+function pgnGames(platform: Platform): Game[] {
+  return [...platform.state.games.values()]
     .filter((g) => g.status !== 'cancelled')
     .sort((a, b) => a.seq - b.seq);
-  return games.map((g) => gameToPgn(platform, g, eventName, labels)).join('\n');
 }
 
 export function gameToPgn(platform: Platform, game: Game, eventName: string, labels: PgnLabels = {}): string {
-  const header = withTags(gameTags(platform, game, eventName, labels.names ?? {}), labels.tags ?? [])
+  const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
+  return `${gameHeader(platform, game, eventName, labels)}\n\n${movetext(movetextJob(game), comment)}\n`;
+}
+
+function gameHeader(platform: Platform, game: Game, eventName: string, labels: PgnLabels): string {
+  return withTags(gameTags(platform, game, eventName, labels.names ?? {}), labels.tags ?? [])
     .map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`)
     .join('\n');
-  return `${header}\n\n${wrap(movetext(platform, game))}\n`;
+}
+
+/** What a game's movetext is made from: its packed moves (a finished game keeps nothing else of them). */
+function movetextJob(game: Game): MovetextJob {
+  if (!(game instanceof GameRecord)) throw new Error(`game ${game.id} is not a platform game record`);
+  const moves = { text: game.packedMoves(), count: game.plies };
+  return { moves, initialFen: game.initialFen, result: game.end?.result ?? UNFINISHED };
 }
 
 function withTags(
@@ -102,33 +151,4 @@ function eventAndRound(platform: Platform, game: Game, eventName: string): { eve
   const t = platform.state.tournaments.get(game.tournamentId)!;
   const round = t.rounds.findIndex((matches) => matches.some((m) => m.gameId === game.id)) + 1;
   return { event: t.name, round: round > 0 ? String(round) : '?' };
-}
-
-function movetext(platform: Platform, game: Game): string {
-  const tokens = [`{${deadlineComment(platform.ruleset.game.turnLimitMs)}}`];
-  // The SAN list alone: a finished game keeps its moves packed, and its full records are rebuilt only on demand.
-  moveSans(game).forEach((san, i) => {
-    if (i % 2 === 0) tokens.push(`${Math.floor(i / 2) + 1}.`);
-    tokens.push(san);
-  });
-  tokens.push(game.end?.result ?? UNFINISHED);
-  return tokens.join(' ');
-}
-
-function deadlineComment(turnLimitMs: number): string {
-  return `move deadline ${turnLimitMs / 1000} s per move, no game clock`;
-}
-
-/** PGN export format keeps lines under 80 characters. */
-function wrap(text: string, width = 79): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const token of text.split(' ')) {
-    if (line && line.length + 1 + token.length > width) {
-      lines.push(line);
-      line = token;
-    } else line = line ? `${line} ${token}` : token;
-  }
-  if (line) lines.push(line);
-  return lines.join('\n');
 }

@@ -4,7 +4,6 @@ import { asSmallInt } from '../../../kernel/small-int.js';
 import {
   currentFen,
   newBoard,
-  playForSan,
   playMove,
   STANDARD_START_FEN,
   type Board,
@@ -13,6 +12,7 @@ import {
 import { MoveLog, replayMoves, type LoggedMove, type PackedMoves } from './move-log.js';
 import type { Game, GameEnd, GameStatus, MoveRecord } from '../../state.js';
 import { finishedEnd, finishedFen, finishedMoves, packFinished } from './finished-game.js';
+import { replaySans } from './san-replay.js';
 
 /** Who plays, and on what terms (the challenge it came from). */
 export interface Seating {
@@ -250,10 +250,7 @@ export class GameRecord implements Game {
 
   /** The SAN of every move, in order (what a PGN export needs): only the SAN is replayed. */
   sans(): string[] {
-    const board = newBoard(this.initialFen);
-    const sans: string[] = [];
-    replayMoves(this.packed(), board, this.createdAtMs, (entry) => sans.push(playForSan(board, entry.move)));
-    return sans;
+    return replaySans(this.packed(), this.initialFen);
   }
 
   /** Record number `index` as the log rebuilds it (what a LoggedRecord reads; a live game keeps the rebuild until its next move). */

@@ -1,0 +1,53 @@
+import type { PackedMoves } from '../platform/chess/storage/move-log.js';
+import { replaySans } from '../platform/chess/storage/san-replay.js';
+
+/**
+ * A game's movetext in games.pgn, made from its packed moves alone, so that the PGN writer's thread
+ * (pgn-worker.ts) can make it as well as the writer's own: the comment, the numbered SAN, the result,
+ * wrapped under 80 characters. This module imports only the replay, which is all a thread loads.
+ */
+export interface MovetextJob {
+  readonly moves: PackedMoves;
+  readonly initialFen: string;
+  /** The result token that ends the movetext (`1-0`, `0-1`, `1/2-1/2` or `*`). */
+  readonly result: string;
+}
+
+/** The comment before the first move; the same for every game of a run. */
+export function deadlineComment(turnLimitMs: number): string {
+  return `{move deadline ${turnLimitMs / 1000} s per move, no game clock}`;
+}
+
+/** The game's movetext, wrapped (see LineWrap). */
+export function movetext(job: MovetextJob, comment: string): string {
+  const lines = new LineWrap();
+  for (const word of comment.split(' ')) lines.add(word);
+  replaySans(job.moves, job.initialFen).forEach((san, i) => {
+    if (i % 2 === 0) lines.add(`${Math.floor(i / 2) + 1}.`);
+    lines.add(san);
+  });
+  lines.add(job.result);
+  return lines.text();
+}
+
+/**
+ * PGN export format keeps lines under 80 characters: words joined by spaces, a line broken before the word
+ * that would take it past 79. Fed word by word, so the movetext is never one long line split again.
+ */
+class LineWrap {
+  readonly #lines: string[] = [];
+  #line = '';
+
+  add(word: string): void {
+    if (this.#line !== '' && this.#line.length + 1 + word.length > 79) {
+      this.#lines.push(this.#line);
+      this.#line = word;
+    } else this.#line = this.#line === '' ? word : `${this.#line} ${word}`;
+  }
+
+  /** The lines so far; the last one ends the text (call once, after the last word). */
+  text(): string {
+    if (this.#line !== '') this.#lines.push(this.#line);
+    return this.#lines.join('\n');
+  }
+}
