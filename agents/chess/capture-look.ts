@@ -26,6 +26,7 @@ import {
   sign,
   WHITE,
 } from './mail-board.js';
+import { fromOf, promotionOf, toOf, type MoveCode, type TurnMoves } from './fen-moves.js';
 
 /** The classical values, in pawns; the king is never captured, so it is worth nothing here. */
 export const PIECE_VALUE: Readonly<Record<Role, number>> = {
@@ -54,6 +55,28 @@ export function netGainOf(pos: Chess, move: Move, gainNow: number): number {
   AFTER.copy(BEFORE);
   playOn(AFTER, pos, move);
   return gainNow - bestWinOn(AFTER);
+}
+
+/**
+ * What a legal move of a turn read by fen-moves.ts wins on the spot, as chess-eval's materialGain: the
+ * enemy piece it takes (a pawn for en passant; castling takes its own rook, nothing) plus what a promotion
+ * adds over the pawn.
+ */
+export function gainOfMove(turn: TurnMoves, move: MoveCode): number {
+  const b = turn.board;
+  const from = fromOf(move);
+  const to = toOf(move);
+  const target = b.cells[to]!;
+  let taken = 0;
+  if (target !== 0) taken = sign(target) === b.turn ? 0 : VALUE[Math.abs(target)]!;
+  else if (to === b.ep && Math.abs(b.cells[from]!) === PAWN) taken = VALUE[PAWN]!;
+  const promotion = promotionOf(move);
+  return taken + (promotion === 0 ? 0 : VALUE[promotion]! - VALUE[PAWN]!);
+}
+
+/** netGainOf for a legal move of a turn read by fen-moves.ts, on its boards (no chessops position is made). */
+export function netGainOfMove(turn: TurnMoves, move: MoveCode): number {
+  return gainOfMove(turn, move) - bestWinOn(turn.after(move));
 }
 
 /** What the side to move in `pos` wins by its best single capture or promotion (chess-eval's bestOneMoveWin). */

@@ -8,14 +8,17 @@
  * and both spellings equal to chessops' on many random positions.
  *
  * A move is legal when, played out, it leaves the mover's king unattacked (chessops' checkers and pins
- * decide the same). Only en passant and a pinned piece's moves are played out: a king's step is judged
- * against one sweep of the other side's attacks, and in check another piece's move against the checker's
- * square and line (see isLegal); castling follows chessops' castlingDest. Only the plain FEN the platform writes is read
- * here; anything else is left to chessops (`turnMoves` answers undefined).
+ * decide the same). Targets are word operations on each side's pieces as masks (square-masks.ts): a king's
+ * step lands on no square of one sweep of the other side's attacks; another piece's move, in check, on the
+ * checker's square or line, and when pinned on its pin's ray; only en passant is played out, and castling
+ * follows chessops' castlingDest (see movesFrom). Only the plain FEN the platform writes is read here;
+ * anything else is left to chessops (`turnMoves` answers undefined). The cautious and greedy personas
+ * score the same list on the boards it leaves (`board`, `after`).
  *
  * Each turn is read afresh, with no board kept per game: a my-turn row carries no last move, so the
- * opponent's move is known only from this same text, and a kept board patched square by square from it was
- * no faster than the read (issue 32, measured); reading is about a sixth of a turn, generating the rest.
+ * opponent's move is known only from this same text, and a kept board must be checked against it, which
+ * reads it all the same (a board patched square by square from it measured no faster than the read, issue
+ * 32). Reading is now about two fifths of a turn over the smoke's positions, generating the rest.
  */
 import { PROMOTIONS } from '../../src/rules/chess/chess.js';
 import {
@@ -24,19 +27,27 @@ import {
   BLACK,
   CODE,
   QUEEN,
-  firstPieceOnRay,
   isAttacked,
   KING,
-  KING_STEPS,
   KNIGHT,
-  KNIGHT_STEPS,
   MailBoard,
   PAWN,
-  RAYS,
   ROOK,
   sign,
   WHITE,
 } from './mail-board.js';
+import {
+  bitHi,
+  bitLo,
+  firstOnRay,
+  KING_MASKS,
+  KNIGHT_MASKS,
+  PAWN_MASKS,
+  pawnMaskBase,
+  RAY_MASKS,
+  SLIDE,
+  slide,
+} from './square-masks.js';
 
 /** A legal move as a number: from, to (the rook's square for castling) and the promotion's piece code. */
 export type MoveCode = number;
@@ -44,8 +55,12 @@ export type MoveCode = number;
 /** The moves of the position last read, and their spellings. Valid until the next `turnMoves`. */
 export interface TurnMoves {
   readonly moves: readonly MoveCode[];
+  /** The position read. */
+  readonly board: MailBoard;
   uci(move: MoveCode): string;
   san(move: MoveCode): string;
+  /** The position after `move`, valid until the next call (the capture look reads it, and may try moves on it). */
+  after(move: MoveCode): MailBoard;
 }
 
 /** The legal moves of a plain FEN's position, or undefined when the text is not the platform's plain form. */
@@ -56,245 +71,319 @@ export function turnMoves(fen: string): TurnMoves | undefined {
   return TURN;
 }
 
-const POSITION = new MailBoard();
+/**
+ * A MailBoard with each side's occupied squares as masks (square-masks.ts), kept by whoever writes its
+ * cells here (the reader, playOn): moves are listed from the masks, and told apart on the cells.
+ */
+class Position extends MailBoard {
+  whiteLo = 0;
+  whiteHi = 0;
+  blackLo = 0;
+  blackHi = 0;
+
+  override copy(from: Position): void {
+    super.copy(from);
+    this.whiteLo = from.whiteLo;
+    this.whiteHi = from.whiteHi;
+    this.blackLo = from.blackLo;
+    this.blackHi = from.blackHi;
+  }
+
+  /** Puts `piece` (0 to empty the square) on `square`, cells and masks alike. */
+  put(square: number, piece: number): void {
+    this.cells[square] = piece;
+    const lo = bitLo(square);
+    const hi = bitHi(square);
+    this.whiteLo &= ~lo;
+    this.whiteHi &= ~hi;
+    this.blackLo &= ~lo;
+    this.blackHi &= ~hi;
+    if (piece > 0) {
+      this.whiteLo |= lo;
+      this.whiteHi |= hi;
+    } else if (piece < 0) {
+      this.blackLo |= lo;
+      this.blackHi |= hi;
+    }
+  }
+}
+
+const POSITION = new Position();
 /** Castling rooks of the position read, by side (White, Black) and wing (a, h); -1 for none. */
 const CASTLING_ROOKS = new Int8Array(4);
 const MOVES: MoveCode[] = [];
 /** The position after a move, to judge check and mate for SAN. */
-const AFTER = new MailBoard();
+const AFTER = new Position();
+
+/** The position a chess persona looks at after each candidate move. */
+const LOOK = new Position();
 
 const TURN: TurnMoves = {
   moves: MOVES,
+  board: POSITION,
   uci: (move) => uciOf(POSITION, move),
   san: (move) => sanOf(POSITION, move),
+  after: (move) => {
+    LOOK.copy(POSITION);
+    playOn(LOOK, move, castlingWing(POSITION, move));
+    return LOOK;
+  },
 };
 
-const fromOf = (move: MoveCode): number => move & 63;
-const toOf = (move: MoveCode): number => (move >> 6) & 63;
-const promotionOf = (move: MoveCode): number => move >> 12;
+export const fromOf = (move: MoveCode): number => move & 63;
+/** The target square; a castling move's is its rook's. */
+export const toOf = (move: MoveCode): number => (move >> 6) & 63;
+/** The promotion's piece code (mail-board's KNIGHT to QUEEN), 0 for none. */
+export const promotionOf = (move: MoveCode): number => move >> 12;
 const code = (from: number, to: number, promotion: number): MoveCode => from | (to << 6) | (promotion << 12);
 
 // --- legal moves ---------------------------------------------------------------------------------------
 
-/**
- * A set of squares as two 32-bit words (squares 0-31 and 32-63), the form every set of this module takes:
- * kept in module-level instances and cleared per position, so listing moves allocates none.
- */
-class SquareBits {
-  lo = 0;
-  hi = 0;
-
-  clear(): void {
-    this.lo = 0;
-    this.hi = 0;
-  }
-
-  add(square: number): void {
-    if (square < 32) this.lo |= 1 << square;
-    else this.hi |= 1 << (square - 32);
-  }
-
-  has(square: number): boolean {
-    return square < 32 ? (this.lo & (1 << square)) !== 0 : (this.hi & (1 << (square - 32))) !== 0;
-  }
-}
-
 /** Piece codes in legalMoves' promotion order. */
 const PROMOTION_CODES = PROMOTIONS.map((role) => CODE[role]);
 
+/** The side to move's pieces and the other side's, of the position `generate` lists. */
+let OWN_LO = 0;
+let OWN_HI = 0;
+let ENEMY_LO = 0;
+let ENEMY_HI = 0;
+
 /**
- * The side to move's legal moves, appended to `out` in legalMoves' order; with `out` null, stops at the
- * first. Returns how many were found.
+ * The side to move's legal moves, appended to `out` in legalMoves' order (by from square, then by target);
+ * with `out` null, stops at the first. Returns how many were found.
  */
-function generate(b: MailBoard, out: MoveCode[] | null): number {
-  let count = 0;
+function generate(b: Position, out: MoveCode[] | null): number {
+  const white = b.turn === WHITE;
+  OWN_LO = white ? b.whiteLo : b.blackLo;
+  OWN_HI = white ? b.whiteHi : b.blackHi;
+  ENEMY_LO = white ? b.blackLo : b.whiteLo;
+  ENEMY_HI = white ? b.blackHi : b.whiteHi;
   const king = b.kingOf(b.turn);
-  findPins(b);
   findDangers(b, king);
   // The king's own square is attacked alike with the king on it or off it.
-  IN_CHECK = DANGER.has(king);
-  if (IN_CHECK) findEvasions(b, king);
-  for (let bits = OWN.lo; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  IN_CHECK = ((DANGER_LO & bitLo(king)) | (DANGER_HI & bitHi(king))) !== 0;
+  findEvasions(b, king);
+  findPins(king);
+  let count = 0;
+  for (let bits = OWN_LO; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += movesFrom(b, 31 - Math.clz32(bits & -bits), out);
-  for (let bits = OWN.hi; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
+  for (let bits = OWN_HI; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
     count += movesFrom(b, 63 - Math.clz32(bits & -bits), out);
   return count;
 }
 
-function movesFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
-  targetsOf(b, from);
-  return legalFrom(b, from, out);
-}
-
 /** Whether the side to move, in the position `generate` lists, is in check. */
 let IN_CHECK = false;
-/** Its pieces that stand alone between their king and an enemy slider on that line (chessops' blockers). */
-const PINNED = new SquareBits();
-
-function findPins(b: MailBoard): void {
-  PINNED.clear();
-  const king = b.kingOf(b.turn);
-  for (let direction = 0; direction < 8; direction++) {
-    const blocker = firstPieceOnRay(b.cells, king, direction);
-    if (blocker < 0 || sign(b.cells[blocker]!) !== b.turn) continue;
-    const behind = firstPieceOnRay(b.cells, blocker, direction);
-    if (behind < 0 || sign(b.cells[behind]!) === b.turn) continue;
-    const role = Math.abs(b.cells[behind]!);
-    if (role !== QUEEN && role !== (direction < 4 ? ROOK : BISHOP)) continue;
-    PINNED.add(blocker);
-  }
-}
 
 /**
  * The squares the other side attacks with the mover's king off the board (a king stepping along a
- * slider's line stays on it): a king's step is legal when it lands on none of them. One sweep of the other
- * side's pieces instead of an attack test for each of the king's targets, most of a turn's tests.
+ * slider's line stays on it): a king's step is legal when it lands on none of them. Each ray runs up to
+ * and with its first piece, whichever side's: a defended piece is no safe capture. The sweep also notes
+ * the other side's sliders by the lines they pin along.
  */
-const DANGER = new SquareBits();
-/** The mover's own pieces, noted by the same sweep: its moves are listed from them, by ascending square. */
-const OWN = new SquareBits();
+let DANGER_LO = 0;
+let DANGER_HI = 0;
+let STRAIGHT_LO = 0;
+let STRAIGHT_HI = 0;
+let DIAGONAL_LO = 0;
+let DIAGONAL_HI = 0;
 
-function findDangers(b: MailBoard, king: number): void {
-  DANGER.clear();
-  OWN.clear();
-  const cells = b.cells;
-  const enemy = -b.turn;
-  const kingPiece = cells[king]!;
-  cells[king] = 0;
-  OWN.add(king);
-  for (let square = 0; square < 64; square++) {
-    const piece = cells[square]!;
-    if (piece === 0) continue;
-    if (sign(piece) !== enemy) {
-      OWN.add(square);
-      continue;
+function findDangers(b: Position, king: number): void {
+  DANGER_LO = 0;
+  DANGER_HI = 0;
+  STRAIGHT_LO = 0;
+  STRAIGHT_HI = 0;
+  DIAGONAL_LO = 0;
+  DIAGONAL_HI = 0;
+  const occLo = (OWN_LO | ENEMY_LO) & ~bitLo(king);
+  const occHi = (OWN_HI | ENEMY_HI) & ~bitHi(king);
+  const pawns = pawnMaskBase(-b.turn);
+  for (let bits = ENEMY_LO; bits !== 0; bits &= bits - 1)
+    dangersFrom(b.cells, 31 - Math.clz32(bits & -bits), pawns, occLo, occHi);
+  for (let bits = ENEMY_HI; bits !== 0; bits &= bits - 1)
+    dangersFrom(b.cells, 63 - Math.clz32(bits & -bits), pawns, occLo, occHi);
+}
+
+function dangersFrom(cells: Int8Array, from: number, pawns: number, occLo: number, occHi: number): void {
+  const role = Math.abs(cells[from]!);
+  if (role === PAWN) addDanger(PAWN_MASKS, pawns + from * 2);
+  else if (role === KNIGHT) addDanger(KNIGHT_MASKS, from * 2);
+  else if (role === KING) addDanger(KING_MASKS, from * 2);
+  else {
+    slide(from, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8, occLo, occHi);
+    DANGER_LO |= SLIDE.lo;
+    DANGER_HI |= SLIDE.hi;
+    if (role !== BISHOP) {
+      STRAIGHT_LO |= bitLo(from);
+      STRAIGHT_HI |= bitHi(from);
     }
-    const role = Math.abs(piece);
-    if (role === PAWN) pawnDangers(square, enemy);
-    else if (role === KNIGHT) leapDangers(square, KNIGHT_STEPS);
-    else if (role === KING) leapDangers(square, KING_STEPS);
-    else slideDangers(cells, square, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8);
-  }
-  cells[king] = kingPiece;
-}
-
-function pawnDangers(from: number, side: number): void {
-  const step = from + 8 * side;
-  if (step < 0 || step > 63) return;
-  if ((from & 7) > 0) DANGER.add(step - 1);
-  if ((from & 7) < 7) DANGER.add(step + 1);
-}
-
-function leapDangers(from: number, steps: Int8Array): void {
-  for (let i = from * 8; i < from * 8 + 8; i++) {
-    const to = steps[i]!;
-    if (to < 0) break;
-    DANGER.add(to);
-  }
-}
-
-/** Each ray up to and with its first piece, whichever side's: a defended piece is no safe capture. */
-function slideDangers(cells: Int8Array, from: number, firstDirection: number, lastDirection: number): void {
-  for (let direction = firstDirection; direction < lastDirection; direction++) {
-    const start = (from * 8 + direction) * 7;
-    for (let i = start; i < start + 7; i++) {
-      const to = RAYS[i]!;
-      if (to < 0) break;
-      DANGER.add(to);
-      if (cells[to] !== 0) break;
+    if (role !== ROOK) {
+      DIAGONAL_LO |= bitLo(from);
+      DIAGONAL_HI |= bitHi(from);
     }
   }
+}
+
+function addDanger(masks: Int32Array, at: number): void {
+  DANGER_LO |= masks[at]!;
+  DANGER_HI |= masks[at + 1]!;
 }
 
 /**
- * In check, the squares a move of an unpinned piece other than the king must land on: the one checker's,
- * and those between it and the king when it slides; none in double check (only the king can answer it).
+ * The squares a move of an unpinned piece other than the king must land on: all of them out of check; in
+ * check the one checker's, and those between it and the king when it slides; none in double check (only
+ * the king can answer it).
  */
-const EVASIONS = new SquareBits();
+let EVADE_LO = 0;
+let EVADE_HI = 0;
 const CHECKERS = new Int8Array(16);
 
-function findEvasions(b: MailBoard, king: number): void {
-  EVASIONS.clear();
+function findEvasions(b: Position, king: number): void {
+  EVADE_LO = -1;
+  EVADE_HI = -1;
+  if (!IN_CHECK) return;
+  EVADE_LO = 0;
+  EVADE_HI = 0;
   if (attackersOf(b.cells, king, -b.turn, CHECKERS) !== 1) return;
   const checker = CHECKERS[0]!;
-  EVASIONS.add(checker);
+  EVADE_LO = bitLo(checker);
+  EVADE_HI = bitHi(checker);
   const role = Math.abs(b.cells[checker]!);
   if (role !== BISHOP && role !== ROOK && role !== QUEEN) return;
   for (let direction = 0; direction < 8; direction++) {
-    if (firstPieceOnRay(b.cells, king, direction) !== checker) continue;
-    const start = (king * 8 + direction) * 7;
-    for (let i = start; RAYS[i] !== checker; i++) EVASIONS.add(RAYS[i]!);
+    const at = (king * 8 + direction) * 2;
+    if ((RAY_MASKS[at]! & EVADE_LO) === 0 && (RAY_MASKS[at + 1]! & EVADE_HI) === 0) continue;
+    const beyond = (checker * 8 + direction) * 2;
+    EVADE_LO |= RAY_MASKS[at]! & ~RAY_MASKS[beyond]!;
+    EVADE_HI |= RAY_MASKS[at + 1]! & ~RAY_MASKS[beyond + 1]!;
     return;
   }
 }
 
-/** The pseudo-legal targets of one piece. */
-const TARGETS = new SquareBits();
+/**
+ * The side to move's pieces that stand alone between their king and an enemy slider on that line
+ * (chessops' blockers), and for each the ray from the king it may move along (it stops at the slider).
+ */
+let PINNED_LO = 0;
+let PINNED_HI = 0;
+const PIN_RAYS = new Int32Array(128);
 
-function targetsOf(b: MailBoard, from: number): void {
-  TARGETS.clear();
-  const role = Math.abs(b.cells[from]!);
-  if (role === PAWN) pawnTargets(b, from);
-  else if (role === KNIGHT) leapTargets(b, from, KNIGHT_STEPS);
-  else if (role === KING) kingTargets(b, from);
-  else slideTargets(b, from, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8);
+function findPins(king: number): void {
+  PINNED_LO = 0;
+  PINNED_HI = 0;
+  const occLo = OWN_LO | ENEMY_LO;
+  const occHi = OWN_HI | ENEMY_HI;
+  for (let direction = 0; direction < 8; direction++) {
+    const at = (king * 8 + direction) * 2;
+    const slidersLo = direction < 4 ? STRAIGHT_LO : DIAGONAL_LO;
+    const slidersHi = direction < 4 ? STRAIGHT_HI : DIAGONAL_HI;
+    if ((RAY_MASKS[at]! & slidersLo) === 0 && (RAY_MASKS[at + 1]! & slidersHi) === 0) continue;
+    const blocker = firstOnRay(king, direction, occLo, occHi);
+    if (((OWN_LO & bitLo(blocker)) | (OWN_HI & bitHi(blocker))) === 0) continue;
+    const behind = firstOnRay(blocker, direction, occLo, occHi);
+    if (behind < 0 || ((slidersLo & bitLo(behind)) | (slidersHi & bitHi(behind))) === 0) continue;
+    PINNED_LO |= bitLo(blocker);
+    PINNED_HI |= bitHi(blocker);
+    PIN_RAYS[blocker * 2] = RAY_MASKS[at]!;
+    PIN_RAYS[blocker * 2 + 1] = RAY_MASKS[at + 1]!;
+  }
 }
 
-function pawnTargets(b: MailBoard, from: number): void {
+/**
+ * One piece's legal moves, in ascending target order. A king's step lands on no danger square; castling
+ * follows canCastle; another piece's move lands on an evasion square and, pinned, on its pin ray; en
+ * passant (it takes a pawn off a line) is played out.
+ */
+function movesFrom(b: Position, from: number, out: MoveCode[] | null): number {
+  const role = Math.abs(b.cells[from]!);
+  if (role === KING) {
+    let lo = KING_MASKS[from * 2]! & ~OWN_LO & ~DANGER_LO;
+    let hi = KING_MASKS[from * 2 + 1]! & ~OWN_HI & ~DANGER_HI;
+    if (!IN_CHECK) {
+      const rooks = b.turn === WHITE ? 0 : 2;
+      for (let wing = 0; wing < 2; wing++) {
+        const rook = CASTLING_ROOKS[rooks + wing]!;
+        if (rook < 0 || !canCastle(b, from, rook, wing)) continue;
+        lo |= bitLo(rook);
+        hi |= bitHi(rook);
+      }
+    }
+    return listed(from, lo, hi, false, out);
+  }
+  if (role === PAWN) pawnTargets(b, from);
+  else if (role === KNIGHT) {
+    TARGET_LO = KNIGHT_MASKS[from * 2]! & ~OWN_LO;
+    TARGET_HI = KNIGHT_MASKS[from * 2 + 1]! & ~OWN_HI;
+  } else {
+    slide(from, role === BISHOP ? 4 : 0, role === ROOK ? 4 : 8, OWN_LO | ENEMY_LO, OWN_HI | ENEMY_HI);
+    TARGET_LO = SLIDE.lo & ~OWN_LO;
+    TARGET_HI = SLIDE.hi & ~OWN_HI;
+  }
+  let lo = TARGET_LO & EVADE_LO;
+  let hi = TARGET_HI & EVADE_HI;
+  if (((PINNED_LO & bitLo(from)) | (PINNED_HI & bitHi(from))) !== 0) {
+    lo &= PIN_RAYS[from * 2]!;
+    hi &= PIN_RAYS[from * 2 + 1]!;
+  }
+  if (role === PAWN && b.ep >= 0 && takesEnPassant(b, from) && leavesKingSafe(b, from, b.ep)) {
+    lo |= bitLo(b.ep);
+    hi |= bitHi(b.ep);
+  }
+  return listed(from, lo, hi, role === PAWN, out);
+}
+
+/** A piece's pseudo-legal targets (en passant apart), set by movesFrom and pawnTargets. */
+let TARGET_LO = 0;
+let TARGET_HI = 0;
+
+/** A pawn's captures of enemy pieces and its pushes onto empty squares. */
+function pawnTargets(b: Position, from: number): void {
   const side = b.turn;
+  const attacks = pawnMaskBase(side) + from * 2;
+  TARGET_LO = PAWN_MASKS[attacks]! & ENEMY_LO;
+  TARGET_HI = PAWN_MASKS[attacks + 1]! & ENEMY_HI;
   const step = from + 8 * side;
-  if ((from & 7) > 0) pawnCapture(b, step - 1);
-  if ((from & 7) < 7) pawnCapture(b, step + 1);
-  if (step < 0 || step > 63 || b.cells[step] !== 0) return;
-  TARGETS.add(step);
+  if (b.cells[step] !== 0) return;
+  TARGET_LO |= bitLo(step);
+  TARGET_HI |= bitHi(step);
   const doubleStep = step + 8 * side;
   const home = side === WHITE ? from < 16 : from >= 48;
-  if (home && b.cells[doubleStep] === 0) TARGETS.add(doubleStep);
+  if (!home || b.cells[doubleStep] !== 0) return;
+  TARGET_LO |= bitLo(doubleStep);
+  TARGET_HI |= bitHi(doubleStep);
 }
 
-/** A pawn takes diagonally an enemy piece, or the en-passant square. */
-function pawnCapture(b: MailBoard, to: number): void {
-  if (to < 0 || to > 63) return;
-  const target = b.cells[to]!;
-  if ((target !== 0 && sign(target) !== b.turn) || to === b.ep) TARGETS.add(to);
+/** Whether the pawn on `from` attacks the en-passant square. */
+function takesEnPassant(b: Position, from: number): boolean {
+  const attacks = pawnMaskBase(b.turn) + from * 2;
+  return ((PAWN_MASKS[attacks]! & bitLo(b.ep)) | (PAWN_MASKS[attacks + 1]! & bitHi(b.ep))) !== 0;
 }
 
-function leapTargets(b: MailBoard, from: number, steps: Int8Array): void {
-  for (let i = from * 8; i < from * 8 + 8; i++) {
-    const to = steps[i]!;
-    if (to < 0) break;
-    if (b.cells[to] === 0 || sign(b.cells[to]!) !== b.turn) TARGETS.add(to);
+/** Appends the moves from `from` to each target, a pawn reaching the last rank once per promotion. */
+function listed(from: number, lo: number, hi: number, pawn: boolean, out: MoveCode[] | null): number {
+  if (out === null) return (lo | hi) === 0 ? 0 : 1;
+  let count = 0;
+  for (let bits = lo; bits !== 0; bits &= bits - 1)
+    count += push(out, from, 31 - Math.clz32(bits & -bits), pawn);
+  for (let bits = hi; bits !== 0; bits &= bits - 1)
+    count += push(out, from, 63 - Math.clz32(bits & -bits), pawn);
+  return count;
+}
+
+function push(out: MoveCode[], from: number, to: number, pawn: boolean): number {
+  if (!pawn || (to >= 8 && to < 56)) {
+    out.push(code(from, to, 0));
+    return 1;
   }
-}
-
-function slideTargets(b: MailBoard, from: number, firstDirection: number, lastDirection: number): void {
-  for (let direction = firstDirection; direction < lastDirection; direction++) {
-    const stop = firstPieceOnRay(b.cells, from, direction);
-    const start = (from * 8 + direction) * 7;
-    for (let i = start; i < start + 7; i++) {
-      const to = RAYS[i]!;
-      if (to < 0 || to === stop) break;
-      TARGETS.add(to);
-    }
-    if (stop >= 0 && sign(b.cells[stop]!) !== b.turn) TARGETS.add(stop);
-  }
-}
-
-function kingTargets(b: MailBoard, from: number): void {
-  leapTargets(b, from, KING_STEPS);
-  const side = b.turn;
-  if (IN_CHECK) return; // the king stands on `from`
-  for (let wing = 0; wing < 2; wing++) {
-    const rook = CASTLING_ROOKS[(side === WHITE ? 0 : 2) + wing]!;
-    if (rook >= 0 && canCastle(b, from, rook, wing)) TARGETS.add(rook);
-  }
+  for (const promotion of PROMOTION_CODES) out.push(code(from, to, promotion));
+  return PROMOTION_CODES.length;
 }
 
 /**
  * chessops' castlingDest, the king not in check: the squares both pieces cross or land on are empty (but
  * for the two themselves), the king crosses no attacked square, and does not land on one.
  */
-function canCastle(b: MailBoard, king: number, rook: number, wing: number): boolean {
+function canCastle(b: Position, king: number, rook: number, wing: number): boolean {
   const rank = king & ~7;
   const kingTo = rank + (wing === 0 ? 2 : 6);
   const rookTo = rank + (wing === 0 ? 3 : 5);
@@ -327,47 +416,49 @@ function between(a: number, b: number, square: number): boolean {
   return square > Math.min(a, b) && square < Math.max(a, b);
 }
 
-/** The legal moves among one piece's TARGETS, in ascending target order. */
-function legalFrom(b: MailBoard, from: number, out: MoveCode[] | null): number {
-  let count = 0;
-  for (let bits = TARGETS.lo; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
-    count += legalTo(b, from, 31 - Math.clz32(bits & -bits), out);
-  for (let bits = TARGETS.hi; bits !== 0 && (out !== null || count === 0); bits &= bits - 1)
-    count += legalTo(b, from, 63 - Math.clz32(bits & -bits), out);
-  return count;
-}
-
-function legalTo(b: MailBoard, from: number, to: number, out: MoveCode[] | null): number {
-  const piece = b.cells[from]!;
-  if (!isLegal(b, from, to)) return 0;
-  const promotes = Math.abs(piece) === PAWN && (to < 8 || to >= 56);
-  if (!promotes) {
-    out?.push(code(from, to, 0));
-    return 1;
-  }
-  if (out !== null) for (const promotion of PROMOTION_CODES) out.push(code(from, to, promotion));
-  return PROMOTION_CODES.length;
-}
-
 /**
- * Whether a pseudo-legal move (castling already checked by canCastle) leaves the mover's king unattacked.
- * A king's step lands on no danger square; en passant (it takes a pawn off a line) and a pinned piece's
- * move are played out; any other move opens no line to its king, so out of check it is legal, and in check
- * it must take the checker or block its line.
+ * Whether a piece of `by` attacks `square`, asked of the masks (mail-board's isAttacked walks the cells):
+ * for positions whose masks are current, not for cells changed in place to try a move.
  */
-function isLegal(b: MailBoard, from: number, to: number): boolean {
-  const piece = Math.abs(b.cells[from]!);
-  if (piece === KING) {
-    const target = b.cells[to]!;
-    const castles = target !== 0 && sign(target) === b.turn;
-    return castles || !DANGER.has(to);
+function attackedOn(b: Position, square: number, by: number): boolean {
+  const cells = b.cells;
+  const byLo = by === WHITE ? b.whiteLo : b.blackLo;
+  const byHi = by === WHITE ? b.whiteHi : b.blackHi;
+  if (
+    holds(cells, KNIGHT_MASKS, square * 2, byLo, byHi, KNIGHT * by) ||
+    holds(cells, PAWN_MASKS, pawnMaskBase(-by) + square * 2, byLo, byHi, PAWN * by) ||
+    holds(cells, KING_MASKS, square * 2, byLo, byHi, KING * by)
+  )
+    return true;
+  const occLo = b.whiteLo | b.blackLo;
+  const occHi = b.whiteHi | b.blackHi;
+  for (let direction = 0; direction < 8; direction++) {
+    const first = firstOnRay(square, direction, occLo, occHi);
+    if (first < 0) continue;
+    const piece = cells[first]! * by;
+    if (piece === QUEEN || piece === (direction < 4 ? ROOK : BISHOP)) return true;
   }
-  if ((piece === PAWN && to === b.ep) || PINNED.has(from)) return leavesKingSafe(b, from, to);
-  return !IN_CHECK || EVASIONS.has(to);
+  return false;
+}
+
+/** Whether `piece` stands on a square of the mask at `at` among the squares `lo`/`hi`. */
+function holds(
+  cells: Int8Array,
+  masks: Int32Array,
+  at: number,
+  lo: number,
+  hi: number,
+  piece: number,
+): boolean {
+  for (let bits = masks[at]! & lo; bits !== 0; bits &= bits - 1)
+    if (cells[31 - Math.clz32(bits & -bits)] === piece) return true;
+  for (let bits = masks[at + 1]! & hi; bits !== 0; bits &= bits - 1)
+    if (cells[63 - Math.clz32(bits & -bits)] === piece) return true;
+  return false;
 }
 
 /** Whether the side to move playing from -> to (en passant included) leaves its king unattacked. */
-function leavesKingSafe(b: MailBoard, from: number, to: number): boolean {
+function leavesKingSafe(b: Position, from: number, to: number): boolean {
   const cells = b.cells;
   const side = b.turn;
   const mover = cells[from]!;
@@ -393,7 +484,7 @@ const SQUARE_NAMES = Array.from({ length: 64 }, (_, square) => `${FILES[square &
 const UCI_LETTER = ['', 'p', 'n', 'b', 'r', 'q', 'k'];
 const SAN_LETTER = ['', '', 'N', 'B', 'R', 'Q', 'K'];
 
-function castlingWing(b: MailBoard, move: MoveCode): 'a' | 'h' | undefined {
+function castlingWing(b: Position, move: MoveCode): 'a' | 'h' | undefined {
   const from = fromOf(move);
   const to = toOf(move);
   const target = b.cells[to]!;
@@ -402,7 +493,7 @@ function castlingWing(b: MailBoard, move: MoveCode): 'a' | 'h' | undefined {
 }
 
 /** Wire UCI: castling as the king's two-square move (e1g1). */
-function uciOf(b: MailBoard, move: MoveCode): string {
+function uciOf(b: Position, move: MoveCode): string {
   const from = fromOf(move);
   const wing = castlingWing(b, move);
   const to = wing === undefined ? toOf(move) : (from & ~7) + (wing === 'a' ? 2 : 6);
@@ -410,15 +501,15 @@ function uciOf(b: MailBoard, move: MoveCode): string {
 }
 
 /** SAN with its check or mate suffix, as chess.ts writes it. */
-function sanOf(b: MailBoard, move: MoveCode): string {
+function sanOf(b: Position, move: MoveCode): string {
   const body = sanBody(b, move);
   AFTER.copy(b);
   playOn(AFTER, move, castlingWing(b, move));
-  if (!isAttacked(AFTER.cells, AFTER.kingOf(AFTER.turn), -AFTER.turn)) return body;
+  if (!attackedOn(AFTER, AFTER.kingOf(AFTER.turn), -AFTER.turn)) return body;
   return generate(AFTER, null) > 0 ? `${body}+` : `${body}#`;
 }
 
-function sanBody(b: MailBoard, move: MoveCode): string {
+function sanBody(b: Position, move: MoveCode): string {
   const wing = castlingWing(b, move);
   if (wing !== undefined) return wing === 'h' ? 'O-O' : 'O-O-O';
   const from = fromOf(move);
@@ -437,7 +528,7 @@ function sanBody(b: MailBoard, move: MoveCode): string {
  * the file when it tells them apart, else the rank, else both (chessops' rule). Rivals are found among the
  * position's legal moves, read just before.
  */
-function disambiguation(b: MailBoard, move: MoveCode): string {
+function disambiguation(b: Position, move: MoveCode): string {
   const from = fromOf(move);
   const to = toOf(move);
   const role = Math.abs(b.cells[from]!);
@@ -458,7 +549,7 @@ function disambiguation(b: MailBoard, move: MoveCode): string {
 }
 
 /** Plays a legal move on `b` as chessops' `play` does: castling, en passant, a double step's target, promotion. */
-function playOn(b: MailBoard, move: MoveCode, wing: 'a' | 'h' | undefined): void {
+function playOn(b: Position, move: MoveCode, wing: 'a' | 'h' | undefined): void {
   const side = b.turn;
   const from = fromOf(move);
   const to = toOf(move);
@@ -466,20 +557,20 @@ function playOn(b: MailBoard, move: MoveCode, wing: 'a' | 'h' | undefined): void
   const ep = b.ep;
   b.turn = -side;
   b.ep = -1;
-  b.cells[from] = 0;
+  b.put(from, 0);
   if (wing !== undefined) {
     const rank = from & ~7;
-    b.cells[to] = 0;
-    b.cells[rank + (wing === 'a' ? 2 : 6)] = piece;
-    b.cells[rank + (wing === 'a' ? 3 : 5)] = ROOK * side;
+    b.put(to, 0);
+    b.put(rank + (wing === 'a' ? 2 : 6), piece);
+    b.put(rank + (wing === 'a' ? 3 : 5), ROOK * side);
     b.setKing(side, rank + (wing === 'a' ? 2 : 6));
     return;
   }
   if (Math.abs(piece) === PAWN) {
-    if (to === ep) b.cells[to - 8 * side] = 0;
+    if (to === ep) b.put(to - 8 * side, 0);
     if (Math.abs(to - from) === 16 && from >= 8 && from <= 55) b.ep = (from + to) >> 1;
   }
-  b.cells[to] = promotionOf(move) === 0 ? piece : promotionOf(move) * side;
+  b.put(to, promotionOf(move) === 0 ? piece : promotionOf(move) * side);
   if (Math.abs(piece) === KING) b.setKing(side, to);
 }
 
@@ -501,7 +592,7 @@ const FIELD_ENDS = new Int32Array(6);
  * would refuse (kings, pawns on a back rank, the side not to move in check) or read otherwise (castling that
  * is not the standard king and corner rook).
  */
-function readFen(b: MailBoard, fen: string): boolean {
+function readFen(b: Position, fen: string): boolean {
   if (!readPlacement(b, fen) || !splitFields(fen) || !isCounter(fen, 4) || !isCounter(fen, 5)) return false;
   const turn = fieldLength(1) === 1 ? fen.charCodeAt(fieldStart(1)) : 0;
   if (turn !== 119 && turn !== 98) return false; // w, b
@@ -541,48 +632,62 @@ function isCounter(fen: string, field: number): boolean {
 
 /**
  * Ranks 8 to 1, files a to h up to the first space (noted as the placement's end): eight ranks of eight
- * squares each, or false.
+ * squares each, or false. Every square is written (a digit's run as empty cells), so nothing is cleared
+ * first; each side's pieces are noted as masks, and kings counted, as they are placed.
  */
-function readPlacement(b: MailBoard, fen: string): boolean {
-  b.cells.fill(0);
-  WHITE_KINGS = 0;
-  BLACK_KINGS = 0;
+function readPlacement(b: Position, fen: string): boolean {
+  const cells = b.cells;
+  let whiteLo = 0;
+  let whiteHi = 0;
+  let blackLo = 0;
+  let blackHi = 0;
+  let kings = 0;
   let rank = 7;
   let file = 0;
   for (let i = 0; i < fen.length; i++) {
     const char = fen.charCodeAt(i);
     if (char === SPACE) {
       FIELD_ENDS[0] = i;
-      return rank === 0 && file === 8;
+      b.whiteLo = whiteLo;
+      b.whiteHi = whiteHi;
+      b.blackLo = blackLo;
+      b.blackHi = blackHi;
+      return rank === 0 && file === 8 && kings === ONE_KING_EACH;
     }
     if (char === SLASH) {
       if (file !== 8 || rank === 0) return false;
       rank--;
       file = 0;
     } else if (char > DIGIT_ZERO && char <= DIGIT_ZERO + 8) {
-      file += char - DIGIT_ZERO;
-      if (file > 8) return false;
+      const end = file + char - DIGIT_ZERO;
+      if (end > 8) return false;
+      while (file < end) cells[rank * 8 + file++] = 0;
     } else {
       const piece = char < 128 ? PIECE_OF_CHAR[char]! : 0;
       if (piece === 0 || file === 8) return false;
-      if (!place(b, rank * 8 + file++, piece)) return false;
+      const square = rank * 8 + file++;
+      cells[square] = piece;
+      if (piece > 0) {
+        if (rank < 4) whiteLo |= 1 << square;
+        else whiteHi |= 1 << (square - 32);
+      } else if (rank < 4) blackLo |= 1 << square;
+      else blackHi |= 1 << (square - 32);
+      const role = piece > 0 ? piece : -piece;
+      if (role === KING) {
+        kings += piece > 0 ? 1 : KING_COUNT_BASE;
+        b.setKing(piece > 0 ? WHITE : BLACK, square);
+      } else if (role === PAWN && (rank === 0 || rank === 7)) return false; // chessops refuses it
     }
   }
   return false; // no field follows
 }
 
-/** How many kings of each side the FEN being read placed. */
-let WHITE_KINGS = 0;
-let BLACK_KINGS = 0;
-
-/** Puts a piece on its square, noting kings; false for a pawn on a back rank (chessops refuses it). */
-function place(b: MailBoard, square: number, piece: number): boolean {
-  b.cells[square] = piece;
-  if (piece === KING) WHITE_KINGS++;
-  if (piece === -KING) BLACK_KINGS++;
-  if (Math.abs(piece) === KING) b.setKing(sign(piece), square);
-  return Math.abs(piece) !== PAWN || (square >= 8 && square < 56);
-}
+/**
+ * Kings are counted in one number, a Black king as KING_COUNT_BASE and a White one as 1: one of each makes
+ * ONE_KING_EACH, and (as the placement has 64 squares) no other mix does.
+ */
+const KING_COUNT_BASE = 100;
+const ONE_KING_EACH = KING_COUNT_BASE + 1;
 
 function pieceOfChar(): Int8Array {
   const pieces = new Int8Array(128);
@@ -593,18 +698,20 @@ function pieceOfChar(): Int8Array {
   return pieces;
 }
 
-/** One king a side and the side not to move not in check (with no pawn on a back rank: chessops' validate). */
-function isSetUp(b: MailBoard): boolean {
-  if (WHITE_KINGS !== 1 || BLACK_KINGS !== 1) return false;
-  return !isAttacked(b.cells, b.kingOf(-b.turn), b.turn);
+/** The side not to move not in check (readPlacement saw one king a side and no pawn on a back rank: chessops' validate). */
+function isSetUp(b: Position): boolean {
+  return !attackedOn(b, b.kingOf(-b.turn), b.turn);
 }
 
+/** The castling letters by CASTLING_ROOKS' index: Q, K, q, k. */
+const CASTLING_LETTERS = [81, 75, 113, 107];
+
 /** KQkq rights of a king on e1/e8 with rooks in the corners; anything else is left to chessops. */
-function readCastling(b: MailBoard, fen: string): boolean {
+function readCastling(b: Position, fen: string): boolean {
   CASTLING_ROOKS.fill(-1);
   if (fieldLength(2) === 1 && fen.charCodeAt(fieldStart(2)) === 45) return true; // -
   for (let i = fieldStart(2); i < FIELD_ENDS[2]!; i++) {
-    const at = 'QKqk'.indexOf(fen[i]!);
+    const at = CASTLING_LETTERS.indexOf(fen.charCodeAt(i));
     if (at < 0 || CASTLING_ROOKS[at]! >= 0) return false;
     const side = at < 2 ? WHITE : BLACK;
     const rank = side === WHITE ? 0 : 56;
@@ -616,7 +723,7 @@ function readCastling(b: MailBoard, fen: string): boolean {
 }
 
 /** The en-passant square, kept only when a pawn just stepped over it (chessops drops it otherwise). */
-function readEnPassant(b: MailBoard, fen: string): boolean {
+function readEnPassant(b: Position, fen: string): boolean {
   b.ep = -1;
   const start = fieldStart(3);
   if (fieldLength(3) === 1 && fen.charCodeAt(start) === 45) return true; // -

@@ -6,8 +6,7 @@
  * from the acceptor's side (escrow funding, insufficient_balance when its wallet runs dry, settlement), so
  * a scenario should give it an airdrop.
  */
-import { greedyChoice } from './greedy.js';
-import { playChosenMove } from './chess-eval.js';
+import { playGreedyMove } from './greedy.js';
 import { backOffOn429 } from './social.js';
 import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
@@ -62,7 +61,7 @@ export class BountyHunterPersona implements Persona {
       await ctx.client.post(`I am ${ctx.handle}. I take bounties from players rated well below me.`);
       this.#posted = true;
     }
-    for (const game of (await ctx.client.myTurn()).games) await playChosenMove(ctx, game, greedyChoice);
+    for (const game of (await ctx.client.myTurn()).games) await playGreedyMove(ctx, game);
     if (ctx.rng.chance(this.#o.huntChance)) await this.#hunt(ctx);
   }
 

@@ -6,7 +6,8 @@
  * is hard for `random` and `greedy` to beat, so Elo spreads in mixed populations.
  */
 import type { MyTurnRow } from '../../src/client/wire.js';
-import { netGain, pickBest, playChosenMove, type MoveChooser } from './chess-eval.js';
+import { netGainOfMove } from '../chess/capture-look.js';
+import { netGain, pickBest, playBestMove, type MoveChooser } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
 import { RandomPersona, checkRandomOptions } from './random.js';
 
@@ -19,7 +20,7 @@ export const cautiousChoice: MoveChooser = (pos, moves, rng) =>
 
 export class CautiousPersona extends RandomPersona {
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    await playChosenMove(ctx, game, cautiousChoice);
+    await playBestMove(ctx, game, netGainOfMove, cautiousChoice);
   }
 }
 

@@ -12,6 +12,7 @@ import { legalMoves, toWireUci, type Board } from '../../src/rules/chess/chess.j
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import type { AgentContext } from '../persona.js';
 import { bestWinOf, netGainOf, PIECE_VALUE } from '../chess/capture-look.js';
+import { turnMoves, type MoveCode, type TurnMoves } from '../chess/fen-moves.js';
 import { tolerate } from './random.js';
 
 export { PIECE_VALUE };
@@ -79,8 +80,8 @@ export function movesOf(pos: Chess): Move[] {
 }
 
 /** The highest-scoring moves, one drawn from `rng` among equals. `moves` must not be empty. */
-export function pickBest(moves: readonly Move[], score: (move: Move) => number, rng: Rng): Move {
-  let best: Move[] = [];
+export function pickBest<M>(moves: readonly M[], score: (move: M) => number, rng: Rng): M {
+  let best: M[] = [];
   let bestScore = -Infinity;
   for (const move of moves) {
     const s = score(move);
@@ -104,3 +105,25 @@ export async function playChosenMove(ctx: AgentContext, game: MyTurnRow, choose:
 
 /** A persona's move rule: one of `moves` (the legal moves of `pos`, never empty), drawing only from `rng`. */
 export type MoveChooser = (pos: Chess, moves: readonly Move[], rng: Rng) => Move;
+
+/** A move's score on the boards of a turn read by fen-moves.ts (capture-look's gainOfMove, netGainOfMove). */
+export type BoardScore = (turn: TurnMoves, move: MoveCode) => number;
+
+/**
+ * playChosenMove for a rule that plays the best score, a seeded draw among equals, scored on fen-moves'
+ * boards: the same moves in the same order as chess.ts's legalMoves (test/property/fen-moves.test.ts), so
+ * the same draw picks the same move, without a chessops position and its move list each turn (the most a
+ * cautious player cost). `rule` (the same rule on chessops) plays what fen-moves does not read.
+ */
+export async function playBestMove(
+  ctx: AgentContext,
+  game: MyTurnRow,
+  score: BoardScore,
+  rule: MoveChooser,
+): Promise<void> {
+  const turn = turnMoves(game.current_fen);
+  if (turn === undefined) return playChosenMove(ctx, game, rule);
+  if (turn.moves.length === 0) return; // mate or stalemate: the platform has already ended the game
+  const move = pickBest(turn.moves, (candidate) => score(turn, candidate), ctx.rng);
+  await tolerate(ctx.client.move({ game_id: game.game_id, move_uci: turn.uci(move) }));
+}

@@ -5,7 +5,8 @@
  * exercises captures and promotions on the move route, and gives a population a player just above random.
  */
 import type { MyTurnRow } from '../../src/client/wire.js';
-import { materialGain, pickBest, playChosenMove, type MoveChooser } from './chess-eval.js';
+import { gainOfMove } from '../chess/capture-look.js';
+import { materialGain, pickBest, playBestMove, type MoveChooser } from './chess-eval.js';
 import type { AgentContext, PersonaFactory } from '../persona.js';
 import { RandomPersona, checkRandomOptions } from './random.js';
 
@@ -13,9 +14,14 @@ import { RandomPersona, checkRandomOptions } from './random.js';
 export const greedyChoice: MoveChooser = (pos, moves, rng) =>
   pickBest(moves, (move) => materialGain(pos, move), rng);
 
+/** Plays the greedy rule's move in a my-turn game (the bounty hunter plays its games so too). */
+export function playGreedyMove(ctx: AgentContext, game: MyTurnRow): Promise<void> {
+  return playBestMove(ctx, game, gainOfMove, greedyChoice);
+}
+
 export class GreedyPersona extends RandomPersona {
   protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    await playChosenMove(ctx, game, greedyChoice);
+    await playGreedyMove(ctx, game);
   }
 }
 

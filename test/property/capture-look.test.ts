@@ -13,7 +13,9 @@ import {
   PIECE_VALUE,
 } from '../../agents/personas/chess-eval.js';
 import { Rng } from '../../src/kernel/rng.js';
-import { currentFen, legalMoves, newBoard } from '../../src/rules/chess/chess.js';
+import { currentFen, legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
+import { gainOfMove, netGainOfMove } from '../../agents/chess/capture-look.js';
+import { turnMoves } from '../../agents/chess/fen-moves.js';
 
 /**
  * The one-move look on chessops' own legality (dests) and square sets, as the cautious persona first
@@ -89,6 +91,23 @@ function playout(seed: number, plies: number, captureBias: number): Chess | unde
   return legalMoves(board).length === 0 ? undefined : board.pos;
 }
 
+/** Pins, checks, en passant, promotions and castling. */
+const HAND_PICKED = [
+  '4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1', // undefended knight
+  '4k3/8/4p3/3q4/8/8/8/3RK3 w - - 0 1', // a defended queen
+  '4k3/4r3/8/8/4N3/8/8/4K3 w - - 0 1', // the knight is pinned to its king
+  'k7/8/8/2KPp2r/8/8/8/8 w - e6 0 2', // en passant would expose the king on the rank
+  '4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2', // en passant wins a pawn
+  '4k3/8/8/3pP3/4N3/8/8/4K3 w - d6 0 2', // ... and removes the pawn that attacks the knight
+  '4k3/8/8/5n2/3pP3/8/8/4K3 b - e3 0 2', // Black's en passant removes the pawn that attacks f5
+  '1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1', // promote by pushing or by taking
+  'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', // castling both ways
+  '4k3/8/8/3b4/8/5N2/8/4K2R w K - 0 1', // castled, the rook on f1 defends the knight
+  '4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1', // the d2 pawn is pinned
+  '3rk3/8/8/8/8/8/3Q4/3K4 w - - 0 1', // a queen pinned on the file takes back along it
+  'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3', // checkmated: no move at all
+];
+
 describe('the capture look (capture-look.ts) against chessops', () => {
   it('gives every legal move the same net balance, and the side to move the same best win', () => {
     let moves = 0;
@@ -115,23 +134,43 @@ describe('the capture look (capture-look.ts) against chessops', () => {
     expect(moves).toBeGreaterThan(5_000);
   });
 
+  it('scores the moves of a turn read by fen-moves as materialGain and netGain do on chessops', () => {
+    // The cautious and greedy personas score fen-moves' list: each move, in order, must score the same.
+    const scored = (fen: string) => {
+      const board = boardFromFen(fen);
+      return legalMoves(board).map((m) => [
+        toWireUci(board, m),
+        materialGain(board.pos, m),
+        netGain(board.pos, m),
+      ]);
+    };
+    const onTurn = (fen: string) => {
+      const turn = turnMoves(fen)!;
+      return turn.moves.map((m) => [turn.uci(m), gainOfMove(turn, m), netGainOfMove(turn, m)]);
+    };
+    let moves = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 160 }),
+        fc.double({ min: 0, max: 0.9, noNaN: true }),
+        (seed, plies, captureBias) => {
+          const pos = playout(seed, plies, captureBias);
+          if (pos === undefined) return;
+          const fen = currentFen({ pos, repetitions: new Map(), plies: 0 });
+          const expected = scored(fen);
+          moves += expected.length;
+          expect(onTurn(fen), fen).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(moves).toBeGreaterThan(2_500);
+    for (const fen of HAND_PICKED) expect(onTurn(fen), fen).toEqual(scored(fen));
+  });
+
   it('agrees on hand-picked positions: pins, checks, en passant, promotions and castling', () => {
-    const fens = [
-      '4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1', // undefended knight
-      '4k3/8/4p3/3q4/8/8/8/3RK3 w - - 0 1', // a defended queen
-      '4k3/4r3/8/8/4N3/8/8/4K3 w - - 0 1', // the knight is pinned to its king
-      'k7/8/8/2KPp2r/8/8/8/8 w - e6 0 2', // en passant would expose the king on the rank
-      '4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2', // en passant wins a pawn
-      '4k3/8/8/3pP3/4N3/8/8/4K3 w - d6 0 2', // ... and removes the pawn that attacks the knight
-      '4k3/8/8/5n2/3pP3/8/8/4K3 b - e3 0 2', // Black's en passant removes the pawn that attacks f5
-      '1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1', // promote by pushing or by taking
-      'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1', // castling both ways
-      '4k3/8/8/3b4/8/5N2/8/4K2R w K - 0 1', // castled, the rook on f1 defends the knight
-      '4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1', // the d2 pawn is pinned
-      '3rk3/8/8/8/8/8/3Q4/3K4 w - - 0 1', // a queen pinned on the file takes back along it
-      'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3', // checkmated: no move at all
-    ];
-    for (const fen of fens) {
+    for (const fen of HAND_PICKED) {
       const pos = boardFromFen(fen).pos;
       expect(bestOneMoveWin(pos), fen).toBe(referenceBestWin(pos));
       for (const move of legalMoves({ pos, repetitions: new Map(), plies: 0 }))
