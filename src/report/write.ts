@@ -150,9 +150,11 @@ export function renderRunReport(
   const report = buildReport(scenario, outcome, context.match);
   const gameIndex = new Map(pgnUnderWay.games.map((game, i) => [game.id, i + 1]));
   const htmlPieces = htmlReportAround({ report, outcome, gameIndex });
+  const json = prettyCanonicalJson(report);
+  // Last: this thread then claims the games left and waits for the thread's.
   const pgn = pgnUnderWay.text();
   const files = new Map<ReportFile, ReportText>([
-    ['report.json', prettyCanonicalJson(report)],
+    ['report.json', json],
     ['games.pgn', pgn],
     ['junit.xml', junitXml(report, context)],
     ['summary.md', summaryMarkdown(report, context)],

@@ -102,16 +102,35 @@ export interface BinRow {
 }
 
 function binRows(axis: TimeAxis, items: Iterable<{ atMs: number; kind: string; value: number }>): BinRow[] {
-  const sums = new Map<string, number>();
-  for (const item of items) {
-    const key = `${binOf(axis, item.atMs)}\u0000${item.kind}`;
-    sums.set(key, (sums.get(key) ?? 0) + item.value);
+  const sums = new BinSums(axis);
+  for (const item of items) sums.add(item.atMs, item.kind, item.value);
+  return sums.rows();
+}
+
+/** Sums per bin and category, each added to in the order its items come (a sum of fractions depends on it). */
+class BinSums {
+  readonly #axis: TimeAxis;
+  /** Category -> bin -> sum. */
+  readonly #byKind = new Map<string, Map<number, number>>();
+
+  constructor(axis: TimeAxis) {
+    this.#axis = axis;
   }
-  const rows = [...sums.entries()].map(([key, value]) => {
-    const [bin, kind] = key.split('\u0000') as [string, string];
-    return { hour: binHour(axis, Number(bin)), kind, value: round3(value) };
-  });
-  return rows.sort((a, b) => a.hour - b.hour || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+
+  add(atMs: number, kind: string, value: number): void {
+    let bins = this.#byKind.get(kind);
+    if (bins === undefined) this.#byKind.set(kind, (bins = new Map<number, number>()));
+    const bin = binOf(this.#axis, atMs);
+    bins.set(bin, (bins.get(bin) ?? 0) + value);
+  }
+
+  /** One row per bin and category that has an item, by hour and then category. */
+  rows(): BinRow[] {
+    const rows: BinRow[] = [];
+    for (const [kind, bins] of this.#byKind)
+      for (const [bin, sum] of bins) rows.push({ hour: binHour(this.#axis, bin), kind, value: round3(sum) });
+    return rows.sort((a, b) => a.hour - b.hour || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  }
 }
 
 /** Games finished per bin, by how they ended. */
@@ -160,15 +179,15 @@ const SOCIAL_KIND: Record<string, string> = {
 
 /** Accepted social actions per bin, from every actor's activity rows (each action is one row, its actor's). */
 export function socialOverTime(axis: TimeAxis, platform: Platform): BinRow[] {
-  const items: Array<{ atMs: number; kind: string; value: number }> = [];
+  const sums = new BinSums(axis);
   const actors = [...platform.state.activity.keys()].sort();
   for (const actorId of actors) {
     for (const row of platform.state.activity.get(actorId)!) {
       const kind = SOCIAL_KIND[row.type];
-      if (kind) items.push({ atMs: row.atMs, kind, value: 1 });
+      if (kind) sums.add(row.atMs, kind, 1);
     }
   }
-  return binRows(axis, items);
+  return sums.rows();
 }
 
 /** 429s per bin, by the limit that refused them. */
