@@ -8,12 +8,15 @@
  * The baseline reads the module's lines the way the pool's instances do (wasm-engine.ts): through
  * `console.log`, which the module calls at once when it has no message listener. Its listener API hands each
  * line over through a timer of 1 ms or more; a baseline reading lines that way would be slower than the
- * agents' own engines by that timer alone, and the ratio would credit the machinery with it.
+ * agents' own engines by that timer alone, and the ratio would credit the machinery with it. For the same
+ * reason it sends commands as the instances do, straight to `uci_command`, with the hash table size an
+ * instance uses for the level (`hashMbFor`).
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { chooseMove, type EngineLevel } from '../agents/engines/levels.js';
 import type { EnginePool } from '../agents/engines/pool.js';
+import { hashMbFor } from '../agents/engines/wasm-engine.js';
 import type { PlatformClient } from '../src/client/client.js';
 import { Rng } from '../src/kernel/rng.js';
 import { STANDARD_START_FEN } from '../src/rules/chess/chess.js';
@@ -76,6 +79,7 @@ async function playOne(
 
 interface RawStockfish {
   postMessage(command: string): void;
+  ccall(name: 'uci_command', returns: 'number', argTypes: ['string'], args: [string]): number;
   terminate(): void;
 }
 
@@ -100,7 +104,11 @@ export class BareStockfish {
     });
     try {
       bare = new BareStockfish(await create(moduleArg));
-      await bare.#send(['uci', 'setoption name Threads value 1', 'setoption name Hash value 16', 'isready']);
+      // Through the module's queue: it retries while the engine's threads start.
+      await bare.#await(() => {
+        for (const command of ['uci', 'setoption name Threads value 1', 'isready'])
+          bare!.engine.postMessage(command);
+      });
     } finally {
       restore();
     }
@@ -111,23 +119,30 @@ export class BareStockfish {
   async searchAll(fens: readonly string[], level: EngineLevel): Promise<{ plies: number }> {
     const restore = readLines((line) => this.#onLine(line));
     try {
+      await this.#send([
+        `setoption name Hash value ${hashMbFor(level.nodes)}`,
+        `setoption name MultiPV value ${level.multiPv}`,
+        'isready',
+      ]);
       for (const fen of fens)
-        await this.#send([
-          'ucinewgame',
-          `setoption name MultiPV value ${level.multiPv}`,
-          `position fen ${fen}`,
-          `go nodes ${level.nodes}`,
-        ]);
+        await this.#send(['ucinewgame', `position fen ${fen}`, `go nodes ${level.nodes}`]);
     } finally {
       restore();
     }
     return { plies: fens.length };
   }
 
+  /** Runs the commands now; resolves at the next `bestmove` or `readyok`. */
   #send(commands: string[]): Promise<void> {
+    return this.#await(() => {
+      for (const command of commands) this.engine.ccall('uci_command', 'number', ['string'], [command]);
+    });
+  }
+
+  #await(post: () => void): Promise<void> {
     return new Promise((resolve) => {
       this.#onBestMove = resolve;
-      for (const command of commands) this.engine.postMessage(command);
+      post();
     });
   }
 

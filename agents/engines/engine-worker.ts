@@ -3,8 +3,8 @@
  * messages and run one at a time, in arrival order; each answer goes back as one message.
  *
  * Why a thread of its own: stockfish.wasm runs its UCI commands on the thread that loaded it (`ucinewgame`
- * clears the hash and the history tables there, about 1 ms a search) and hands each output line to that
- * thread's event loop. On the world's thread both waited for the world: the lines were read only when the
+ * clears the hash and the history tables there, half a millisecond a search) and hands each output line to
+ * that thread's event loop. On the world's thread both waited for the world: the lines were read only when the
  * world itself stopped to await an answer, so a queue of searches advanced one search per stall. Here the
  * engine reads its own lines and starts the next search while the world runs.
  */

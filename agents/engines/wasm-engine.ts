@@ -15,9 +15,20 @@
  *   engine-worker.ts, which prints nothing else) the instance takes that thread's `console.log` as its line
  *   reader: the same lines in the same order, each as it is written. On the main thread it attaches a
  *   listener, so the banner and every line reach this class and never the simulator's output.
- * - The clearing `ucinewgame` (about 3 ms: it zeroes the hash and the history tables) is sent when a search
- *   has answered (`clearForNext`), not when the next one starts, so it overlaps whatever the caller does
- *   between two searches; the engine's state when a search starts is the same either way.
+ * - The clearing `ucinewgame` is sent when a search has answered (`clearForNext`), not when the next one
+ *   starts, so it overlaps whatever the caller does between two searches; the engine's state when a search
+ *   starts is the same either way.
+ * - The clearing zeroes the hash table and the history tables (about 8 MB of them: 0.5 ms); a 16 MB hash
+ *   table made it 1.5 ms, longer than a whole search at sf-1 to sf-3. So searches of up to 1,000 nodes
+ *   (sf-4) run with the smallest table Stockfish allows (`hashMbFor`). On positions from simulated games 1 MB
+ *   answered exactly as 16 MB did at sf-1 to sf-4 (every line's move and score, and bestmove: 2,000
+ *   positions at each level and 20,000 more at sf-3 and sf-4), but not always from sf-5 up (sf-5 once in
+ *   6,000 positions, sf-6 7 times in 6,000, sf-8 in over half), where a search stores enough entries for
+ *   the table's size to matter; those keep 16 MB. Setting the size reallocates and zeroes the table, as the
+ *   clearing does, so switching sizes between searches changes no answer.
+ * - Once the instance is ready, commands go straight to the engine's `uci_command`. The module's own
+ *   `postMessage` runs a command at once too, but also arms a 1 ms timer that wakes this thread while the
+ *   search runs, four times a search.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -39,6 +50,8 @@ interface StockfishWorker {
 interface StockfishModule {
   addMessageListener(listener: (line: string) => void): void;
   postMessage(command: string): void;
+  /** Runs an exported C function; `uci_command` answers non-zero while the engine's threads are starting. */
+  ccall(name: 'uci_command', returns: 'number', argTypes: ['string'], args: [string]): number;
   terminate(): void;
   PThread?: { fa?: StockfishWorker[]; ia?: StockfishWorker[] };
 }
@@ -57,8 +70,16 @@ function loadFactory(): { create: StockfishFactory; wasmBinary: Buffer } {
   return factory;
 }
 
-/** Small: every search clears it anyway, and a pool holds one per instance. */
-const HASH_MB = 16;
+/** Stockfish's smallest hash table, and the size kept for budgets where it could change an answer. */
+const SMALL_HASH_MB = 1;
+const LARGE_HASH_MB = 16;
+/** The largest budget checked to answer the same with either size (sf-4); see the head comment. */
+const SMALL_HASH_MAX_NODES = 1_000;
+
+/** The hash table size (MB) for a search of `nodes`: the bare-engine bench sets the same. */
+export function hashMbFor(nodes: number): number {
+  return nodes <= SMALL_HASH_MAX_NODES ? SMALL_HASH_MB : LARGE_HASH_MB;
+}
 /** A search this far past any plausible speed (10k nodes/s) is a hung engine, reported as an error. */
 function hangAfterMs(nodes: number): number {
   return 60_000 + nodes / 10;
@@ -75,12 +96,15 @@ export class WasmEngine {
   #broken = false;
   /** A `ucinewgame` was sent since the last search: the next one starts without its own. */
   #cleared = false;
+  /** The settings the engine holds now: a search sets only those that differ. */
+  #hashMb = SMALL_HASH_MB;
+  #multiPv = 1;
 
   private constructor(module: StockfishModule) {
     this.#module = module;
   }
 
-  /** Starts an instance: Threads=1 (determinism), a small hash, then waits for `readyok`. */
+  /** Starts an instance: Threads=1 (determinism), the small hash, then waits for `readyok`. */
   static async start(): Promise<WasmEngine> {
     const { create, wasmBinary } = loadFactory();
     const moduleArg: Record<string, unknown> = { wasmBinary };
@@ -114,7 +138,8 @@ export class WasmEngine {
       for (const command of [
         'uci',
         'setoption name Threads value 1',
-        `setoption name Hash value ${HASH_MB}`,
+        `setoption name Hash value ${this.#hashMb}`,
+        `setoption name MultiPV value ${this.#multiPv}`,
         'ucinewgame',
         'isready',
       ])
@@ -129,26 +154,53 @@ export class WasmEngine {
   search(request: SearchRequest): Promise<SearchResult> {
     if (this.#collector || this.#broken) throw new Error('engine instance is busy or broken (pool bug)');
     return new Promise<SearchResult>((resolve, reject) => {
-      const watchdog = setTimeout(() => {
+      const fail = (error: Error): void => {
+        clearTimeout(watchdog);
         this.#broken = true;
-        reject(
-          new Error(
-            `stockfish.wasm gave no bestmove within ${hangAfterMs(request.nodes)} ms (fen ${request.fen}, nodes ${request.nodes}): engine hung`,
+        reject(error);
+      };
+      const watchdog = setTimeout(
+        () =>
+          fail(
+            new Error(
+              `stockfish.wasm gave no bestmove within ${hangAfterMs(request.nodes)} ms (fen ${request.fen}, nodes ${request.nodes}): engine hung`,
+            ),
           ),
-        );
-      }, hangAfterMs(request.nodes));
+        hangAfterMs(request.nodes),
+      );
       this.#collector = new PvCollector();
       this.#finish = (result) => {
         clearTimeout(watchdog);
         this.#unrefWorkers();
         resolve(result);
       };
-      if (!this.#cleared) this.#module.postMessage('ucinewgame');
-      this.#cleared = false;
-      this.#module.postMessage(`setoption name MultiPV value ${request.multiPv}`);
-      this.#module.postMessage(`position fen ${request.fen}`);
-      this.#module.postMessage(`go nodes ${request.nodes}`);
+      try {
+        this.#start(request);
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+      }
     });
+  }
+
+  #start(request: SearchRequest): void {
+    if (!this.#cleared) this.#send('ucinewgame');
+    this.#cleared = false;
+    this.#setOptions(hashMbFor(request.nodes), request.multiPv);
+    this.#send(`position fen ${request.fen}`);
+    this.#send(`go nodes ${request.nodes}`);
+  }
+
+  #setOptions(hashMb: number, multiPv: number): void {
+    if (hashMb !== this.#hashMb) this.#send(`setoption name Hash value ${hashMb}`);
+    if (multiPv !== this.#multiPv) this.#send(`setoption name MultiPV value ${multiPv}`);
+    this.#hashMb = hashMb;
+    this.#multiPv = multiPv;
+  }
+
+  /** One command, run now (only after the handshake: the engine's threads have started). */
+  #send(command: string): void {
+    if (this.#module.ccall('uci_command', 'number', ['string'], [command]) !== 0)
+      throw new Error(`stockfish.wasm refused ${command}: its threads are not running (pool bug)`);
   }
 
   /**
@@ -157,7 +209,7 @@ export class WasmEngine {
    */
   clearForNext(): void {
     if (this.#collector || this.#broken || this.#cleared) return;
-    this.#module.postMessage('ucinewgame');
+    this.#send('ucinewgame');
     this.#cleared = true;
   }
 
