@@ -576,11 +576,18 @@ function playOn(b: Position, move: MoveCode, wing: 'a' | 'h' | undefined): void 
 
 // --- reading the FEN -------------------------------------------------------------------------------------
 
-/** The piece code of each FEN letter by character code, 0 for any other character. */
-const PIECE_OF_CHAR = pieceOfChar();
+/**
+ * What each character means in a placement: a FEN letter its piece code, a digit DIGIT_CLASS plus its
+ * value, the slash and the space their classes, anything else NOT_PLACEMENT.
+ */
+const SLASH_CLASS = 7;
+const SPACE_CLASS = 8;
+const DIGIT_CLASS = 10;
+const NOT_PLACEMENT = -100;
 const SPACE = 32;
 const SLASH = 47;
 const DIGIT_ZERO = 48;
+const CHAR_CLASS = charClasses();
 const LETTER_A = 97;
 
 /** Where each of the six fields of the FEN being read ends: the index of the space after it. */
@@ -633,7 +640,8 @@ function isCounter(fen: string, field: number): boolean {
 /**
  * Ranks 8 to 1, files a to h up to the first space (noted as the placement's end): eight ranks of eight
  * squares each, or false. Every square is written (a digit's run as empty cells), so nothing is cleared
- * first; each side's pieces are noted as masks, and kings counted, as they are placed.
+ * first; each side's pieces are noted as masks, and kings counted, as they are placed. Each character is
+ * told by one table (CHAR_CLASS): the order of pieces and digits is what the branches cannot predict.
  */
 function readPlacement(b: Position, fen: string): boolean {
   const cells = b.cells;
@@ -646,38 +654,43 @@ function readPlacement(b: Position, fen: string): boolean {
   let file = 0;
   for (let i = 0; i < fen.length; i++) {
     const char = fen.charCodeAt(i);
-    if (char === SPACE) {
+    const piece = char < 128 ? CHAR_CLASS[char]! : NOT_PLACEMENT;
+    if (piece >= -KING && piece <= KING) {
+      if (piece === 0 || file === 8) return false;
+      const square = rank * 8 + file++;
+      const bit = 1 << square; // a shift counts modulo 32: the bit within its word
+      cells[square] = piece;
+      if (piece > 0) {
+        if (rank < 4) whiteLo |= bit;
+        else whiteHi |= bit;
+        if (piece === KING) {
+          kings += 1;
+          b.whiteKing = square;
+        } else if (piece === PAWN && (rank === 0 || rank === 7)) return false; // chessops refuses it
+      } else {
+        if (rank < 4) blackLo |= bit;
+        else blackHi |= bit;
+        if (piece === -KING) {
+          kings += KING_COUNT_BASE;
+          b.blackKing = square;
+        } else if (piece === -PAWN && (rank === 0 || rank === 7)) return false;
+      }
+    } else if (piece > DIGIT_CLASS) {
+      const end = file + piece - DIGIT_CLASS;
+      if (end > 8) return false;
+      while (file < end) cells[rank * 8 + file++] = 0;
+    } else if (piece === SLASH_CLASS) {
+      if (file !== 8 || rank === 0) return false;
+      rank--;
+      file = 0;
+    } else if (piece === SPACE_CLASS) {
       FIELD_ENDS[0] = i;
       b.whiteLo = whiteLo;
       b.whiteHi = whiteHi;
       b.blackLo = blackLo;
       b.blackHi = blackHi;
       return rank === 0 && file === 8 && kings === ONE_KING_EACH;
-    }
-    if (char === SLASH) {
-      if (file !== 8 || rank === 0) return false;
-      rank--;
-      file = 0;
-    } else if (char > DIGIT_ZERO && char <= DIGIT_ZERO + 8) {
-      const end = file + char - DIGIT_ZERO;
-      if (end > 8) return false;
-      while (file < end) cells[rank * 8 + file++] = 0;
-    } else {
-      const piece = char < 128 ? PIECE_OF_CHAR[char]! : 0;
-      if (piece === 0 || file === 8) return false;
-      const square = rank * 8 + file++;
-      cells[square] = piece;
-      if (piece > 0) {
-        if (rank < 4) whiteLo |= 1 << square;
-        else whiteHi |= 1 << (square - 32);
-      } else if (rank < 4) blackLo |= 1 << square;
-      else blackHi |= 1 << (square - 32);
-      const role = piece > 0 ? piece : -piece;
-      if (role === KING) {
-        kings += piece > 0 ? 1 : KING_COUNT_BASE;
-        b.setKing(piece > 0 ? WHITE : BLACK, square);
-      } else if (role === PAWN && (rank === 0 || rank === 7)) return false; // chessops refuses it
-    }
+    } else return false;
   }
   return false; // no field follows
 }
@@ -689,13 +702,16 @@ function readPlacement(b: Position, fen: string): boolean {
 const KING_COUNT_BASE = 100;
 const ONE_KING_EACH = KING_COUNT_BASE + 1;
 
-function pieceOfChar(): Int8Array {
-  const pieces = new Int8Array(128);
+function charClasses(): Int8Array {
+  const classes = new Int8Array(128).fill(NOT_PLACEMENT);
   for (const [at, letter] of ['P', 'N', 'B', 'R', 'Q', 'K'].entries()) {
-    pieces[letter.charCodeAt(0)] = at + 1;
-    pieces[letter.toLowerCase().charCodeAt(0)] = -(at + 1);
+    classes[letter.charCodeAt(0)] = at + 1;
+    classes[letter.toLowerCase().charCodeAt(0)] = -(at + 1);
   }
-  return pieces;
+  for (let digit = 1; digit <= 8; digit++) classes[DIGIT_ZERO + digit] = DIGIT_CLASS + digit;
+  classes[SLASH] = SLASH_CLASS;
+  classes[SPACE] = SPACE_CLASS;
+  return classes;
 }
 
 /** The side not to move not in check (readPlacement saw one king a side and no pawn on a back rank: chessops' validate). */
