@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { GameRecord } from '../platform/chess/storage/game-record.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
@@ -57,7 +58,9 @@ export function startGamesPgn(
 ): PgnUnderWay {
   const games = pgnGames(platform);
   const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
-  const choice = thread && import.meta.url.endsWith('.js') ? PGN_THREAD : undefined;
+  // A thread pays only beside another core; under vitest this module is the .ts source, and no thread is built.
+  const choice =
+    thread && availableParallelism() > 1 && import.meta.url.endsWith('.js') ? PGN_THREAD : undefined;
   const movetexts = startMovetexts(games.map(movetextJob), comment, choice);
   return {
     games,
