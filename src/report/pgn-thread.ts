@@ -88,8 +88,10 @@ export function startMovetexts(jobs: MovetextJob[], comment: string, thread?: Th
   };
 }
 
+/** Without a thread the movetexts are made at once, before the caller's other work, as before there was one. */
 function inThisThread(jobs: MovetextJob[], comment: string): Movetexts {
-  return { take: () => fillHoles(jobs, comment, []), byThread: 0, threadExit: () => Promise.resolve() };
+  const texts = fillHoles(jobs, comment, []);
+  return { take: () => texts, byThread: 0, threadExit: () => Promise.resolve() };
 }
 
 /**
