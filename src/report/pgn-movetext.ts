@@ -2,9 +2,8 @@ import type { PackedMoves } from '../platform/chess/storage/move-log.js';
 import { replaySans } from '../platform/chess/storage/san-replay.js';
 
 /**
- * A game's movetext in games.pgn, made from its packed moves alone, so that the PGN writer's thread
- * (pgn-worker.ts) can make it as well as the writer's own: the comment, the numbered SAN, the result,
- * wrapped under 80 characters. This module imports only the replay, which is all a thread loads.
+ * A game's movetext in games.pgn, made from its packed moves alone: the comment, the numbered SAN, the
+ * result, wrapped under 80 characters.
  */
 export interface MovetextJob {
   readonly moves: PackedMoves;

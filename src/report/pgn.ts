@@ -1,9 +1,7 @@
-import { availableParallelism, loadavg } from 'node:os';
 import { GameRecord } from '../platform/chess/storage/game-record.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
 import { deadlineComment, movetext, type MovetextJob } from './pgn-movetext.js';
-import { MIN_THREAD_PLIES, startMovetexts } from './pgn-thread.js';
 
 /**
  * PGN of every game that was played or is still being played, in the order the games were created:
@@ -39,49 +37,23 @@ export function gamesToPgn(platform: Platform, eventName: string, labels: PgnLab
   return startGamesPgn(platform, eventName, labels).text();
 }
 
-/** games.pgn under way (see startGamesPgn): its games, in order, and its text once every movetext is made. */
+/** games.pgn's games, in order, and its text (see startGamesPgn). */
 export interface PgnUnderWay {
   readonly games: readonly Game[];
   text(): string;
 }
 
-/**
- * gamesToPgn's text, its movetexts started now and the text assembled when asked: with `thread`, the
- * built worker thread beside this module (none under vitest, where this module is the .ts source) makes
- * movetexts meanwhile (see startMovetexts). The bytes are the same either way.
- */
-export function startGamesPgn(
-  platform: Platform,
-  eventName: string,
-  labels: PgnLabels = {},
-  thread = false,
-): PgnUnderWay {
+/** gamesToPgn's games in order, and its text assembled when asked (write.ts lists the games first). */
+export function startGamesPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): PgnUnderWay {
   const games = pgnGames(platform);
   const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
-  const choice = thread && aCoreIsFree() && import.meta.url.endsWith('.js') ? PGN_THREAD : undefined;
-  const movetexts = startMovetexts(games.map(movetextJob), comment, choice);
+  const texts = games.map((game) => movetext(movetextJob(game), comment));
   return {
     games,
-    text: () => {
-      const texts = movetexts.take();
-      return games.map((g, i) => `${gameHeader(platform, g, eventName, labels)}\n\n${texts[i]}\n`).join('\n');
-    },
+    text: () =>
+      games.map((g, i) => `${gameHeader(platform, g, eventName, labels)}\n\n${texts[i]}\n`).join('\n'),
   };
 }
-
-/**
- * Whether another core looks free: the last minute's load average, which counts this process's own busy
- * thread (the run just before), at least half a core below the cores. A thread costs its start and its own
- * cold code, some 0.2 to 0.5 s of CPU on a smoke run, which shortens the report only where it runs beside
- * this thread rather than taking turns with it: on a machine loaded to 4 runnable threads on 2 cores, a
- * smoke run's report took 0.3 to 0.6 s longer with it. Under vitest this module is the .ts source, which no
- * thread runs: startGamesPgn then makes every movetext here.
- */
-function aCoreIsFree(): boolean {
-  return loadavg()[0]! <= availableParallelism() - 0.5;
-}
-
-const PGN_THREAD = { file: new URL('./pgn-worker.js', import.meta.url), minPlies: MIN_THREAD_PLIES };
 
 /** The games games.pgn lists, in order: every game but the cancelled ones, by creation. */
 function pgnGames(platform: Platform): Game[] {

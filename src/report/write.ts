@@ -140,18 +140,13 @@ export function renderRunReport(
   context: RunContext,
 ): { report: Report; files: Map<ReportFile, ReportText> } {
   const names = agentNames(outcome.agents.filter((sim) => sim.account === 'agent'));
-  // The PGN's movetexts (a replay of every game) are made in a thread meanwhile, when there are enough.
-  const pgnUnderWay = startGamesPgn(
-    outcome.platform,
-    `agent-chess-sim: ${scenario.name}`,
-    { names: Object.fromEntries(names) },
-    true,
-  );
+  const pgnUnderWay = startGamesPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`, {
+    names: Object.fromEntries(names),
+  });
   const report = buildReport(scenario, outcome, context.match);
   const gameIndex = new Map(pgnUnderWay.games.map((game, i) => [game.id, i + 1]));
   const htmlPieces = htmlReportAround({ report, outcome, gameIndex });
   const json = prettyCanonicalJson(report);
-  // Last: this thread then claims the games left and waits for the thread's.
   const pgn = pgnUnderWay.text();
   const files = new Map<ReportFile, ReportText>([
     ['report.json', json],

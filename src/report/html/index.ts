@@ -86,8 +86,8 @@ export function htmlReportPieces(input: HtmlReportInput): Generator<string> {
 }
 
 /**
- * report.html's sections made now, and its pieces once games.pgn's text is known: renderRunReport draws
- * the charts while the PGN's movetexts are being made (see startGamesPgn).
+ * report.html's sections made now, and its pieces once games.pgn's text is known (the page carries it for
+ * its viewer): renderRunReport numbers the games from the PGN's list before its text is joined.
  */
 export function htmlReportAround(input: HtmlSectionsInput): (pgn: string) => Generator<string> {
   const ctx = context(input);

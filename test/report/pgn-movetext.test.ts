@@ -9,7 +9,6 @@ import {
 } from '../../src/rules/chess/chess.js';
 import { MoveLog } from '../../src/platform/chess/storage/move-log.js';
 import { deadlineComment, movetext, type MovetextJob } from '../../src/report/pgn-movetext.js';
-import { startMovetexts } from '../../src/report/pgn-thread.js';
 import type { NormalMove } from 'chessops';
 
 /** A random game (each number picks a legal move, modulo their count): its packed log and the SAN playMove wrote. */
@@ -35,8 +34,6 @@ const GAMES = fc
   .sample(fc.array(fc.nat(), { maxLength: 300, size: 'max' }), { seed: 32, numRuns: 60 })
   .map(randomGame);
 const COMMENT = deadlineComment(60_000);
-/** The dist build of the thread (npm test builds dist/ first; a thread runs plain JavaScript). */
-const BUILT_THREAD = new URL('../../dist/src/report/pgn-worker.js', import.meta.url);
 
 describe('a game movetext from its packed moves', () => {
   it('is the comment, the numbered SAN playMove wrote and the result, greedily wrapped under 80 characters', () => {
@@ -53,27 +50,5 @@ describe('a game movetext from its packed moves', () => {
           expect(line.length + 1 + lines[i + 1]!.split(' ')[0]!.length).toBeGreaterThan(79);
       }
     }
-  });
-});
-
-describe('movetexts made in a thread', () => {
-  const jobs = GAMES.map((g) => g.job);
-  const alone = startMovetexts(jobs, COMMENT).take();
-
-  it('are the texts made in this thread, in order, when the thread made them all', async () => {
-    const texts = startMovetexts(jobs, COMMENT, { file: BUILT_THREAD, minPlies: 0 });
-    await texts.threadExit(); // nothing was claimed here yet: the thread claimed every game
-    expect(texts.take()).toEqual(alone);
-    expect(texts.byThread).toBe(jobs.length);
-  });
-
-  it('are made here when the thread cannot start, or when the games are too few to start one', () => {
-    const missing = new URL('./no-such-thread.js', BUILT_THREAD);
-    const failed = startMovetexts(jobs, COMMENT, { file: missing, minPlies: 0 });
-    expect(failed.take()).toEqual(alone);
-    expect(failed.byThread).toBe(0);
-    const few = startMovetexts(jobs, COMMENT, { file: BUILT_THREAD, minPlies: Number.MAX_SAFE_INTEGER });
-    expect(few.take()).toEqual(alone);
-    expect(few.byThread).toBe(0);
   });
 });
