@@ -108,27 +108,33 @@ const HAND_PICKED = [
   'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3', // checkmated: no move at all
 ];
 
+/** A property over random playouts (seed, length, how often a capture is preferred) that reach a position. */
+function forPlayouts(check: (pos: Chess) => void) {
+  return fc.property(
+    fc.integer({ min: 0, max: 10_000_000 }),
+    fc.integer({ min: 0, max: 160 }),
+    fc.double({ min: 0, max: 0.9, noNaN: true }),
+    (seed, plies, captureBias) => {
+      const pos = playout(seed, plies, captureBias);
+      if (pos !== undefined) check(pos);
+    },
+  );
+}
+
 describe('the capture look (capture-look.ts) against chessops', () => {
   it('gives every legal move the same net balance, and the side to move the same best win', () => {
     let moves = 0;
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 10_000_000 }),
-        fc.integer({ min: 0, max: 160 }),
-        fc.double({ min: 0, max: 0.9, noNaN: true }),
-        (seed, plies, captureBias) => {
-          const pos = playout(seed, plies, captureBias);
-          if (pos === undefined) return;
-          expect(bestOneMoveWin(pos)).toBe(referenceBestWin(pos));
-          // The position as a persona reads it (from its FEN) and as played (with its unchecked en passant).
-          for (const read of [pos, boardFromFen(currentFen({ pos, repetitions: new Map(), plies: 0 })).pos]) {
-            for (const move of legalMoves({ pos: read, repetitions: new Map(), plies: 0 })) {
-              moves++;
-              expect(netGain(read, move)).toBe(referenceNetGain(read, move));
-            }
+      forPlayouts((pos) => {
+        expect(bestOneMoveWin(pos)).toBe(referenceBestWin(pos));
+        // The position as a persona reads it (from its FEN) and as played (with its unchecked en passant).
+        for (const read of [pos, boardFromFen(currentFen({ pos, repetitions: new Map(), plies: 0 })).pos]) {
+          for (const move of legalMoves({ pos: read, repetitions: new Map(), plies: 0 })) {
+            moves++;
+            expect(netGain(read, move)).toBe(referenceNetGain(read, move));
           }
-        },
-      ),
+        }
+      }),
       { numRuns: 400 },
     );
     expect(moves).toBeGreaterThan(5_000);
@@ -150,19 +156,12 @@ describe('the capture look (capture-look.ts) against chessops', () => {
     };
     let moves = 0;
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 10_000_000 }),
-        fc.integer({ min: 0, max: 160 }),
-        fc.double({ min: 0, max: 0.9, noNaN: true }),
-        (seed, plies, captureBias) => {
-          const pos = playout(seed, plies, captureBias);
-          if (pos === undefined) return;
-          const fen = currentFen({ pos, repetitions: new Map(), plies: 0 });
-          const expected = scored(fen);
-          moves += expected.length;
-          expect(onTurn(fen), fen).toEqual(expected);
-        },
-      ),
+      forPlayouts((pos) => {
+        const fen = currentFen({ pos, repetitions: new Map(), plies: 0 });
+        const expected = scored(fen);
+        moves += expected.length;
+        expect(onTurn(fen), fen).toEqual(expected);
+      }),
       { numRuns: 200 },
     );
     expect(moves).toBeGreaterThan(2_500);
