@@ -34,25 +34,9 @@ export interface PgnLabels {
 }
 
 export function gamesToPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): string {
-  return startGamesPgn(platform, eventName, labels).text();
-}
-
-/** games.pgn's games, in order, and its text (see startGamesPgn). */
-export interface PgnUnderWay {
-  readonly games: readonly Game[];
-  text(): string;
-}
-
-/** gamesToPgn's games in order, and its text assembled when asked (write.ts lists the games first). */
-export function startGamesPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): PgnUnderWay {
-  const games = pgnGames(platform);
-  const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
-  const texts = games.map((game) => movetext(movetextJob(game), comment));
-  return {
-    games,
-    text: () =>
-      games.map((g, i) => `${gameHeader(platform, g, eventName, labels)}\n\n${texts[i]}\n`).join('\n'),
-  };
+  return pgnGames(platform)
+    .map((g) => gameToPgn(platform, g, eventName, labels))
+    .join('\n');
 }
 
 /** The games games.pgn lists, in order: every game but the cancelled ones, by creation. */

@@ -16,12 +16,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
-import { startGamesPgn } from './pgn.js';
+import { gamesToPgn } from './pgn.js';
 import { agentNames } from './agent-names.js';
 import { buildReport, type Report } from './report.js';
 import { junitXml, type RunContext } from './junit.js';
 import { summaryMarkdown } from './summary-md.js';
-import { htmlReportAround } from './html/index.js';
+import { htmlReportPieces } from './html/index.js';
 
 export type { RunContext } from './junit.js';
 
@@ -139,22 +139,18 @@ export function renderRunReport(
   outcome: RunOutcome,
   context: RunContext,
 ): { report: Report; files: Map<ReportFile, ReportText> } {
+  const report = buildReport(scenario, outcome, context.match);
   const names = agentNames(outcome.agents.filter((sim) => sim.account === 'agent'));
-  const pgnUnderWay = startGamesPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`, {
+  const pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`, {
     names: Object.fromEntries(names),
   });
-  const report = buildReport(scenario, outcome, context.match);
-  const gameIndex = new Map(pgnUnderWay.games.map((game, i) => [game.id, i + 1]));
-  const htmlPieces = htmlReportAround({ report, outcome, gameIndex });
-  const json = prettyCanonicalJson(report);
-  const pgn = pgnUnderWay.text();
   const files = new Map<ReportFile, ReportText>([
-    ['report.json', json],
+    ['report.json', prettyCanonicalJson(report)],
     ['games.pgn', pgn],
     ['junit.xml', junitXml(report, context)],
     ['summary.md', summaryMarkdown(report, context)],
   ]);
-  files.set('report.html', htmlPieces(pgn));
+  files.set('report.html', htmlReportPieces({ report, outcome, pgn }));
   if (context.crossCheck) files.set('crosscheck.txt', `${context.crossCheck.line}\n`);
   return { report, files };
 }

@@ -53,19 +53,8 @@ const MAX_AGENT_LINES = 120;
 /** Leaderboard rows printed at most (the full table is in report.json). */
 const MAX_LEADERBOARD_ROWS = 200;
 
-/**
- * What the page's sections are made from: HtmlReportInput with games.pgn's order of games in place of its
- * text, which only the page's end embeds (see htmlReportAround).
- */
-export interface HtmlSectionsInput {
-  report: Report;
-  outcome: RunOutcome;
-  /** Game id -> its 1-based position in games.pgn, for links into the viewer (see pgnGameIndex). */
-  gameIndex: Map<string, number>;
-}
-
 interface Context {
-  input: HtmlSectionsInput;
+  input: HtmlReportInput;
   axis: TimeAxis;
   games: Game[];
   /** Agent handle -> how its group is named on the page (persona, and the scenario's group label when known). */
@@ -81,28 +70,18 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 
 /** report.html in pieces, to be written one after another (see pagePieces). */
 export function htmlReportPieces(input: HtmlReportInput): Generator<string> {
-  const { report, outcome, pgn } = input;
-  return htmlReportAround({ report, outcome, gameIndex: pgnGameIndex(pgn) })(pgn);
-}
-
-/**
- * report.html's sections made now, and its pieces once games.pgn's text is known (the page carries it for
- * its viewer): renderRunReport numbers the games from the PGN's list before its text is joined.
- */
-export function htmlReportAround(input: HtmlSectionsInput): (pgn: string) => Generator<string> {
   const ctx = context(input);
   const { report } = input;
   const parts = sections(ctx);
   const assets = viewerAssets();
-  return (pgn) =>
-    pagePieces({
-      title: `${report.scenario.name} (seed ${report.scenario.seed}): agent-chess-sim report`,
-      nav: parts.map(([id, label]) => [id, label]),
-      body: `${header(report)}\n${parts.map(([, , html]) => html).join('\n')}`,
-      viewerCss: assets.css,
-      script: `${assets.script}\n${PAGE_SCRIPT}\n${AGENT_TABLE_SCRIPT}`,
-      pgn,
-    });
+  return pagePieces({
+    title: `${report.scenario.name} (seed ${report.scenario.seed}): agent-chess-sim report`,
+    nav: parts.map(([id, label]) => [id, label]),
+    body: `${header(report)}\n${parts.map(([, , html]) => html).join('\n')}`,
+    viewerCss: assets.css,
+    script: `${assets.script}\n${PAGE_SCRIPT}\n${AGENT_TABLE_SCRIPT}`,
+    pgn: input.pgn,
+  });
 }
 
 /** [anchor id, navigation label, html] of each section, in page order. */
@@ -134,8 +113,8 @@ function sections(ctx: Context): Array<[string, string, string]> {
   ];
 }
 
-function context(input: HtmlSectionsInput): Context {
-  const { report, outcome, gameIndex } = input;
+function context(input: HtmlReportInput): Context {
+  const { report, outcome } = input;
   const startMs = Date.parse(report.scenario.start);
   const axis = timeAxis(startMs, Date.parse(report.scenario.end));
   const games = completedGames(outcome.platform);
@@ -143,6 +122,7 @@ function context(input: HtmlSectionsInput): Context {
   for (const a of outcome.agents) if (a.account === 'agent') groupOf.set(a.handle, a.persona);
   for (const a of report.verdicts.agents) groupOf.set(a.handle, groupName(a.persona, a.group));
   const groups = [...new Set(groupOf.values())].sort();
+  const gameIndex = pgnGameIndex(input.pgn);
   return { input, axis, games, groupOf, groups, gameIndex };
 }
 
