@@ -1,31 +1,20 @@
-import type { PackedMoves } from '../platform/chess/storage/move-log.js';
-import { replaySans } from '../platform/chess/storage/san-replay.js';
-
-/**
- * A game's movetext in games.pgn, made from its packed moves alone: the comment, the numbered SAN, the
- * result, wrapped under 80 characters.
- */
-export interface MovetextJob {
-  readonly moves: PackedMoves;
-  readonly initialFen: string;
-  /** The result token that ends the movetext (`1-0`, `0-1`, `1/2-1/2` or `*`). */
-  readonly result: string;
-}
-
 /** The comment before the first move; the same for every game of a run. */
 export function deadlineComment(turnLimitMs: number): string {
   return `{move deadline ${turnLimitMs / 1000} s per move, no game clock}`;
 }
 
-/** The game's movetext, wrapped (see LineWrap). */
-export function movetext(job: MovetextJob, comment: string): string {
+/**
+ * A game's movetext in games.pgn: the comment, the numbered SAN, the result token (`1-0`, `0-1`, `1/2-1/2`
+ * or `*`), wrapped under 80 characters (see LineWrap).
+ */
+export function movetext(sans: readonly string[], result: string, comment: string): string {
   const lines = new LineWrap();
   for (const word of comment.split(' ')) lines.add(word);
-  replaySans(job.moves, job.initialFen).forEach((san, i) => {
+  sans.forEach((san, i) => {
     if (i % 2 === 0) lines.add(`${Math.floor(i / 2) + 1}.`);
     lines.add(san);
   });
-  lines.add(job.result);
+  lines.add(result);
   return lines.text();
 }
 

@@ -1,7 +1,7 @@
-import { GameRecord } from '../platform/chess/storage/game-record.js';
+import { moveSans } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
-import { deadlineComment, movetext, type MovetextJob } from './pgn-movetext.js';
+import { deadlineComment, movetext } from './pgn-movetext.js';
 
 /**
  * PGN of every game that was played or is still being played, in the order the games were created:
@@ -48,20 +48,15 @@ function pgnGames(platform: Platform): Game[] {
 
 export function gameToPgn(platform: Platform, game: Game, eventName: string, labels: PgnLabels = {}): string {
   const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
-  return `${gameHeader(platform, game, eventName, labels)}\n\n${movetext(movetextJob(game), comment)}\n`;
+  // The SAN list alone: a finished game keeps its moves packed, and its full records are rebuilt only on demand.
+  const moves = movetext(moveSans(game), game.end?.result ?? UNFINISHED, comment);
+  return `${gameHeader(platform, game, eventName, labels)}\n\n${moves}\n`;
 }
 
 function gameHeader(platform: Platform, game: Game, eventName: string, labels: PgnLabels): string {
   return withTags(gameTags(platform, game, eventName, labels.names ?? {}), labels.tags ?? [])
     .map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`)
     .join('\n');
-}
-
-/** What a game's movetext is made from: its packed moves (a finished game keeps nothing else of them). */
-function movetextJob(game: Game): MovetextJob {
-  if (!(game instanceof GameRecord)) throw new Error(`game ${game.id} is not a platform game record`);
-  const moves = { text: game.packedMoves(), count: game.plies };
-  return { moves, initialFen: game.initialFen, result: game.end?.result ?? UNFINISHED };
 }
 
 function withTags(

@@ -8,11 +8,20 @@ import {
   STANDARD_START_FEN,
 } from '../../src/rules/chess/chess.js';
 import { MoveLog } from '../../src/platform/chess/storage/move-log.js';
-import { deadlineComment, movetext, type MovetextJob } from '../../src/report/pgn-movetext.js';
+import { deadlineComment, movetext } from '../../src/report/pgn-movetext.js';
+import { replaySans } from '../../src/platform/chess/storage/san-replay.js';
+import type { PackedMoves } from '../../src/platform/chess/storage/move-log.js';
 import type { NormalMove } from 'chessops';
 
 /** A random game (each number picks a legal move, modulo their count): its packed log and the SAN playMove wrote. */
-function randomGame(choices: number[]): { job: MovetextJob; sans: string[] } {
+/** A game's packed log, where it starts and how it ended: what a game record keeps of its moves. */
+interface PackedGame {
+  moves: PackedMoves;
+  initialFen: string;
+  result: string;
+}
+
+function randomGame(choices: number[]): { job: PackedGame; sans: string[] } {
   const board = newBoard();
   const log = new MoveLog(0);
   const sans: string[] = [];
@@ -41,7 +50,7 @@ describe('a game movetext from its packed moves', () => {
     expect(GAMES.flatMap((g) => g.sans).some((san) => san.endsWith('#'))).toBe(true);
     for (const { job, sans } of GAMES) {
       const numbered = sans.flatMap((san, i) => (i % 2 === 0 ? [`${i / 2 + 1}.`, san] : [san]));
-      const lines = movetext(job, COMMENT).split('\n');
+      const lines = movetext(replaySans(job.moves, job.initialFen), job.result, COMMENT).split('\n');
       expect(lines.join(' ')).toBe([COMMENT, ...numbered, job.result].join(' '));
       for (const [i, line] of lines.entries()) {
         expect(line.length).toBeLessThanOrEqual(79);
