@@ -5,9 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { bareRandomGames } from './bare-chessops.js';
 import { sameGamesAsBare, tightRandomGames } from './bare-chessops-tight.js';
-import { BareStockfish, engineGames } from './engine.js';
-import { levelByName, type EngineLevel } from '../agents/engines/levels.js';
-import { EnginePool } from '../agents/engines/pool.js';
+import { runEngineBench } from './engine.js';
+import { levelByName } from '../agents/engines/levels.js';
 import { runServeBench } from './serve.js';
 import { runServeScaleBench } from './serve-scale.js';
 import { platformRandomGames, rulesRandomGames } from './platform-loop.js';
@@ -65,7 +64,6 @@ export async function runBench(options: {
   logGameLoop(log, rounds, games, { bare, tight, rules, platform });
 }
 
-const P5_GOAL: Goal = { better: 'higher', goal: 0.9 };
 const P1_GOAL: Goal = { better: 'higher', goal: 0.5, strict: false, unit: (n) => n.toFixed(2) };
 
 /** P1's lines: each loop's median rate, and the platform's ratio to the fair (tight) baseline with its goal. */
@@ -123,81 +121,6 @@ export async function runSocialBench(options: {
     log(
       `  ${read.padEnd(14)}: ${Math.round(rate)} requests/s, ratio to my-turn ${(rate / baseline).toFixed(3)}`,
     );
-  }
-}
-
-/**
- * Engine-vs-engine games through the in-process API at one level, as a ratio to bare stockfish.wasm
- * searching the same positions at the same node budget (one search per ply), on one instance each and
- * with the answer cache off, so the ratio is the cost of the pool, the agent and the platform around a
- * search. Then the cache hit rate over a run of seeded games at that level with the cache on.
- */
-export async function runEngineBench(options: {
-  rounds: number;
-  games: number;
-  level: EngineLevel;
-  log: (line: string) => void;
-}): Promise<void> {
-  const { rounds, games, level, log } = options;
-  const uncached = new EnginePool({ size: 1, cacheEntries: 0 });
-  const bare = await BareStockfish.start();
-  try {
-    const warmup = await engineGames(uncached, level, 1, 'engine-warmup');
-    await bare.searchAll(warmup.fens, level);
-    const ratios: number[] = [];
-    const rates: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      let fens: string[] = [];
-      const g = await timed(async () => ({
-        plies: (fens = (await engineGames(uncached, level, games, `engine-bench-${round}`)).fens).length,
-      }));
-      const b = await timed(() => bare.searchAll(fens, level));
-      const [agentRate, bareRate] = [(g.plies / g.ms) * 1000, (b.plies / b.ms) * 1000];
-      // Paired per round: this machine is shared, and a round's two loops see the same load.
-      ratios.push(agentRate / bareRate);
-      rates.push(agentRate);
-      log(
-        `round ${round + 1}/${rounds}: engine games ${Math.round(agentRate)} plies/s, bare searches ${Math.round(bareRate)}/s over the same ${g.plies} positions`,
-      );
-    }
-    log(
-      `engine-agent throughput at ${level.name} (nodes ${level.nodes}, MultiPV ${level.multiPv}; median of ${rounds} rounds of ${games} games, one instance, no cache):`,
-    );
-    log(
-      `  engine agents + platform: ${Math.round(median(rates))} plies/s, ratio to bare stockfish.wasm searches ${median(ratios).toFixed(3)}`,
-    );
-    log(
-      `  ${figureLine('P5 engine games / bare stockfish.wasm', median(ratios).toFixed(3), median(ratios), P5_GOAL)}`,
-    );
-  } finally {
-    uncached.close();
-    bare.stop();
-  }
-  await logCacheHitRate(level, games * rounds, log);
-}
-
-/** Hit rate over distinct seeded games (openings recur), then over a replay of the same games (every answer cached). */
-async function logCacheHitRate(
-  level: EngineLevel,
-  games: number,
-  log: (line: string) => void,
-): Promise<void> {
-  const cached = new EnginePool({ size: 1 });
-  try {
-    const first = await timed(() => engineGames(cached, level, games, 'engine-cache'));
-    const afterFirst = cached.stats();
-    const replay = await timed(() => engineGames(cached, level, games, 'engine-cache'));
-    const after = cached.stats();
-    const rate = (hits: number, searches: number) =>
-      `${hits} hits of ${hits + searches} requests (${((hits / (hits + searches)) * 100).toFixed(1)}%)`;
-    log(
-      `  answer cache, ${games} seeded games at ${level.name}: ${rate(afterFirst.cacheHits, afterFirst.searches)}, ${Math.round((first.plies / first.ms) * 1000)} plies/s`,
-    );
-    log(
-      `  answer cache, the same games replayed: ${rate(after.cacheHits - afterFirst.cacheHits, after.searches - afterFirst.searches)}, ${Math.round((replay.plies / replay.ms) * 1000)} plies/s`,
-    );
-  } finally {
-    cached.close();
   }
 }
 
@@ -269,9 +192,9 @@ if (isMain && !rerunWithBinFlags()) {
     const levelName = process.env['BENCH_ENGINE_LEVEL'] ?? 'sf-4';
     const level = levelByName(levelName);
     if (!level) throw new Error(`BENCH_ENGINE_LEVEL: no level ${levelName}`);
+    // Each game is one pair (agents, bare); rounds x games of them, the figure their median.
     await runEngineBench({
-      rounds: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3),
-      games: Number(process.env['BENCH_ENGINE_GAMES'] ?? 3),
+      games: Number(process.env['BENCH_ENGINE_ROUNDS'] ?? 3) * Number(process.env['BENCH_ENGINE_GAMES'] ?? 4),
       level,
       log,
     });
