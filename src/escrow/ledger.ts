@@ -30,6 +30,11 @@ export type LedgerJournalEntry =
 export interface LedgerPort {
   /** A new account whose keypair comes from `rng`, so its address is reproducible from the seed. */
   open(kind: LedgerAccountKind, rng: Rng): string;
+  /**
+   * `open`, with the ed25519 work put off until the address is first read (the seed is drawn now, so `rng`
+   * moves as it would for `open`). Until then the account is empty and nothing can name it.
+   */
+  openDeferred(kind: LedgerAccountKind, rng: Rng): DeferredAccount;
   balance(address: string): Lamports;
   /** Creates lamports out of nothing (devnet funding of the treasury, scenario airdrops). */
   mint(address: string, lamports: Lamports): LedgerOutcome;
@@ -51,12 +56,52 @@ export function rentStateAllowed(lamports: Lamports, rentExemptMinimum: Lamports
 export const RENT_EXEMPT_MINIMUM: Lamports = 890_880;
 
 export function deriveKeypair(rng: Rng): { address: string; seed: Uint8Array } {
+  const seed = drawSeed(rng);
+  return { address: addressOfSeed(seed), seed };
+}
+
+function drawSeed(rng: Rng): Uint8Array {
   const seed = new Uint8Array(32);
   for (let i = 0; i < 32; i++) seed[i] = rng.int(0, 255);
+  return seed;
+}
+
+function addressOfSeed(seed: Uint8Array): string {
   // A Solana address is the base58 of the ed25519 public key, as web3.js's Keypair.fromSeed writes it (the
   // same two libraries it uses, without loading web3.js: a third of a second and 20 MB at every start).
   // base58 builds the address a character at a time, a rope of 44 pieces (1.4 KB) kept by every account.
-  return { address: flatString(bs58.encode(ed25519.getPublicKey(seed))), seed };
+  return flatString(bs58.encode(ed25519.getPublicKey(seed)));
+}
+
+/**
+ * An account opened before its address is known (`openDeferred`). Reading `address` derives it once (half
+ * a millisecond of ed25519) and enters the account in its ledger under it; a crowd's agents register
+ * thousands of wallets that nobody looks at or pays into.
+ */
+export class DeferredAccount {
+  #seed: Uint8Array | undefined;
+  #address: string | undefined;
+  readonly #enter: (address: string, seed: Uint8Array) => void;
+
+  constructor(seed: Uint8Array, enter: (address: string, seed: Uint8Array) => void) {
+    this.#seed = seed;
+    this.#enter = enter;
+  }
+
+  /** The address if something has read it, else undefined (and nothing is derived). */
+  get addressIfRead(): string | undefined {
+    return this.#address;
+  }
+
+  get address(): string {
+    if (this.#address === undefined) {
+      const seed = this.#seed!;
+      this.#address = addressOfSeed(seed);
+      this.#seed = undefined;
+      this.#enter(this.#address, seed);
+    }
+    return this.#address;
+  }
 }
 
 export interface MockLedgerOptions {
@@ -66,8 +111,11 @@ export interface MockLedgerOptions {
 }
 
 export class MockLedger implements LedgerPort {
+  /** Accounts with an address: every account but the deferred ones not yet read. */
   readonly #balances = new Map<string, Lamports>();
   readonly #kinds = new Map<string, LedgerAccountKind>();
+  /** Every account in opening order, a deferred one by its handle (it enters the maps when addressed). */
+  #openingOrder: Array<string | DeferredAccount> = [];
   readonly #journal: LedgerJournalEntry[] = [];
   readonly #keepJournal: boolean;
   readonly rentExemptMinimum: Lamports;
@@ -93,11 +141,24 @@ export class MockLedger implements LedgerPort {
 
   open(kind: LedgerAccountKind, rng: Rng): string {
     const { address, seed } = deriveKeypair(rng);
+    this.#enter(address, kind, seed);
+    this.#openingOrder.push(address);
+    return address;
+  }
+
+  openDeferred(kind: LedgerAccountKind, rng: Rng): DeferredAccount {
+    const account = new DeferredAccount(drawSeed(rng), (address, seed) => this.#enter(address, kind, seed));
+    this.#openingOrder.push(account);
+    // A journal lists openings in order, with addresses: an account is addressed as it opens then.
+    if (this.#keepJournal) void account.address;
+    return account;
+  }
+
+  #enter(address: string, kind: LedgerAccountKind, seed: Uint8Array): void {
     if (this.#kinds.has(address)) throw new Error(`account ${address} opened twice`);
     this.#kinds.set(address, kind);
     this.#balances.set(address, 0);
     if (this.#keepJournal) this.#journal.push({ op: 'open', address, kind, seed });
-    return address;
   }
 
   has(address: string): boolean {
@@ -161,25 +222,49 @@ export class MockLedger implements LedgerPort {
   ): void {
     this.#balances.clear();
     this.#kinds.clear();
+    this.#openingOrder = [];
     this.#supply = 0;
     for (const { address, kind, lamports } of accounts) {
       assertLamports(lamports);
       if (this.#kinds.has(address)) throw new Error(`account ${address} restored twice`);
       this.#kinds.set(address, kind);
       this.#balances.set(address, lamports);
+      this.#openingOrder.push(address);
       this.#supply += lamports;
     }
     this.#journal.length = 0;
     if (this.#keepJournal) this.#journal.push(...journal);
   }
 
-  /** Every account and its balance, in opening order. */
+  /** Every account and its balance, in opening order (deferred ones addressed now). */
   balances(): Array<{ address: string; kind: LedgerAccountKind; lamports: Lamports }> {
     return [...this.accounts()];
   }
 
   /** `balances`, an account at a time as it is read (a checkpoint of 100,000 wallets written in slices). */
   *accounts(): Generator<{ address: string; kind: LedgerAccountKind; lamports: Lamports }> {
+    for (const entry of this.#openingOrder) {
+      const address = typeof entry === 'string' ? entry : entry.address;
+      yield { address, kind: this.#kinds.get(address)!, lamports: this.#balances.get(address)! };
+    }
+  }
+
+  /**
+   * Every account's balance in opening order, without addressing any: an account not yet addressed shows
+   * no address and 0 lamports, since nothing can pay into an account without naming its address.
+   */
+  *openingBalances(): Generator<{ address: string | undefined; lamports: Lamports }> {
+    for (const entry of this.#openingOrder) {
+      const address = typeof entry === 'string' ? entry : entry.addressIfRead;
+      yield { address, lamports: address === undefined ? 0 : this.#balances.get(address)! };
+    }
+  }
+
+  /**
+   * The accounts that have an address, in the order they got it: every account whose balance can differ
+   * from 0, since a deferred account is empty until its address is read.
+   */
+  *addressedAccounts(): Generator<{ address: string; kind: LedgerAccountKind; lamports: Lamports }> {
     for (const [address, kind] of this.#kinds)
       yield { address, kind, lamports: this.#balances.get(address)! };
   }

@@ -21,7 +21,10 @@ export const identityRoutes: Route[] = [
       agent_id: agent.id,
       handle: agent.handle,
       api_key: apiKey,
-      wallet_address: agent.walletAddress,
+      // Read when the answer is: a simulated agent that never looks spares its wallet's ed25519 work.
+      get wallet_address() {
+        return agent.walletAddress;
+      },
       verification_required: true, // every new agent starts unverified
       verification_code: agent.verificationCode,
       verification_tweet_format: verificationText(agent.handle, agent.verificationCode),

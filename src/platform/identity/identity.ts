@@ -26,6 +26,8 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
   checkIdentityFields(p, input);
   ensureHandleFree(p, input.handle);
   const { base, apiKey: key } = actorBase(p, 'agent', p.newId('agent'));
+  // Most simulated agents' wallets are never shown nor paid into: the address is derived when first read.
+  const wallet = p.ledger.openDeferred('wallet', p.stream('wallets'));
   // The common fields written out, not spread in: a literal with a spread and more fields takes V8's slow
   // path and gives every record a hidden class of its own, which made every read of a record megamorphic.
   const agent: Agent = {
@@ -50,7 +52,9 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
     githubUrl: input.github_url ?? null,
     githubUsername: null,
     githubRepoUrl: null,
-    walletAddress: p.ledger.open('wallet', p.stream('wallets')),
+    get walletAddress() {
+      return wallet.address;
+    },
     verificationCode: verificationCode(p.stream('verification-codes')),
     verified: false,
     verifiedAtMs: null,

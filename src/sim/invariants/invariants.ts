@@ -255,7 +255,9 @@ class LamportsConserved extends Checker {
 
   constructor(private readonly platform: Platform) {
     super();
-    for (const account of platform.ledger.balances()) this.#credit(account.address, account.lamports);
+    // Accounts without an address yet are empty (ledger.ts, DeferredAccount): reading them would derive them.
+    for (const account of platform.ledger.addressedAccounts())
+      this.#credit(account.address, account.lamports);
   }
 
   protected saveModel(): Json {
@@ -289,20 +291,25 @@ class LamportsConserved extends Checker {
   }
 
   #compare(t: number, address: string): void {
-    const model = this.#balances.get(address) ?? 0;
     const actual = this.platform.ledger.has(address) ? this.platform.ledger.balance(address) : undefined;
+    this.#compareWith(t, address, actual);
+  }
+
+  #compareWith(t: number, address: string | undefined, actual: number | undefined): void {
+    // No event can name an account whose address nobody has read: its replayed balance is 0.
+    const model = address === undefined ? 0 : (this.#balances.get(address) ?? 0);
     this.expect(
       model >= 0 && actual === model,
       t,
-      () => `account ${address}: ledger ${actual} != replayed ${model}`,
+      () => `account ${address ?? '(address not yet read)'}: ledger ${actual} != replayed ${model}`,
     );
   }
 
   finalCheck(t: number): void {
     let sum = 0;
-    for (const account of this.platform.ledger.balances()) {
+    for (const account of this.platform.ledger.openingBalances()) {
       sum += account.lamports;
-      this.#compare(t, account.address);
+      this.#compareWith(t, account.address, account.lamports);
     }
     this.expect(sum === this.#supply, t, () => `sum of balances ${sum} != minted ${this.#supply}`);
   }
