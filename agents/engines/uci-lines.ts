@@ -86,15 +86,34 @@ export function parseBestMove(line: string): { move: string | null } | undefined
 }
 
 /**
+ * An `info` line as Stockfish writes one with a principal variation: single spaces, its own fields in its own
+ * order, at least one move. On such a line `parseInfoPv` is sure to answer, with the multipv captured here:
+ * the first `pv` token is the one matched (no other token before it can be `pv`) and no other `multipv`
+ * precedes it.
+ */
+const STOCKFISH_INFO_PV =
+  /^info depth \d+ seldepth \d+ multipv (\d+) score (?:cp|mate) -?\d+(?: lowerbound| upperbound)?(?: (?:nodes|nps|hashfull|tbhits|time) \d+)* pv \S+(?: \S+)*$/;
+
+/**
  * Collects one search's output. The answer is the LAST info line of each multipv index: when a node budget
  * stops a search mid-iteration, the engine prints every line once more (those it did not finish at the
  * previous depth), so earlier lines are superseded and the final block is the answer.
+ *
+ * A line in Stockfish's own shape is kept as text and parsed only if it is still the last of its index when
+ * `bestmove` comes (about 4 of a search's 17-21 lines at sf-4). The engine waits while its line is read (each
+ * line is handed over synchronously from its search thread), so the reading is part of every search's time.
+ * Any other line is parsed at once, as before.
  */
 export class PvCollector {
-  readonly #last = new Map<number, InfoPv>();
+  readonly #last = new Map<number, InfoPv | string>();
 
   /** Feeds one output line; returns the result once the line is `bestmove`, else undefined. */
   push(line: string): SearchResult | undefined {
+    const shaped = STOCKFISH_INFO_PV.exec(line);
+    if (shaped) {
+      this.#last.set(Number(shaped[1]), line);
+      return undefined;
+    }
     const info = parseInfoPv(line);
     if (info) {
       this.#last.set(info.multipv, info);
@@ -108,7 +127,10 @@ export class PvCollector {
     if (bestMove === null) return { lines: [] };
     const lines = [...this.#last.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, info]) => ({ uci: info.pv[0]!, scoreCp: info.scoreCp, mate: info.mate }));
+      .map(([, kept]) => {
+        const info = typeof kept === 'string' ? parseInfoPv(kept)! : kept;
+        return { uci: info.pv[0]!, scoreCp: info.scoreCp, mate: info.mate };
+      });
     // `bestmove` is the engine's decision: it leads the list even if an engine's info lines disagree or are missing.
     const bestAt = lines.findIndex((l) => l.uci === bestMove);
     const best = bestAt >= 0 ? lines.splice(bestAt, 1)[0]! : { uci: bestMove, scoreCp: null, mate: null };

@@ -112,6 +112,49 @@ describe('UCI output parsing', () => {
     });
     expect(new PvCollector().push('bestmove (none)')).toEqual({ lines: [] });
   });
+
+  it("answers the same whether a line takes the fast path for Stockfish's own shape or the full parse", () => {
+    const shaped = fc
+      .record({
+        depth: fc.nat(30),
+        multipv: fc.integer({ min: 1, max: 5 }),
+        score: fc.oneof(
+          fc.integer({ min: -900, max: 900 }).map((cp) => `cp ${cp}`),
+          fc.integer({ min: -9, max: 9 }).map((mate) => `mate ${mate}`),
+        ),
+        bound: fc.constantFrom('', ' lowerbound', ' upperbound'),
+        moves: fc.array(uciMove, { minLength: 1, maxLength: 4 }),
+      })
+      .map(
+        (l) =>
+          `info depth ${l.depth} seldepth ${l.depth + 2} multipv ${l.multipv} score ${l.score}${l.bound} nodes 900 nps 9000 time 3 pv ${l.moves.join(' ')}`,
+      );
+    // Lines just off the shape: parsed in full, and the fast path must not have read them otherwise.
+    const offShape = (line: string, how: number): string =>
+      [
+        line.replace(' pv ', ' multipv 9 pv '),
+        line.replace(' nodes ', '  nodes '),
+        line.replace(/ pv .*$/, ' pv'),
+        line.replace('info depth', 'info string depth'),
+      ][how]!;
+    const line = fc.oneof(
+      { weight: 4, arbitrary: shaped },
+      { weight: 1, arbitrary: fc.tuple(shaped, fc.nat(3)).map(([l, how]) => offShape(l, how)) },
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), uciMove, (output, best) => {
+        const fast = new PvCollector();
+        // A trailing space keeps every line off the fast path; parseInfoPv trims it.
+        const full = new PvCollector();
+        for (const text of output) {
+          fast.push(text);
+          full.push(`${text} `);
+        }
+        expect(fast.push(`bestmove ${best}`)).toEqual(full.push(`bestmove ${best}`));
+      }),
+      { seed: 32, numRuns: 300 },
+    );
+  });
 });
 
 describe('answer cache (LRU)', () => {
