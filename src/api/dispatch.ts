@@ -21,7 +21,7 @@ import {
 } from './types.js';
 import type { RouteContract } from './contract/define.js';
 import { addWireFormats } from './contract/formats.js';
-import { bySpecificity, matchSegments, pathSegments, wirePath } from './contract/paths.js';
+import { bySpecificity, isDeclaredPath, matchSegments, pathSegments, wirePath } from './contract/paths.js';
 
 /**
  * Runs one request against the route table: match, settle due timers, authenticate, validate, handle,
@@ -125,20 +125,30 @@ export class Api {
   }
 
   #handle(request: ApiRequest, as: Agent | Human | undefined): ApiResponse {
-    const { path, query } = splitPath(request.path, request.query);
-    const match = this.#routes.match(request.method.toUpperCase(), path);
+    // A path as a route declares it (nearly every request) is used as it is: no split, no object for it.
+    const split = isDeclaredPath(request.path) ? null : splitPath(request.path, request.query);
+    const query = split === null ? (request.query ?? NO_QUERY_TEXT) : split.query;
+    const match = this.#routes.match(
+      request.method.toUpperCase(),
+      split === null ? request.path : split.path,
+    );
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
-    const admitted =
-      as === undefined
-        ? authenticate(this.platform, compiled.contract, request.headers, this.#headerActor)
-        : admit(this.platform, compiled.contract, as);
-    if ('status' in admitted) return withRetryAfter(admitted);
-    const response = this.#answer(compiled, params, query, request.body, admitted.actor);
-    return admitted.quotaWarning === null
-      ? response
-      : withHeader(response, QUOTA_WARNING_HEADER, admitted.quotaWarning);
+    const route = compiled.contract;
+    const actor =
+      as === undefined ? authenticate(this.platform, route, request.headers, this.#headerActor) : as;
+    if (actor !== null && !('kind' in actor)) return withRetryAfter(actor);
+    const admitted = actor === null ? ADMITTED : admit(this.platform, route, actor);
+    if (typeof admitted !== 'string') return withRetryAfter(admitted);
+    const response = this.#answer(
+      compiled,
+      params,
+      query,
+      request.body,
+      route.auth === 'none' ? null : actor,
+    );
+    return admitted === ADMITTED ? response : withHeader(response, QUOTA_WARNING_HEADER, admitted);
   }
 
   /** #actorOfHeader, bound once for authenticate. */
@@ -163,11 +173,18 @@ export class Api {
     actor: Agent | Human | null,
   ): ApiResponse {
     try {
-      const input = validateInput(compiled, params, query, body);
-      if ('status' in input) return input;
-      if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, input.query);
       const agent = actor?.kind === 'agent' ? actor : null;
-      const context = { platform: this.platform, agent, actor, params, query: input.query, body: input.body };
+      const context = {
+        platform: this.platform,
+        agent,
+        actor,
+        params,
+        query: NO_QUERY,
+        body: undefined as unknown,
+      };
+      const refusal = validateInput(compiled, params, query, body, context);
+      if (refusal) return refusal;
+      if (compiled.pageSize) resolvePaging(this.platform, compiled.pageSize, context.query);
       const answer = compiled.route.handler(context);
       return { status: compiled.contract.status ?? 200, body: answer };
     } catch (error) {
@@ -205,9 +222,10 @@ async function answerLive(
   live: LiveControl,
 ): Promise<ApiResponse> {
   try {
-    const input = validateInput(compiled, params, query, body);
-    if ('status' in input) return input;
-    const answer = await compiled.route.handler({ live, params, query: input.query, body: input.body });
+    const context = { live, params, query: NO_QUERY, body: undefined as unknown };
+    const refusal = validateInput(compiled, params, query, body, context);
+    if (refusal) return refusal;
+    const answer = await compiled.route.handler(context);
     const status = compiled.contract.status ?? 200;
     // Every control answer reads a moving clock, and a snapshot holds the key secret: no cache keeps one.
     const headers = { 'cache-control': 'no-store' };
@@ -266,14 +284,25 @@ function splitPath(
 type RouteMatch<R extends AnyRoute> =
   { compiled: CompiledRoute<R>; params: Record<string, string> } | { error: ApiResponse; pathKnown: boolean };
 
+/** A static route's match: shared by every request, so its (empty) params are frozen. */
+interface StaticMatch<R extends AnyRoute> {
+  readonly compiled: CompiledRoute<R>;
+  readonly params: Record<string, string>;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 /**
  * Static paths (most requests: my-turn, move, whoami, feed) are found by one map lookup on the raw path;
  * templated ones are tried in specificity order, as before. A static path whose route lacks the method
  * still falls through to the templates (`GET /api/agents/profile` is the profile of an agent so named).
  */
 class RouteTable<R extends AnyRoute> {
-  /** By method, then path: two lookups of strings the request already holds, no key built per request. */
-  readonly #staticRoutes = new Map<string, Map<string, CompiledRoute<R>>>();
+  /**
+   * By method, then path: two lookups of strings the request already holds, no key built per request. The
+   * value is the match itself, made once: a static path names no parameter, so every request shares it.
+   */
+  readonly #staticRoutes = new Map<string, Map<string, StaticMatch<R>>>();
   readonly #staticPaths = new Set<string>();
   readonly #templated: CompiledRoute<R>[];
 
@@ -281,8 +310,8 @@ class RouteTable<R extends AnyRoute> {
     for (const route of compiled.filter(isStatic)) {
       const { method, path } = route.contract;
       let byPath = this.#staticRoutes.get(method);
-      if (!byPath) this.#staticRoutes.set(method, (byPath = new Map<string, CompiledRoute<R>>()));
-      byPath.set(path, route);
+      if (!byPath) this.#staticRoutes.set(method, (byPath = new Map<string, StaticMatch<R>>()));
+      byPath.set(path, { compiled: route, params: NO_PARAMS });
       this.#staticPaths.add(path);
     }
     this.#templated = compiled.filter((route) => !isStatic(route));
@@ -292,11 +321,11 @@ class RouteTable<R extends AnyRoute> {
     // The path as clients send it almost always is a route's own path: one lookup, no splitting.
     const byPath = this.#staticRoutes.get(method);
     const exact = byPath?.get(path);
-    if (exact) return { compiled: exact, params: {} };
+    if (exact) return exact;
     const segments = pathSegments(path);
     const normal = `/${segments.join('/')}`; // `/api//x` and `/api/%78` name `/api/x`, as segment matching always read them
     const direct = byPath?.get(normal);
-    if (direct) return { compiled: direct, params: {} };
+    if (direct) return direct;
     let pathMatched = this.#staticPaths.has(normal);
     for (const compiled of this.#templated) {
       const params = matchSegments(compiled.segments, segments);
@@ -317,33 +346,33 @@ function isStatic(route: CompiledRoute<AnyRoute>): boolean {
   return !route.contract.path.includes('{');
 }
 
-/** Who a request runs as, and the quota warning its answer carries (under `quota: warn`, past the figure). */
-interface Admission {
-  actor: Agent | Human | null;
-  quotaWarning: string | null;
-}
-
-const ANONYMOUS: Admission = { actor: null, quotaWarning: null };
-
+/**
+ * Who a request runs as: the actor its key names, null when it runs anonymously (a public route, or an
+ * optional key not sent), or the refusal of a missing or unknown key. The quota and the count are `admit`'s.
+ */
 function authenticate(
   platform: Platform,
   route: RouteContract,
-  headers: ApiRequest['headers'] = {},
+  headers: ApiRequest['headers'] = NO_HEADERS,
   actorOfHeader: (header: string) => Agent | Human | undefined,
-): Admission | ApiResponse {
+): Agent | Human | null | ApiResponse {
   // Public routes ignore credentials: a client that always sends its key (or a stale one) still registers
   // and reads leaderboards. Routes where a key is optional judge a key that is sent.
-  if (route.auth === 'none') return ANONYMOUS;
+  if (route.auth === 'none') return null;
   const header = headers['authorization'] ?? headers['Authorization'];
   if (header === undefined || header === '') {
     return route.auth === 'required'
       ? errorResponse('authentication_required', 'send Authorization: Bearer <api_key>')
-      : ANONYMOUS;
+      : null;
   }
-  const actor = actorOfHeader(header);
-  if (!actor) return errorResponse('invalid_api_key', 'the API key is not valid');
-  return admit(platform, route, actor);
+  return actorOfHeader(header) ?? errorResponse('invalid_api_key', 'the API key is not valid');
 }
+
+const NO_HEADERS: Readonly<Record<string, string | undefined>> = Object.freeze({});
+const NO_QUERY_TEXT: Readonly<Record<string, QueryValue>> = Object.freeze({});
+
+/** `admit`'s answer when the request goes on with no quota warning (a warning is its text instead). */
+const ADMITTED = '';
 
 function bearerKey(headers: ApiRequest['headers'] = {}): string | undefined {
   const header = headers['authorization'] ?? headers['Authorization'];
@@ -357,10 +386,11 @@ function keyOfHeader(header: string): string | undefined {
 /**
  * What follows a valid key: humans only on routes open to them, the daily quota, then the count. The
  * quota is judged before the request is counted: a request is past it when the day's count had already
- * reached the limit. whoami is exempt, so a client can always read its usage.
+ * reached the limit. whoami is exempt, so a client can always read its usage. The answer is ADMITTED, the
+ * quota warning's text (under `warn`, past the limit), or the refusal.
  */
-function admit(platform: Platform, route: RouteContract, actor: Agent | Human): Admission | ApiResponse {
-  if (route.auth === 'none') return ANONYMOUS;
+function admit(platform: Platform, route: RouteContract, actor: Agent | Human): string | ApiResponse {
+  if (route.auth === 'none') return ADMITTED;
   if (actor.kind === 'human' && route.actors !== 'any')
     return errorResponse(
       'agents_only',
@@ -371,7 +401,7 @@ function admit(platform: Platform, route: RouteContract, actor: Agent | Human): 
     !route.quotaExempt && quota !== 'off' && dailyQuotaUsedUp(actor.usage, platform.nowMs, requestsPerDay);
   if (pastQuota && quota === 'enforce') return quotaRefusal(platform);
   countRequest(platform, actor);
-  return { actor, quotaWarning: pastQuota ? quotaWarningText(requestsPerDay) : null };
+  return pastQuota ? quotaWarningText(requestsPerDay) : ADMITTED;
 }
 
 /**
@@ -400,12 +430,17 @@ function withHeader(response: ApiResponse, name: string, value: string): ApiResp
   return { status: response.status, body: response.body, headers };
 }
 
+/**
+ * Validates a request's parts and writes the query and body a handler reads into its context (`into`), or
+ * answers the refusal; the context is the one object made for them.
+ */
 function validateInput(
   compiled: CompiledRoute<AnyRoute>,
   params: Record<string, string>,
-  query: Record<string, QueryValue>,
+  query: Readonly<Record<string, QueryValue>>,
   body: unknown,
-): { query: Record<string, unknown>; body: unknown } | ApiResponse {
+  into: { query: Record<string, unknown>; body: unknown },
+): ApiResponse | null {
   const paramsValid = compiled.params?.validate;
   if (paramsValid && !paramsValid(params)) return validationRefusal(paramsValid, 'path');
   const queryValid = compiled.query?.validate;
@@ -414,7 +449,9 @@ function validateInput(
   const bodyValid = compiled.body?.validate;
   const bodyValue = bodyValid ? (body === undefined || body === null ? {} : shallowCopy(body)) : undefined;
   if (bodyValid && !bodyValid(bodyValue)) return validationRefusal(bodyValid, 'body');
-  return { query: queryValue, body: bodyValue };
+  into.query = queryValue;
+  into.body = bodyValue;
+  return null;
 }
 
 /** What a route that declares no query string is handed (its handler's type allows it to read nothing). */

@@ -408,12 +408,27 @@ export class World {
     onStep?: (dueMs: number) => void,
   ): Promise<boolean> {
     if (this.agents.length === 0) await this.populate();
+    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
     for (
       let due = this.#scheduler.peekDueMs();
       due !== undefined && due <= untilMs;
       due = this.#scheduler.peekDueMs()
     ) {
-      await this.#runInstant(due, onStep);
+      // Every world event due at `due`, those the instant's own events schedule for it included. The loop
+      // is this function's own, not an async one per instant: a crowd runs millions of instants, and each
+      // async call and await is a promise and its reaction for the collector.
+      while (this.#scheduler.peekDueMs() === due) {
+        if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
+        this.platform.advanceTo(due);
+        const event = this.#scheduler.popDue(due)!.payload;
+        if (event.kind === 'heartbeat' && !this.#guarded[event.agent]) {
+          // Nearly every step: run here, with no async #dispatch around it, for the same reason.
+          const agent = this.agents[event.agent]!;
+          await agent.impl.heartbeat(this.#contextOf(agent));
+          this.#nextHeartbeat(agent, event);
+        } else await this.#dispatch(event);
+        onStep?.(due);
+      }
       if (due < untilMs && shouldPause()) {
         this.platform.advanceTo(due);
         return false;
@@ -421,17 +436,6 @@ export class World {
     }
     this.platform.advanceTo(untilMs);
     return true;
-  }
-
-  /** Every world event due at `dueMs`, those the instant's own events schedule for it included. */
-  async #runInstant(dueMs: number, onStep?: (dueMs: number) => void): Promise<void> {
-    const maxSteps = 200_000_000; // a bound, not a budget: hitting it means a runaway loop
-    while (this.#scheduler.peekDueMs() === dueMs) {
-      if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
-      this.platform.advanceTo(dueMs);
-      await this.#dispatch(this.#scheduler.popDue(dueMs)!.payload);
-      onStep?.(dueMs);
-    }
   }
 
   /** The invariant results so far, without ending the run (a live server reports them on demand). */
@@ -449,21 +453,24 @@ export class World {
     return this.#fingerprint.digest();
   }
 
-  async #dispatch(event: WorldEvent): Promise<void> {
+  /** A deferred action, or a guarded agent's heartbeat (runSlice runs the others' itself). */
+  #dispatch(event: WorldEvent): Promise<void> {
     if (event.kind === 'deferred') {
       const action = this.#deferred.get(event.action)!;
       this.#deferred.delete(event.action);
-      await (typeof action === 'function' ? action() : this.#resumeStep(action.agent, action.step));
-      return;
+      return typeof action === 'function' ? action() : this.#resumeStep(action.agent, action.step);
     }
     const agent = this.agents[event.agent]!;
     const context = this.#contextOf(agent);
-    if (this.#guarded[agent.index]) {
-      const next = () =>
-        this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
-      return this.#guardedStep(agent, () => agent.impl.heartbeat(context), next);
-    }
-    await agent.impl.heartbeat(context);
+    return this.#guardedStep(
+      agent,
+      () => agent.impl.heartbeat(context),
+      () => this.#nextHeartbeat(agent, event),
+    );
+  }
+
+  /** The agent's next heartbeat, a draw from its period range after this one ends. */
+  #nextHeartbeat(agent: SimAgent, event: WorldEvent): void {
     this.#scheduler.after(agent.rng.int(agent.heartbeatMinMs, agent.heartbeatMaxMs), event);
   }
 

@@ -4,15 +4,21 @@
  * `/_sim` (simulator control is not part of the platform's API), then split into decoded segments.
  */
 export function wirePath(rawPath: string): { path: string; search: string | undefined } {
-  // Most requests name a route as declared (`/api/...`, no query, no trailing slash): nothing to take apart.
-  if (rawPath.startsWith('/api/') && !rawPath.includes('?') && !rawPath.endsWith('/'))
-    return { path: rawPath, search: undefined };
+  if (isDeclaredPath(rawPath)) return { path: rawPath, search: undefined };
   const [pathPart = '', search] = rawPath.split('?', 2);
   let path = pathPart.replace(/\/+$/, '') || '/';
   const prefixed =
     path.startsWith('/api/') || path === '/api' || path.startsWith('/_sim/') || path === '/_sim';
   if (!prefixed) path = `/api${path}`;
   return { path, search };
+}
+
+/**
+ * Whether a path is spelled as routes declare theirs (`/api/...`, no query, no trailing slash), as most
+ * requests name one: then it is its own wire path, with nothing to take apart.
+ */
+export function isDeclaredPath(rawPath: string): boolean {
+  return rawPath.startsWith('/api/') && !rawPath.includes('?') && !rawPath.endsWith('/');
 }
 
 /** The path's segments, empty ones dropped and percent-escapes decoded (a bad escape is kept as written). */
