@@ -3,13 +3,16 @@
 // - dist/src/sweep/pool/seed-bundle.cjs: run-seed.js and all it imports, packages included, for the sweep
 //   threads (src/sweep/pool/seed-bundle.ts loads it), and its V8 code cache (src/cli/seed-cache.ts);
 // - dist/src/cli/main.bundle.js: the CLI's entry with yargs, which the bin runs; each command's module is
-//   still loaded from dist/ on demand (command-table.ts).
+//   still loaded from dist/ on demand (command-table.ts);
+// - dist/src/sweep/outputs/outputs-bundle.cjs: a sweep's outputs code with Vega and Vega-Lite, which the
+//   sweep's main thread loads at its end (src/sweep/outputs/outputs-bundle.ts), and its V8 code cache
+//   (src/sweep/outputs/outputs-cache.ts).
 // Every module keeps its own import.meta.url (rewritten to its file in dist/ or node_modules/, relative to
 // the bundle) and its names (keepNames), so the bundled code behaves as the modules it was made from.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { BIN_NODE_FLAGS } from '../dist/bench/cli-process.js';
 
@@ -91,3 +94,47 @@ rmSync(join(dist, 'src/sweep/pool/seed-bundle.cache'), { force: true });
 const cacheMaker = join(dist, 'src/cli/seed-cache.js');
 const cache = spawnSync(process.execPath, [...BIN_NODE_FLAGS, cacheMaker], { stdio: 'inherit' });
 if (cache.status !== 0) throw new Error(`seed-cache.js exited ${cache.status}`);
+
+// The sweep outputs' bundle (CommonJS, for the code cache a vm.Script takes; see code-bundle.ts).
+const outputsBundle = join(dist, 'src/sweep/outputs/outputs-bundle.cjs');
+await esbuild.build({
+  ...common,
+  entryPoints: [join(dist, 'src/sweep/outputs/outputs.js')],
+  outfile: outputsBundle,
+  format: 'cjs',
+  // Optional: vega-canvas measures text with it when installed; the bundle finds it where it is.
+  external: ['canvas'],
+  banner: { js: '"use strict";' },
+  plugins: [
+    {
+      // First, before ownModuleMeta reads the file. vega-canvas's one top-level await (a CommonJS bundle
+      // can have none) loads the optional package; a require in the same try does the same: the package,
+      // or null when it is not installed.
+      name: 'vega-canvas-require',
+      setup(build) {
+        build.onLoad({ filter: /vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, (args) => {
+          const text = readFileSync(args.path, 'utf8');
+          const optional = "NodeCanvas = await import('canvas');";
+          if (!text.includes(optional))
+            throw new Error(`${args.path}: its optional import of canvas changed`);
+          return { contents: text.replace(optional, "NodeCanvas = require('canvas');"), loader: 'js' };
+        });
+      },
+    },
+    ownModuleMeta(outputsBundle, 'require("node:url").pathToFileURL(__filename)', { commonJs: true }),
+  ],
+});
+if (/\bimport\(/.test(readFileSync(outputsBundle, 'utf8')))
+  throw new Error(`${outputsBundle}: an import() is left that a vm.Script could not run`);
+rmSync(join(dist, 'src/sweep/outputs/outputs-bundle.cache'), { force: true });
+const outputsCache = spawnSync(
+  process.execPath,
+  [
+    ...BIN_NODE_FLAGS,
+    '--import',
+    pathToFileURL(join(dist, 'src/cli/heap-growth.js')).href,
+    join(dist, 'src/sweep/outputs/outputs-cache.js'),
+  ],
+  { stdio: 'inherit' },
+);
+if (outputsCache.status !== 0) throw new Error(`outputs-cache.js exited ${outputsCache.status}`);

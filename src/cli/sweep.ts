@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, Options } from 'yargs';
 import { ScenarioStartError, SweepAborted } from '../sweep/aborted.js';
-import type { SeedPool } from '../sweep/pool/pool.js';
+import { SeedPool } from '../sweep/pool/pool.js';
 import { DEFAULT_QUEUE_NAME } from '../sweep/queue/queue-name.js';
 import { QueueSetupError } from '../sweep/queue/redis-url.js';
 import type { SeedResult } from '../sweep/seed-result.js';
@@ -87,7 +88,7 @@ export const sweepCommand = {
 
 /** Exit codes: 0 every seed passed, 1 a seed failed, 2 bad arguments or scenario (nothing written), 130 stopped. */
 async function sweep(args: SweepArgs): Promise<number> {
-  const pool = await threadsStartedEarly(args);
+  const pool = threadsStartedEarly(args);
   try {
     return await planAndRun(args, pool);
   } finally {
@@ -97,10 +98,14 @@ async function sweep(args: SweepArgs): Promise<number> {
 
 /**
  * A local sweep's pool, started before this thread loads and checks the scenario: its threads load the
- * world's code meanwhile, the longest part of a sweep's start (issue 32). Only the options' light checks
- * come first; undefined when they refuse (planSweep then says why) or when the seeds run on a queue.
+ * world's code meanwhile, the longest part of a sweep's start (issue 32), and begin the start check and
+ * the first seeds without waiting for the plan (SeedPool.startEarly). Only the options' light checks come first; undefined
+ * when they refuse (planSweep then says why) or when the seeds run on a queue. Synchronous, with the pool's
+ * module imported statically, so the threads start before the handler returns: yargs then formats the
+ * command's help text on this thread (kept for a failure to print), up to a quarter of a second that the
+ * threads' start now overlaps instead of waiting behind.
  */
-async function threadsStartedEarly(args: SweepArgs): Promise<SeedPool | undefined> {
+function threadsStartedEarly(args: SweepArgs): SeedPool | undefined {
   if (args.queue !== undefined) return undefined;
   let checked: CheckedSweepOptions;
   try {
@@ -109,8 +114,22 @@ async function threadsStartedEarly(args: SweepArgs): Promise<SeedPool | undefine
     return undefined;
   }
   if (checked.mine.length === 0) return undefined;
-  const { SeedPool } = await import('../sweep/pool/pool.js');
-  return new SeedPool({ threads: localThreads(checked.workers, checked.mine.length) });
+  const pool = new SeedPool({ threads: localThreads(checked.workers, checked.mine.length) });
+  const scenarioText = textOf(args.scenario);
+  // The plan reads the file again and checks it on this thread; an unreadable file is its to explain.
+  if (scenarioText === undefined) return pool;
+  const scenario = { scenarioText, scenarioFile: args.scenario };
+  const tasks = checked.mine.map((seed) => ({ ...scenario, seed }));
+  pool.startEarly(scenario, tasks, checked.seedTimeoutMs);
+  return pool;
+}
+
+function textOf(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 async function planAndRun(args: SweepArgs, pool: SeedPool | undefined): Promise<number> {

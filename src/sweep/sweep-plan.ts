@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadScenarioFile, type Scenario } from '../sim/scenario/scenario.js';
+import { loadOutputs, type OutputsModule } from './outputs/outputs-bundle.js';
 import { writeAtomically } from './outputs/write.js';
 import type { SeedPool } from './pool/pool.js';
 import { DEFAULT_QUEUE_NAME } from './queue/queue-name.js';
@@ -138,12 +139,12 @@ export type SweepWritten =
   | { kind: 'sweep'; result: SweepResult; files: string[] };
 
 /**
- * The outputs' code (sweep.html draws its charts with Vega, a quarter of a second to load), loaded on first
- * call: a sweep asks for it before its last seeds end (prefetchingOutputs), not at its start.
+ * The outputs' code (sweep.html draws its charts with Vega; outputs-bundle.ts), loaded on first call: a
+ * sweep asks for it before its last seeds end (prefetchingOutputs), not at its start.
  */
-let outputsModule: Promise<typeof import('./outputs/outputs.js')> | undefined;
-export function loadSweepOutputs(): Promise<typeof import('./outputs/outputs.js')> {
-  outputsModule ??= import('./outputs/outputs.js');
+let outputsModule: Promise<OutputsModule> | undefined;
+export function loadSweepOutputs(): Promise<OutputsModule> {
+  outputsModule ??= loadOutputs();
   return outputsModule;
 }
 

@@ -14,6 +14,7 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
   readonly threads: number;
   readonly #pool: Piscina<Task, Result>;
   readonly #broken = new AbortController();
+  #early: EarlyStart<Task, Result> | undefined;
 
   /**
    * `filename`: the threads' entry as a file URL (see poolWorkerFile), by default the compiled pool-worker.js
@@ -39,6 +40,8 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
 
   /** Runs one seed. Throws only when `signal` (the user's stop) aborts it. */
   async run(task: Task, seedTimeoutMs: number, signal?: AbortSignal): Promise<Result | SeedResult> {
+    const started = this.#takeEarly(task);
+    if (started) return this.#early!.follow(started, signal);
     const timeout = AbortSignal.timeout(seedTimeoutMs);
     const broken = this.#broken.signal;
     try {
@@ -66,9 +69,41 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
   /**
    * Runs the threads' `scenarioStartProblem` (run-seed.ts) on one thread: the scenario's ScenarioError text, or
    * null. Only that refusal is the check's to report: any other failure (threads that cannot load, a thread
-   * that dies) answers null, and the seeds, which meet it too, each report it as their crash.
+   * that dies) answers null, and the seeds, which meet it too, each report it as their crash. When
+   * `startEarly` began the check of the same scenario, its answer.
    */
   async startProblem(scenario: ScenarioSource, signal?: AbortSignal): Promise<string | null> {
+    const early = this.#early;
+    if (early === undefined || !sameScenario(early.scenario, scenario))
+      return this.#startCheck(scenario, signal);
+    return early.follow(early.problem, signal);
+  }
+
+  /**
+   * Starts a sweep's first work now, for a caller that has the scenario's text but not yet its plan (the
+   * sweep command: its threads are up before this thread has loaded the scenario's code): the start check,
+   * and one of `tasks` on each other thread, so that no thread waits for the plan (issue 32, P6). Only as
+   * many as there are threads, so none waits in the queue with its timeout running. A later startProblem of
+   * the same scenario, or run of the same task, takes what these started instead of starting it again.
+   */
+  startEarly(scenario: ScenarioSource, tasks: readonly Task[], seedTimeoutMs: number): void {
+    const stop = new AbortController();
+    const problem = this.#startCheck(scenario, stop.signal);
+    const runs = tasks
+      .slice(0, this.threads - 1)
+      .map((task) => ({ task, result: this.run(task, seedTimeoutMs, stop.signal) }));
+    // Nobody awaits them when the plan refuses the scenario: a stop (only ever a taker's) is no unhandled rejection.
+    for (const started of [problem, ...runs.map((r) => r.result)]) started.catch(() => undefined);
+    /** A started promise, stopped by the taker's signal (which was not there to pass when it started). */
+    const follow = <T>(started: Promise<T>, signal: AbortSignal | undefined): Promise<T> => {
+      if (signal?.aborted) stop.abort();
+      else signal?.addEventListener('abort', () => stop.abort(), { once: true });
+      return started;
+    };
+    this.#early = { scenario, problem, runs, follow };
+  }
+
+  async #startCheck(scenario: ScenarioSource, signal: AbortSignal | undefined): Promise<string | null> {
     const broken = this.#broken.signal;
     // The entry's named export takes a scenario, not a Task: piscina's typing knows one task type per pool.
     const pool = this.#pool as unknown as Piscina<ScenarioSource, string | null>;
@@ -81,6 +116,13 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
       if (signal?.aborted) throw new SweepAborted();
       return null;
     }
+  }
+
+  /** The run startEarly began for this task, once. */
+  #takeEarly(task: Task): Promise<Result | SeedResult> | undefined {
+    const runs = this.#early?.runs;
+    const index = runs?.findIndex((started) => sameFields(started.task, task)) ?? -1;
+    return index < 0 ? undefined : runs!.splice(index, 1)[0]!.result;
   }
 
   /** Terminates every thread, running seeds included. */
@@ -108,6 +150,27 @@ export interface LocalRunOptions {
 
 /** The scenario's text and the path it was given as, as a seed task carries them. */
 export type ScenarioSource = Omit<SeedTask, 'seed'>;
+
+/** What SeedPool.startEarly started, for the calls that take it. */
+interface EarlyStart<Task, Result> {
+  scenario: ScenarioSource;
+  problem: Promise<string | null>;
+  runs: Array<{ task: Task; result: Promise<Result | SeedResult> }>;
+  follow: <T>(started: Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
+}
+
+function sameScenario(a: ScenarioSource, b: ScenarioSource): boolean {
+  return a.scenarioFile === b.scenarioFile && a.scenarioText === b.scenarioText;
+}
+
+/** Two tasks alike field by field (a plan makes its own task objects). */
+function sameFields(a: object, b: object): boolean {
+  const [keysA, keysB] = [Object.keys(a), Object.keys(b)];
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key])
+  );
+}
 
 /** Every task on a pool of `workers` threads, at most one seed per thread at a time; results in finishing order. */
 export async function runSeedsLocally(
