@@ -16,7 +16,7 @@ export interface ScheduledEvent<P> {
 
 export class Scheduler<P> {
   readonly clock: VirtualClock;
-  #heap: ScheduledEvent<P>[] = [];
+  #heap = new EventHeap<P>();
   #cancelled = new Set<number>();
   #nextSeq = 0;
 
@@ -33,7 +33,7 @@ export class Scheduler<P> {
     if (!Number.isSafeInteger(dueMs)) throw new Error(`due time must be an integer, got ${dueMs}`);
     const due = Math.max(dueMs, this.clock.nowMs);
     const seq = this.#nextSeq++;
-    this.#push({ id: seq, dueMs: due, seq, payload });
+    this.#heap.push(due, seq, seq, payload);
     return seq;
   }
 
@@ -48,14 +48,14 @@ export class Scheduler<P> {
   /** The due time of the next live event, or undefined when idle. */
   peekDueMs(): number | undefined {
     this.#dropCancelledHead();
-    return this.#heap[0]?.dueMs;
+    return this.#heap.length > 0 ? this.#heap.firstDueMs() : undefined;
   }
 
   /** Removes and returns the next event due at or before `untilMs`, advancing the clock to its due time. */
   popDue(untilMs: number): ScheduledEvent<P> | undefined {
     const due = this.peekDueMs();
     if (due === undefined || due > untilMs) return undefined;
-    const event = this.#pop();
+    const event = this.#heap.pop();
     this.clock.advanceTo(event.dueMs);
     return event;
   }
@@ -115,9 +115,9 @@ export class Scheduler<P> {
 
   /** Every event, in the order they would run (due time, then sequence), leaving the queue as it is. */
   *#inDueOrder(): Generator<ScheduledEvent<P>> {
-    const heap = [...this.#heap];
+    const heap = this.#heap.copy();
     while (heap.length > 0) {
-      yield this.#popFrom(heap);
+      yield heap.pop();
     }
   }
 
@@ -153,7 +153,7 @@ export class Scheduler<P> {
       });
       if (seqs.has(event.seq)) throw new CheckpointError(`${item.path}.seq: is taken by an earlier event`);
       seqs.add(event.seq);
-      this.#push(event);
+      this.#heap.push(event.dueMs, event.seq, event.id, event.payload);
       yield;
     }
     for (const id of cancelled) this.#cancelled.add(id);
@@ -161,67 +161,118 @@ export class Scheduler<P> {
   }
 
   #dropCancelledHead(): void {
-    while (this.#heap.length > 0 && this.#cancelled.has(this.#heap[0]!.id)) {
-      this.#cancelled.delete(this.#pop().id);
+    while (this.#heap.length > 0 && this.#cancelled.has(this.#heap.firstId())) {
+      this.#cancelled.delete(this.#heap.firstId());
+      this.#heap.drop();
     }
   }
-
-  #push(event: ScheduledEvent<P>): void {
-    const heap = this.#heap;
-    // A hole moves up from the end to where the event belongs; the event is written once, there.
-    let i = heap.length;
-    heap.push(event);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const above = heap[parent]!;
-      if (!before(event, above)) break;
-      heap[i] = above;
-      i = parent;
-    }
-    heap[i] = event;
-  }
-
-  #pop(): ScheduledEvent<P> {
-    return this.#popFrom(this.#heap);
-  }
-
-  #popFrom(heap: ScheduledEvent<P>[]): ScheduledEvent<P> {
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) siftDown(heap, last);
-    return top;
-  }
-}
-
-/** Whether `a` runs before `b`: due time, then insertion order (no two events share a sequence number). */
-function before<P>(a: ScheduledEvent<P>, b: ScheduledEvent<P>): boolean {
-  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
 }
 
 /**
- * Puts `event` in the heap's root slot and moves it down to its place: a hole goes down the smaller
- * children, each moved up once, and the event is written once at the end (no swap per level). Every event
- * has its own (due, seq), so the order events leave in is the same whatever the layout.
+ * A binary min-heap of events by (due time, sequence), kept as four parallel arrays, one slot per event, not
+ * an object per event: a crowd keeps every agent's next heartbeat and every game's turn deadline queued for
+ * tens of virtual seconds or minutes, long enough to be promoted to the old generation, and those objects
+ * (each with its due time boxed) were the collector's work. An array of numbers keeps its due times unboxed.
+ * Every event has its own (due, seq), so the order events leave in is the same whatever the layout.
  */
-function siftDown<P>(heap: ScheduledEvent<P>[], event: ScheduledEvent<P>): void {
-  const length = heap.length;
-  let i = 0;
-  for (;;) {
-    const left = 2 * i + 1;
-    if (left >= length) break;
-    const right = left + 1;
-    let child = left;
-    let smaller = heap[left]!;
-    if (right < length) {
-      const other = heap[right]!;
-      if (before(other, smaller)) {
-        child = right;
-        smaller = other;
-      }
-    }
-    if (!before(smaller, event)) break;
-    heap[i] = smaller;
-    i = child;
+class EventHeap<P> {
+  #dues: number[] = [];
+  #seqs: number[] = [];
+  #ids: number[] = [];
+  #payloads: P[] = [];
+
+  get length(): number {
+    return this.#dues.length;
   }
-  heap[i] = event;
+
+  firstDueMs(): number {
+    return this.#dues[0]!;
+  }
+
+  firstId(): number {
+    return this.#ids[0]!;
+  }
+
+  /** A hole moves up from the end to where the event belongs; the event is written once, there. */
+  push(dueMs: number, seq: number, id: number, payload: P): void {
+    let i = this.#dues.length;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(dueMs, seq, this.#dues[parent]!, this.#seqs[parent]!)) break;
+      this.#move(parent, i);
+      i = parent;
+    }
+    this.#write(i, dueMs, seq, id, payload);
+  }
+
+  /** Removes the first event and returns it. */
+  pop(): ScheduledEvent<P> {
+    const first = {
+      id: this.#ids[0]!,
+      dueMs: this.#dues[0]!,
+      seq: this.#seqs[0]!,
+      payload: this.#payloads[0]!,
+    };
+    this.drop();
+    return first;
+  }
+
+  /** Removes the first event: the last one takes the root and sinks to its place. */
+  drop(): void {
+    const dueMs = this.#dues.pop()!;
+    const seq = this.#seqs.pop()!;
+    const id = this.#ids.pop()!;
+    const payload = this.#payloads.pop()!;
+    if (this.#dues.length > 0) this.#siftDown(dueMs, seq, id, payload);
+  }
+
+  copy(): EventHeap<P> {
+    const heap = new EventHeap<P>();
+    heap.#dues = [...this.#dues];
+    heap.#seqs = [...this.#seqs];
+    heap.#ids = [...this.#ids];
+    heap.#payloads = [...this.#payloads];
+    return heap;
+  }
+
+  /**
+   * Puts an event in the root slot and moves it down to its place: a hole goes down the earlier children,
+   * each moved up once, and the event is written once at the end (no swap per level).
+   */
+  #siftDown(dueMs: number, seq: number, id: number, payload: P): void {
+    const dues = this.#dues;
+    const seqs = this.#seqs;
+    const length = dues.length;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= length) break;
+      const right = left + 1;
+      const child =
+        right < length && before(dues[right]!, seqs[right]!, dues[left]!, seqs[left]!) ? right : left;
+      if (!before(dues[child]!, seqs[child]!, dueMs, seq)) break;
+      this.#move(child, i);
+      i = child;
+    }
+    this.#write(i, dueMs, seq, id, payload);
+  }
+
+  #move(from: number, to: number): void {
+    this.#dues[to] = this.#dues[from]!;
+    this.#seqs[to] = this.#seqs[from]!;
+    this.#ids[to] = this.#ids[from]!;
+    this.#payloads[to] = this.#payloads[from]!;
+  }
+
+  #write(i: number, dueMs: number, seq: number, id: number, payload: P): void {
+    this.#dues[i] = dueMs;
+    this.#seqs[i] = seq;
+    this.#ids[i] = id;
+    this.#payloads[i] = payload;
+  }
+}
+
+/** Whether an event due at `dueA` with sequence `seqA` runs before one at (`dueB`, `seqB`). */
+function before(dueA: number, seqA: number, dueB: number, seqB: number): boolean {
+  return dueA < dueB || (dueA === dueB && seqA < seqB);
 }
