@@ -123,8 +123,9 @@ function prefetchingOutputs(
 ): (result: SeedResult) => void {
   if (plan.shard) return onResult;
   const running = local ? localThreads(plan.workers, plan.tasks.length) : plan.tasks.length;
-  // A failed load is met again, and reported, when writeSweep awaits the same promise.
-  const prefetch = () => void loadSweepOutputs().catch(() => undefined);
+  // A failed load is met again, and reported, when writeSweep awaits the same promise. The load blocks this
+  // thread (it compiles one file): it waits until the result's lane has handed its thread the next seed.
+  const prefetch = () => setImmediate(() => void loadSweepOutputs().catch(() => undefined));
   let left = plan.tasks.length;
   if (left <= running) prefetch();
   return (result) => {
