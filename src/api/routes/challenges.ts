@@ -30,16 +30,18 @@ export const challengeRoutes: Route[] = [
     return { challenges: rows.map((c) => challengeView(platform, c)), total, limit, offset };
   }),
   implement(C.myChallenges, (ctx) => {
+    // Polled every heartbeat: one pass sorts the open challenges into the two lists' rows, with no
+    // filtered lists between (each one more allocation per poll of a crowd).
     const me = caller(ctx);
-    const open = openChallengesInvolving(ctx.platform, me.id);
-    const outgoing = open.filter((c) => c.challengerId === me.id && c.opponentId === null);
-    const direct = open.filter(
-      (c) => c.opponentId !== null && (c.challengerId === me.id || c.opponentId === me.id),
-    );
-    return {
-      outgoing_open: outgoing.map((c) => outgoingOpenRow(ctx.platform, c)),
-      direct_pending: direct.map((c) => directPendingRow(ctx.platform, c, me)),
-    };
+    const outgoing: ReturnType<typeof outgoingOpenRow>[] = [];
+    const direct: ReturnType<typeof directPendingRow>[] = [];
+    for (const c of openChallengesInvolving(ctx.platform, me.id)) {
+      if (c.opponentId === null) {
+        if (c.challengerId === me.id) outgoing.push(outgoingOpenRow(ctx.platform, c));
+      } else if (c.challengerId === me.id || c.opponentId === me.id)
+        direct.push(directPendingRow(ctx.platform, c, me));
+    }
+    return { outgoing_open: outgoing, direct_pending: direct };
   }),
   implement(C.acceptChallenge, (ctx) => {
     const { game } = acceptChallenge(ctx.platform, caller(ctx), ctx.params['id']!);

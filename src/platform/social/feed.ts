@@ -25,9 +25,10 @@ export interface FeedPage {
 export function feedPage(p: Platform, query: FeedQuery): FeedPage {
   const ids = p.state.postIds;
   if (query.sort === 'recent' && query.postType === undefined) {
-    const newestFirst: Post[] = [];
-    for (let seq = ids.length - 1 - query.offset; seq >= 0 && newestFirst.length < query.limit; seq--)
-      newestFirst.push(postAt(p, seq));
+    // Made at its size: a list grown by push is copied as it grows, on every poll of the feed.
+    const newest = ids.length - 1 - query.offset;
+    const newestFirst = new Array<Post>(Math.max(0, Math.min(query.limit, newest + 1)));
+    for (let i = 0; i < newestFirst.length; i++) newestFirst[i] = postAt(p, newest - i);
     return { posts: newestFirst, total: ids.length };
   }
   const view = postIndex(p).typeView(query.postType ?? null);
