@@ -6,7 +6,9 @@
 //   still loaded from dist/ on demand (command-table.ts);
 // - dist/src/sweep/outputs/outputs-bundle.cjs: a sweep's outputs code with Vega and Vega-Lite, which the
 //   sweep's main thread loads at its end (src/sweep/outputs/outputs-bundle.ts), and its V8 code cache
-//   (src/sweep/outputs/outputs-cache.ts).
+//   (src/sweep/outputs/outputs-cache.ts);
+// - dist/src/sweep/pool/pool-worker.cjs: the sweep threads' entry (pool-worker.js and the few modules that
+//   load the seed bundle) as CommonJS, so a thread starts no ES module loader (src/sweep/pool/pool.ts).
 // Every module keeps its own import.meta.url (rewritten to its file in dist/ or node_modules/, relative to
 // the bundle) and its names (keepNames), so the bundled code behaves as the modules it was made from.
 import { spawnSync } from 'node:child_process';
@@ -138,3 +140,26 @@ const outputsCache = spawnSync(
   { stdio: 'inherit' },
 );
 if (outputsCache.status !== 0) throw new Error(`outputs-cache.js exited ${outputsCache.status}`);
+
+// The sweep threads' entry. Its one import() (the modules, when the seed bundle is stale) stays one.
+const poolWorker = join(dist, 'src/sweep/pool/pool-worker.cjs');
+await esbuild.build({
+  ...common,
+  entryPoints: [join(dist, 'src/sweep/pool/pool-worker.js')],
+  outfile: poolWorker,
+  format: 'cjs',
+  banner: { js: '"use strict";' },
+  plugins: [
+    {
+      name: 'run-seed-stays-a-module',
+      setup(build) {
+        build.onResolve({ filter: /^\.\.\/run-seed\.js$/ }, (args) =>
+          args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+        );
+      },
+    },
+    // Its import.meta.url rewritten as in the seed bundle; its computed import() (code-bundle.ts's, for the
+    // seed bundle's agent modules) is Node's own in a CommonJS file, so it is left as it is.
+    ownModuleMeta(poolWorker, 'require("node:url").pathToFileURL(__filename)', { commonJs: false }),
+  ],
+});

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ScenarioStartError, SweepAborted } from '../aborted.js';
 import { errorMessage, unfinishedSeed, type SeedResult, type SeedTask } from '../seed-result.js';
@@ -242,17 +244,25 @@ class StartGate {
 }
 
 /**
- * The compiled worker entry, as a file URL. Threads run plain JavaScript, so under vitest (this module is
- * then the .ts source) the pool still points at the build in dist/, which `npm test` makes first.
+ * The threads' entry, as a file URL: the build's CommonJS bundle of pool-worker.js (pool-worker.cjs: a few
+ * small modules, loaded without starting the ES module loader, which took each thread about 0.1 s), or
+ * pool-worker.js itself when the bundle is older (after a bare tsc). Threads run plain JavaScript, so under
+ * vitest (this module is then the .ts source) the pool still points at the build in dist/, which `npm test`
+ * makes first.
  *
- * A URL, never a path: piscina first tries `require(filename)`, which a URL fails at once, and then
- * `import()`. Given a path, Node 20.19+ loads the ES module through require, and a require of a module that an
- * import() in the same thread has not finished linking is unsafe: once, in the suite beside a CPU-heavy
- * process, Node aborted the whole process inside that require (FATAL ERROR: v8::Module::IsGraphAsync).
- * Nothing here needs require: the entry is an ES module.
+ * piscina turns the URL into a path and first tries `require(path)`, then `import()`. A require of the
+ * CommonJS bundle is plain; one of pool-worker.js is Node 20.19+'s require of an ES module. That is why the
+ * entry has no top-level await: a require of such a module throws, and piscina then imports it a second
+ * time. (Once, in the suite beside a CPU-heavy process, Node aborted inside such a require of a module an
+ * import() in the same thread had not finished linking: FATAL ERROR: v8::Module::IsGraphAsync.)
  */
 export function poolWorkerFile(): string {
-  return workerEntryFile(import.meta.url, './pool-worker.js');
+  const bundle = workerEntryFile(import.meta.url, './pool-worker.cjs');
+  const modules = workerEntryFile(import.meta.url, './pool-worker.js');
+  const path = (url: string) => fileURLToPath(url);
+  const current =
+    existsSync(path(bundle)) && statSync(path(bundle)).mtimeMs >= statSync(path(modules)).mtimeMs;
+  return current ? bundle : modules;
 }
 
 export function formatSeconds(ms: number): string {
