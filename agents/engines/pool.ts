@@ -211,10 +211,21 @@ function checkRequest(request: SearchRequest): void {
     throw new Error(`search fen is not a legal standard position: ${JSON.stringify(request.fen)}`);
 }
 
+/**
+ * Positions found searchable lately. The engine persona asks about each position twice: the pool checks it
+ * when the search is asked for, and the persona again when its think ends, with other agents' searches in
+ * between (about one per engine agent). A check costs 20-60 us and 10 KB of garbage (chessops' parser); a
+ * remembered answer is the same answer, since the check depends on the text alone.
+ */
+const recentlySearchable = new AnswerCache<true>(1_024);
+
 /** A FEN the engine may be asked about: printable ASCII (no second command), a legal standard position. */
 export function isSearchablePosition(fen: string): boolean {
+  if (recentlySearchable.get(fen)) return true;
   const setup = /^[\x20-\x7e]+$/.test(fen) ? parseFen(fen) : undefined;
-  return setup?.isOk === true && Chess.fromSetup(setup.value).isOk;
+  const searchable = setup?.isOk === true && Chess.fromSetup(setup.value).isOk;
+  if (searchable) recentlySearchable.set(fen, true);
+  return searchable;
 }
 
 function freezeResult(result: SearchResult): SearchResult {

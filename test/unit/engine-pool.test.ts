@@ -4,7 +4,12 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AnswerCache, cacheKey } from '../../agents/engines/cache.js';
 import { chooseMove, levelByName, lineValue, LEVELS, type EngineLevel } from '../../agents/engines/levels.js';
-import { EnginePool, type SearchLine, type SearchResult } from '../../agents/engines/pool.js';
+import {
+  EnginePool,
+  isSearchablePosition,
+  type SearchLine,
+  type SearchResult,
+} from '../../agents/engines/pool.js';
 import { parseBestMove, parseInfoPv, PvCollector } from '../../agents/engines/uci-lines.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { legalMoves, newBoard, toWireUci } from '../../src/rules/chess/chess.js';
@@ -448,5 +453,17 @@ describe('chooseMove', () => {
 
   it('refuses a result without lines (mate or stalemate on the board)', () => {
     expect(() => chooseMove({ lines: [] }, LEVELS[0]!, new Rng('x'))).toThrow(/no move/);
+  });
+});
+
+describe('searchable positions', () => {
+  it('answers a second ask as the first, for a legal position and for one that is not (only the first kind is remembered)', () => {
+    const kingless = '8/8/8/8/8/8/8/8 w - - 0 1';
+    const smuggled = `${POSITIONS[1]}\nquit`;
+    for (let ask = 0; ask < 2; ask++) {
+      expect(isSearchablePosition(POSITIONS[1])).toBe(true);
+      expect(isSearchablePosition(kingless)).toBe(false);
+      expect(isSearchablePosition(smuggled)).toBe(false);
+    }
   });
 });
