@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,12 @@ describe('the sweep threads bundle', () => {
     const [bundled, modules] = [await loadSeedBundle().exports.runSeed(task), await runSeed(task)];
     expect(bundled.status).toBe('passed');
     expect(bundled).toEqual(modules);
+  });
+
+  it("has a CommonJS entry whose exports are the tasks piscina runs (pool.ts's poolWorkerFile)", () => {
+    const entry = `${packageRoot()}/dist/src/sweep/pool/pool-worker.cjs`;
+    const tasks = createRequire(import.meta.url)(entry) as Record<string, unknown>;
+    expect([typeof tasks['default'], typeof tasks['scenarioStartProblem']]).toEqual(['function', 'function']);
   });
 
   it("takes its code cache under the bin's node flags", () => {
