@@ -113,7 +113,7 @@ export class Api {
 
   /** True when the request cannot change state: a GET that is not a stateful read, or a request no route takes. */
   isReadOnly(request: ApiRequest): boolean {
-    const match = this.#routes.match(request.method.toUpperCase(), splitPath(request.path).path);
+    const match = this.#routes.match(methodName(request.method), splitPath(request.path).path);
     if ('error' in match) return true;
     return match.compiled.contract.method === 'GET' && !match.compiled.contract.statefulRead;
   }
@@ -128,10 +128,7 @@ export class Api {
     // A path as a route declares it (nearly every request) is used as it is: no split, no object for it.
     const split = isDeclaredPath(request.path) ? null : splitPath(request.path, request.query);
     const query = split === null ? (request.query ?? NO_QUERY_TEXT) : split.query;
-    const match = this.#routes.match(
-      request.method.toUpperCase(),
-      split === null ? request.path : split.path,
-    );
+    const match = this.#routes.match(methodName(request.method), split === null ? request.path : split.path);
     if ('error' in match) return match.error;
     const { compiled, params } = match;
     this.platform.advanceTo(this.platform.nowMs);
@@ -208,7 +205,7 @@ export class LiveControlApi {
     // platform requests, nearly all of them, skip the parsing below.
     if (!request.path.startsWith('/_sim')) return undefined;
     const { path, query } = splitPath(request.path, request.query);
-    const match = this.#routes.match(request.method.toUpperCase(), path);
+    const match = this.#routes.match(methodName(request.method), path);
     if ('error' in match) return match.pathKnown ? Promise.resolve(match.error) : undefined;
     return answerLive(match.compiled, match.params, query, request.body, live);
   }
@@ -279,6 +276,14 @@ function splitPath(
     merged[key] = prior === undefined ? value : ([] as string[]).concat(prior, value);
   }
   return { path, query: merged };
+}
+
+/**
+ * A request's method in capitals, as routes declare theirs. Clients nearly always send it so, and
+ * `toUpperCase` makes a new string even then: one more allocation per request.
+ */
+function methodName(method: string): string {
+  return method === 'GET' || method === 'POST' ? method : method.toUpperCase();
 }
 
 type RouteMatch<R extends AnyRoute> =

@@ -60,6 +60,16 @@ export class Scheduler<P> {
     return event;
   }
 
+  /** `popDue`'s payload alone: the next event due at or before `untilMs` leaves, with no event object made for it. */
+  popDuePayload(untilMs: number): P | undefined {
+    const due = this.peekDueMs();
+    if (due === undefined || due > untilMs) return undefined;
+    const payload = this.#heap.firstPayload();
+    this.#heap.drop();
+    this.clock.advanceTo(due);
+    return payload;
+  }
+
   /**
    * Runs every event due at or before `untilMs`, then leaves the clock at `untilMs`. Bounded: more than
    * `maxEvents` events is treated as a runaway loop and throws.
@@ -191,6 +201,10 @@ class EventHeap<P> {
 
   firstId(): number {
     return this.#ids[0]!;
+  }
+
+  firstPayload(): P {
+    return this.#payloads[0]!;
   }
 
   /** A hole moves up from the end to where the event belongs; the event is written once, there. */

@@ -420,7 +420,7 @@ export class World {
       while (this.#scheduler.peekDueMs() === due) {
         if (++this.#steps > maxSteps) throw new Error(`world exceeded ${maxSteps} steps`);
         this.platform.advanceTo(due);
-        const event = this.#scheduler.popDue(due)!.payload;
+        const event = this.#scheduler.popDuePayload(due)!;
         if (event.kind === 'heartbeat' && !this.#guarded[event.agent]) {
           // Nearly every step: run here, with no async #dispatch around it, for the same reason.
           const agent = this.agents[event.agent]!;

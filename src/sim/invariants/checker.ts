@@ -69,6 +69,23 @@ export abstract class Checker {
   }
 
   /**
+   * `expect` for the checks run on every move: counts the check and answers whether it held, and the caller
+   * reports a failure with `violated`. No message closure is made for a check that holds (nearly all), and
+   * `check` captures nothing, so no context is made for each event it reads either.
+   */
+  protected held(condition: boolean): boolean {
+    this.checks++;
+    return condition;
+  }
+
+  /** A check that `held` answered false for: counted, and kept among the first few. */
+  protected violated(t: number, message: string): void {
+    this.violationCount++;
+    if (this.violations.length < KEEP_VIOLATIONS)
+      this.violations.push({ t, event: this.eventIndex, message });
+  }
+
+  /**
    * The checker's own model (what it rebuilt from the log so far) as checkpoint data, and its loader: a
    * checker restored from it into a fresh one on a platform with the same state checks on as if it had
    * seen every event. Every checker states its model, even an empty one (`null`).

@@ -101,10 +101,10 @@ class OneResultPerGame extends Checker {
   }
 
   protected check(e: PlatformEvent): void {
-    if (e.type === 'move_played')
-      this.expect(!this.#ended.has(e.gameId), e.t, () => `game ${e.gameId}: move after the end`);
+    if (e.type === 'move_played' && !this.held(!this.#ended.has(e.gameId)))
+      this.violated(e.t, `game ${e.gameId}: move after the end`);
     if (e.type !== 'game_ended') return;
-    this.expect(!this.#ended.has(e.gameId), e.t, () => `game ${e.gameId}: ended twice`);
+    if (!this.held(!this.#ended.has(e.gameId))) this.violated(e.t, `game ${e.gameId}: ended twice`);
     this.#ended.add(e.gameId);
   }
 }
@@ -130,11 +130,8 @@ class DeadlinesExact extends Checker {
 
   protected check(e: PlatformEvent): void {
     if (e.type === 'game_started') {
-      this.expect(
-        e.deadlineMs === e.t + this.turnLimitMs,
-        e.t,
-        () => `game ${e.gameId}: first deadline ${e.deadlineMs} != start + limit`,
-      );
+      if (!this.held(e.deadlineMs === e.t + this.turnLimitMs))
+        this.violated(e.t, `game ${e.gameId}: first deadline ${e.deadlineMs} != start + limit`);
       this.#deadline.set(e.gameId, e.t + this.turnLimitMs);
     } else if (e.type === 'move_played') this.checkMove(e);
     else if (e.type === 'game_ended') this.checkEnd(e);
@@ -142,23 +139,12 @@ class DeadlinesExact extends Checker {
 
   private checkMove(e: Extract<PlatformEvent, { type: 'move_played' }>): void {
     const deadline = this.#deadline.get(e.gameId);
-    this.expect(
-      deadline !== undefined && e.t < deadline,
-      e.t,
-      () => `game ${e.gameId}: move at ${e.t} not before deadline ${deadline}`,
-    );
-    this.expect(
-      e.deadlineMs === deadline,
-      e.t,
-      () => `game ${e.gameId}: platform deadline ${e.deadlineMs} != ${deadline}`,
-    );
-    if (e.nextDeadlineMs !== null) {
-      this.expect(
-        e.nextDeadlineMs === e.t + this.turnLimitMs,
-        e.t,
-        () => `game ${e.gameId}: next deadline not move time + limit`,
-      );
-    }
+    if (!this.held(deadline !== undefined && e.t < deadline))
+      this.violated(e.t, `game ${e.gameId}: move at ${e.t} not before deadline ${deadline}`);
+    if (!this.held(e.deadlineMs === deadline))
+      this.violated(e.t, `game ${e.gameId}: platform deadline ${e.deadlineMs} != ${deadline}`);
+    if (e.nextDeadlineMs !== null && !this.held(e.nextDeadlineMs === e.t + this.turnLimitMs))
+      this.violated(e.t, `game ${e.gameId}: next deadline not move time + limit`);
     this.#deadline.set(e.gameId, e.t + this.turnLimitMs);
   }
 
@@ -218,11 +204,8 @@ class ResearchPhaseHeld extends Checker {
           ? e.agentId
           : undefined;
     if (actor === undefined) return;
-    this.expect(
-      this.#done(actor),
-      e.t,
-      () => `agent ${actor}: ${e.type} before its research phase was complete`,
-    );
+    if (!this.held(this.#done(actor)))
+      this.violated(e.t, `agent ${actor}: ${e.type} before its research phase was complete`);
   }
 
   #done(agentId: string): boolean {

@@ -158,18 +158,15 @@ class RateLimitsHeld extends Checker {
     const count = this.#push(actorId, action, t);
     const rule = this.platform.ruleset.social.limits[action];
     const limit = this.#humans.has(actorId) ? rule.human : rule.agent;
-    this.expect(
-      count <= limit,
-      t,
-      () => `actor ${actorId}: ${count} ${action} actions within the window, limit ${limit}`,
-    );
+    if (!this.held(count <= limit))
+      this.violated(t, `actor ${actorId}: ${count} ${action} actions within the window, limit ${limit}`);
     const key = `${actorId}|${action}`;
     const last = this.#last.get(key);
-    this.expect(
-      last === undefined || t - last >= rule.cooldownMs,
-      t,
-      () => `actor ${actorId}: ${action} actions ${t - last!} ms apart, cooldown ${rule.cooldownMs}`,
-    );
+    if (!this.held(last === undefined || t - last >= rule.cooldownMs))
+      this.violated(
+        t,
+        `actor ${actorId}: ${action} actions ${t - last!} ms apart, cooldown ${rule.cooldownMs}`,
+      );
     this.#last.set(key, t);
   }
 
@@ -235,12 +232,10 @@ class UnseenOnce extends Checker {
     const served = this.#servedTo(e.actorId);
     for (const postId of e.postIds) {
       const ordinal = this.#ordinalOf(postId);
-      this.expect(!served.has(ordinal), e.t, () => `actor ${e.actorId}: post ${postId} served twice`);
-      this.expect(
-        this.#authors[ordinal] !== e.actorId,
-        e.t,
-        () => `actor ${e.actorId}: served its own post ${postId}`,
-      );
+      if (!this.held(!served.has(ordinal)))
+        this.violated(e.t, `actor ${e.actorId}: post ${postId} served twice`);
+      if (!this.held(this.#authors[ordinal] !== e.actorId))
+        this.violated(e.t, `actor ${e.actorId}: served its own post ${postId}`);
       served.add(ordinal);
     }
   }
