@@ -49,5 +49,7 @@ describe('work started before the plan', () => {
     const { outcome, calls } = await sweepStartedEarly('refuse', 2);
     expect(outcome).toBeInstanceOf(ScenarioStartError);
     expect(calls.filter((c) => c === 'check')).toEqual(['check']);
+    // The seed the check's thread would have gone on to is never run.
+    expect(calls).not.toContain('seed 2');
   });
 });

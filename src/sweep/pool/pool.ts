@@ -44,6 +44,10 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
   async run(task: Task, seedTimeoutMs: number, signal?: AbortSignal): Promise<Result | SeedResult> {
     const started = this.#takeEarly(task);
     if (started) return this.#early!.follow(started, signal);
+    return this.#runNow(task, seedTimeoutMs, signal);
+  }
+
+  async #runNow(task: Task, seedTimeoutMs: number, signal?: AbortSignal): Promise<Result | SeedResult> {
     const timeout = AbortSignal.timeout(seedTimeoutMs);
     const broken = this.#broken.signal;
     try {
@@ -84,16 +88,27 @@ export class SeedPool<Task extends { seed: number } = SeedTask, Result extends S
   /**
    * Starts a sweep's first work now, for a caller that has the scenario's text but not yet its plan (the
    * sweep command: its threads are up before this thread has loaded the scenario's code): the start check,
-   * and one of `tasks` on each other thread, so that no thread waits for the plan (issue 32, P6). Only as
-   * many as there are threads, so none waits in the queue with its timeout running. A later startProblem of
-   * the same scenario, or run of the same task, takes what these started instead of starting it again.
+   * one of `tasks` on each other thread, and the next on the check's thread once the check passes, so that
+   * no thread waits for the plan (issue 32, P6). None waits in the queue with its timeout running. A later
+   * startProblem of the same scenario, or run of the same task, takes what these started instead of
+   * starting it again; a refused scenario's seed after the check is never run (the sweep ends on the refusal).
    */
   startEarly(scenario: ScenarioSource, tasks: readonly Task[], seedTimeoutMs: number): void {
     const stop = new AbortController();
     const problem = this.#startCheck(scenario, stop.signal);
     const runs = tasks
       .slice(0, this.threads - 1)
-      .map((task) => ({ task, result: this.run(task, seedTimeoutMs, stop.signal) }));
+      .map((task) => ({ task, result: this.#runNow(task, seedTimeoutMs, stop.signal) }));
+    // The check's thread goes on to the next seed as soon as the check passes, not when the plan is made.
+    const next = tasks[this.threads - 1];
+    if (next !== undefined) {
+      const afterCheck = problem.then((refusal) =>
+        refusal === null
+          ? this.#runNow(next, seedTimeoutMs, stop.signal)
+          : unfinishedSeed(next.seed, 'crashed', 'the scenario does not start'),
+      );
+      runs.push({ task: next, result: afterCheck });
+    }
     // Nobody awaits them when the plan refuses the scenario: a stop (only ever a taker's) is no unhandled rejection.
     for (const started of [problem, ...runs.map((r) => r.result)]) started.catch(() => undefined);
     /** A started promise, stopped by the taker's signal (which was not there to pass when it started). */
