@@ -112,7 +112,9 @@ export class PlatformClient {
     if (apiKey !== undefined) request.apiKey = apiKey;
     if (this.apiKey) request.apiKey = this.apiKey;
     try {
-      return this.transport.send(request).then(bodyOf) as Promise<R>;
+      const transport = this.transport;
+      if (transport.sendNow === undefined) return transport.send(request).then(bodyOf) as Promise<R>;
+      return Promise.resolve(bodyOf(transport.sendNow(request)) as R);
     } catch (error) {
       // As an async function would: a transport's failure is the promise's, never a throw; passed on as thrown.
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors

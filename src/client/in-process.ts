@@ -19,6 +19,10 @@ export class InProcessTransport implements Transport {
   }
 
   send(request: TransportRequest): Promise<TransportResponse> {
+    return Promise.resolve(this.sendNow(request));
+  }
+
+  sendNow(request: TransportRequest): TransportResponse {
     const response = this.#api.handle({
       method: request.method,
       path: request.path,
@@ -28,7 +32,7 @@ export class InProcessTransport implements Transport {
     });
     const answer: TransportResponse = { status: response.status, body: response.body };
     if (response.headers) answer.headers = { ...response.headers };
-    return Promise.resolve(answer);
+    return answer;
   }
 
   #headersFor(apiKey: string): Readonly<Record<string, string>> {

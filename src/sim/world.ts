@@ -1,7 +1,7 @@
 import type { Api } from '../api/dispatch.js';
 import { errorCode, PlatformClient } from '../client/client.js';
 import { WireContractError } from '../client/wire-check.js';
-import type { Transport, TransportResponse } from '../client/transport.js';
+import type { Transport, TransportRequest, TransportResponse } from '../client/transport.js';
 import { Rng } from '../kernel/rng.js';
 import { Scheduler } from '../kernel/scheduler.js';
 import type { Platform } from '../platform/index.js';
@@ -825,17 +825,19 @@ class CountingTransport {
       countAgentRequest(own, response, Math.floor(this.nowMs() / DAY_MS));
       return response;
     };
-    return {
-      send: (request) => {
-        try {
-          return this.inner.send(request).then(counted);
-        } catch (error) {
-          // As an async function would: a transport's throw is the promise's rejection, passed on as thrown.
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-          return Promise.reject(error);
-        }
-      },
+    const inner = this.inner;
+    const send = (request: TransportRequest): Promise<TransportResponse> => {
+      try {
+        return inner.send(request).then(counted);
+      } catch (error) {
+        // As an async function would: a transport's throw is the promise's rejection, passed on as thrown.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        return Promise.reject(error);
+      }
     };
+    if (inner.sendNow === undefined) return { send };
+    const sendNow = inner.sendNow.bind(inner);
+    return { send, sendNow: (request) => counted(sendNow(request)) };
   }
 }
 
