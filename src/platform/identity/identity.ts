@@ -10,6 +10,7 @@ import {
 } from '../../rules/identity/identity.js';
 import { UUID_PATTERN } from '../../kernel/ids.js';
 import type { Platform } from '../platform.js';
+import type { DeferredAccount } from '../../escrow/ledger.js';
 import type { Actor, Agent } from '../state.js';
 import { DAY_MS } from '../../rules/rate-limit.js';
 import { recordRateAction, requireRateSlot } from '../rate-limits.js';
@@ -30,7 +31,7 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
   const wallet = p.ledger.openDeferred('wallet', p.stream('wallets'));
   // The common fields written out, not spread in: a literal with a spread and more fields takes V8's slow
   // path and gives every record a hidden class of its own, which made every read of a record megamorphic.
-  const agent: Agent = {
+  const head = {
     id: base.id,
     apiKeyHash: base.apiKeyHash,
     apiKeyPrefix: base.apiKeyPrefix,
@@ -45,16 +46,21 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
     profileDownvotes: base.profileDownvotes,
     usage: base.usage,
     rateLog: base.rateLog,
-    kind: 'agent',
+    kind: 'agent' as const,
     handle: input.handle,
     bio: input.bio ?? null,
     tags: input.tags ? [...input.tags] : [],
     githubUrl: input.github_url ?? null,
     githubUsername: null,
     githubRepoUrl: null,
-    get walletAddress() {
-      return wallet.address;
-    },
+    [WALLET]: wallet,
+  };
+  // The address is one shared getter, defined in its place among the fields (copies, JSON and checkpoints
+  // list them in this order): a getter written in the literal would be a new function per record, and that
+  // puts every agent record in V8's slow dictionary mode. The fields after it are added in order, so every
+  // agent record keeps one fast hidden class.
+  Object.defineProperty(head, 'walletAddress', WALLET_ADDRESS);
+  const agent: Agent = Object.assign(head as typeof head & { readonly walletAddress: string }, {
     verificationCode: verificationCode(p.stream('verification-codes')),
     verified: false,
     verifiedAtMs: null,
@@ -69,11 +75,22 @@ export function register(p: Platform, input: RegisterInput): { agent: Agent; api
     wins: 0,
     losses: 0,
     draws: 0,
-  };
+  });
   indexAgent(p, agent);
   p.emit({ type: 'agent_registered', t: p.nowMs, agentId: agent.id, handle: agent.handle, elo: agent.elo });
   return { agent, apiKey: key };
 }
+
+/** A registered agent's deferred wallet: a symbol key, so no copy, JSON or checkpoint of the record lists it. */
+const WALLET = Symbol('wallet');
+
+/** The `walletAddress` of a registered agent's record: its deferred wallet's address, derived on first read. */
+const WALLET_ADDRESS: PropertyDescriptor = {
+  get(this: { [WALLET]: DeferredAccount }): string {
+    return this[WALLET].address;
+  },
+  enumerable: true,
+};
 
 function indexAgent(p: Platform, agent: Agent): void {
   p.state.agents.set(agent.id, agent);
