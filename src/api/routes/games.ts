@@ -12,7 +12,7 @@ import { requireAgent } from '../../platform/identity/identity.js';
 import * as C from '../contract/games.js';
 import { caller, implement, type Route } from '../types.js';
 import { gameDetail, gameSummary, historyRow, moveView, myTurnRow } from '../views.js';
-import { pagedList, resolved } from './paging.js';
+import { pagedList, pageOfKept, resolved } from './paging.js';
 
 /** Games (WIRE §4). Lists are newest first. */
 export const gameRoutes: Route[] = [
@@ -31,18 +31,15 @@ export const gameRoutes: Route[] = [
     return pagedList('games', games, query, (g) => gameSummary(platform, g));
   }),
   implement(C.myTurn, (ctx) => {
-    // Every agent polls this each heartbeat: one pass makes the page's rows and counts the rest, with no
-    // filtered list, page slice or page object between (each one more allocation per poll of a crowd).
+    // Every agent polls this each heartbeat: one pass makes the page's rows and counts the rest.
     const me = caller(ctx);
-    const { limit, offset } = resolved(ctx.query);
-    const games: ReturnType<typeof myTurnRow>[] = [];
-    let total = 0;
-    for (const g of liveGamesOf(ctx.platform, me.id)) {
-      if (!isAgentsTurn(g, me.id)) continue;
-      if (total >= offset && games.length < limit) games.push(myTurnRow(ctx.platform, g, me.id));
-      total++;
-    }
-    return { games, total };
+    const { rows, total } = pageOfKept(
+      liveGamesOf(ctx.platform, me.id),
+      ctx.query,
+      (g) => isAgentsTurn(g, me.id),
+      (g) => myTurnRow(ctx.platform, g, me.id),
+    );
+    return { games: rows, total };
   }),
   implement(C.gameHistory, (ctx) => {
     const me = caller(ctx);

@@ -13,6 +13,27 @@ export function page<T>(items: readonly T[], query: PageQuery): { items: T[]; to
   return { items: items.slice(offset, offset + limit), total: items.length };
 }
 
+/**
+ * `page` of the items `keep` accepts, each made into its row only when it is on the page: one pass, with no
+ * filtered list or page slice between, for the lists every agent polls each heartbeat.
+ */
+export function pageOfKept<T, R>(
+  items: Iterable<T>,
+  query: PageQuery,
+  keep: (item: T) => boolean,
+  row: (item: T) => R,
+): { rows: R[]; total: number } {
+  const { limit, offset } = resolved(query);
+  const rows: R[] = [];
+  let total = 0;
+  for (const item of items) {
+    if (!keep(item)) continue;
+    if (total >= offset && rows.length < limit) rows.push(row(item));
+    total++;
+  }
+  return { rows, total };
+}
+
 /** The real service's list shape: `{ <name>: [...views of one page], total, limit, offset }`. */
 export function pagedList<const N extends string, T, V>(
   name: N,

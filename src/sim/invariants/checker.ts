@@ -61,11 +61,7 @@ export abstract class Checker {
   protected abstract check(event: PlatformEvent): void;
 
   protected expect(condition: boolean, t: number, message: () => string): void {
-    this.checks++;
-    if (condition) return;
-    this.violationCount++;
-    if (this.violations.length < KEEP_VIOLATIONS)
-      this.violations.push({ t, event: this.eventIndex, message: message() });
+    if (!this.held(condition)) this.violated(t, message);
   }
 
   /**
@@ -78,11 +74,18 @@ export abstract class Checker {
     return condition;
   }
 
-  /** A check that `held` answered false for: counted, and kept among the first few. */
-  protected violated(t: number, message: string): void {
+  /**
+   * A check that `held` answered false for: counted, and kept among the first few (a message given as a
+   * function is written only then).
+   */
+  protected violated(t: number, message: string | (() => string)): void {
     this.violationCount++;
     if (this.violations.length < KEEP_VIOLATIONS)
-      this.violations.push({ t, event: this.eventIndex, message });
+      this.violations.push({
+        t,
+        event: this.eventIndex,
+        message: typeof message === 'string' ? message : message(),
+      });
   }
 
   /**
