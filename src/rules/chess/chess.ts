@@ -17,7 +17,7 @@
  *   Blocked-pawn dead positions are not detected (neither library detects them).
  * - Only standard chess: a FEN with Chess960 castling rights is rejected.
  */
-import type { Move, NormalMove, Role } from 'chessops';
+import type { CastlingSide, Move, NormalMove, Role } from 'chessops';
 import {
   attacks,
   between,
@@ -37,11 +37,13 @@ import {
   makeUci,
   moveEquals,
   opposite,
-  parseSquare,
   rookCastlesTo,
   squareFile,
   squareRank,
 } from 'chessops/util';
+import { keyHash, RepetitionWindow } from './repetitions.js';
+
+export { RepetitionWindow } from './repetitions.js';
 
 export type ColorName = 'white' | 'black';
 
@@ -50,8 +52,11 @@ export const STANDARD_START_FEN: string = INITIAL_FEN;
 /** Board state carried by a game: the chessops position plus what chessops does not track. */
 export interface Board {
   pos: Chess;
-  /** Times each position key was seen since the last irreversible move (see positionKey). */
-  repetitions: Map<string, number>;
+  /**
+   * Times each position key was seen since the last irreversible move (see positionKey). newBoard makes a
+   * RepetitionWindow; a board written as a literal may bring a Map, which becomes a window when counted.
+   */
+  repetitions: RepetitionWindow | Map<string, number>;
   /** Plies played on this board since newBoard (not derived from the FEN's fullmove number). */
   plies: number;
   /** What is known of the current position, each fact computed at most once (see factsOf). */
@@ -73,6 +78,8 @@ interface PositionFacts {
   fen: string | undefined;
   /** The repetition key: the FEN's first four fields. */
   key: string | undefined;
+  /** The key's keyHash, written with it. */
+  keyHash: number;
   /**
    * The move parseMove last returned for this position, with its mover's legal targets: legal here, so
    * playMove need not search again, and the move log reuses the targets.
@@ -126,8 +133,9 @@ const STANDARD_CASTLING = {
 export function newBoard(fen: string = STANDARD_START_FEN): Board {
   const pos = fen === STANDARD_START_FEN ? Chess.default() : Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
   assertStandardCastling(pos, fen);
-  const board: Board = { pos, repetitions: new Map(), plies: 0, facts: undefined };
-  board.repetitions.set(repetitionKey(board), 1);
+  const board: Board = { pos, repetitions: new RepetitionWindow(), plies: 0, facts: undefined };
+  const facts = factsOf(board);
+  windowOf(board).see(keyOf(facts), facts.keyHash);
   return board;
 }
 
@@ -156,6 +164,7 @@ function factsOf(board: Board): PositionFacts {
     movable: undefined,
     fen: undefined,
     key: undefined,
+    keyHash: 0,
     vouched: undefined,
     vouchedTargets: undefined,
   };
@@ -218,11 +227,6 @@ function quickContext(pos: Chess): Context {
 /** The context chessops would give, by quickContext: exported for its test. */
 export function quickContextOf(board: Board): Context {
   return quickContext(board.pos);
-}
-
-/** positionKey of the board's position, written once per position. */
-function repetitionKey(board: Board): string {
-  return keyOf(factsOf(board));
 }
 
 function isMovable(facts: PositionFacts): boolean {
@@ -391,11 +395,8 @@ export function sideToMove(board: Board): ColorName {
 
 export function currentFen(board: Board): string {
   const facts = factsOf(board);
-  if (facts.fen === undefined) {
-    const pos = facts.pos;
-    facts.fen = `${keyOf(facts)} ${Math.min(pos.halfmoves, 150)} ${Math.min(Math.max(pos.fullmoves, 1), 9999)}`;
-  }
-  return facts.fen;
+  if (facts.fen === undefined) writePositionTexts(facts);
+  return facts.fen!;
 }
 
 // --- writing FEN ----------------------------------------------------------------------------------------
@@ -404,70 +405,96 @@ export function currentFen(board: Board): string {
 
 /** The FEN's first four fields (positionKey), which the full FEN extends with the move counters. */
 function keyOf(facts: PositionFacts): string {
-  if (facts.key === undefined) {
-    const pos = facts.pos;
-    let at = writeBoardBytes(pos.board);
-    at = writeText(at, pos.turn === 'white' ? ' w ' : ' b ');
-    at = writeText(at, writeCastlingFen(pos));
-    const ep = legalEpSquare(pos, facts.ctx);
-    at = writeText(at, ep === undefined ? ' -' : ` ${makeSquare(ep)}`);
-    // One flat string out of a byte buffer: concatenated piece by piece, the key would be a rope of some
-    // forty pieces until first hashed, and a char-code array would be garbage on every move.
-    facts.key = KEY_BYTES.toString('latin1', 0, at);
-  }
-  return facts.key;
+  if (facts.key === undefined) writePositionTexts(facts);
+  return facts.key!;
 }
 
-/** Room for the longest key: 64 squares and 7 slashes, side, castling and en passant. */
-const KEY_BYTES = Buffer.alloc(128);
+/**
+ * Writes the position's FEN and key (its first four fields) at once: every position played needs both.
+ * One flat string comes out of a byte buffer, and the key is its start (V8 makes that a slice of it, no
+ * copy): concatenated piece by piece, the FEN would be a rope of some forty pieces until first read.
+ */
+function writePositionTexts(facts: PositionFacts): void {
+  const pos = facts.pos;
+  let at = writeBoardBytes(pos.board);
+  at = writeText(at, pos.turn === 'white' ? ' w ' : ' b ');
+  at = writeText(at, writeCastlingFen(pos));
+  const ep = legalEpSquare(pos, facts.ctx);
+  at = writeText(at, ep === undefined ? ' -' : ` ${makeSquare(ep)}`);
+  const keyLength = at;
+  FEN_BYTES[at++] = SPACE;
+  at = writeNumber(at, Math.min(pos.halfmoves, 150));
+  FEN_BYTES[at++] = SPACE;
+  at = writeNumber(at, Math.min(Math.max(pos.fullmoves, 1), 9999));
+  facts.fen = FEN_BYTES.toString('latin1', 0, at);
+  facts.key = facts.fen.slice(0, keyLength);
+  facts.keyHash = keyHash(FEN_BYTES, keyLength);
+}
+
+/** Room for the longest FEN: 64 squares and 7 slashes, side, castling, en passant and both counters. */
+const FEN_BYTES = Buffer.alloc(128);
 
 function writeText(at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) KEY_BYTES[at++] = text.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) FEN_BYTES[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** A counter's decimal digits (the counters are small non-negative integers). */
+function writeNumber(at: number, value: number): number {
+  if (value >= 10) at = writeNumber(at, Math.floor(value / 10));
+  FEN_BYTES[at++] = DIGIT_ZERO + (value % 10);
   return at;
 }
 
 /**
- * Ranks 8 to 1, files a to h, from the start of KEY_BYTES. Each rank's occupied squares are read from the
- * bits of its byte of the occupied set, so empty squares cost nothing and a run of them is one digit; an
- * occupied square's letter is found by testing its bit in the colour and role sets.
+ * Ranks 8 to 1, files a to h, from the start of FEN_BYTES. Each rank's occupied squares are read from the
+ * bits of its byte of the occupied set, so empty squares cost nothing and a run of them is one digit. An
+ * occupied square's letter is looked up by its colour and three role bits read from the same rank's bytes
+ * of three unions of role sets (see PIECE_LETTERS), rather than by testing each role's set in turn.
  */
 function writeBoardBytes(board: Chess['board']): number {
-  const occupied = board.occupied;
+  const { occupied, white, knight, bishop, rook, queen, king } = board;
+  const oneLo = knight.lo | rook.lo | king.lo;
+  const oneHi = knight.hi | rook.hi | king.hi;
+  const twoLo = bishop.lo | rook.lo;
+  const twoHi = bishop.hi | rook.hi;
+  const fourLo = queen.lo | king.lo;
+  const fourHi = queen.hi | king.hi;
   let at = 0;
   for (let rank = 7; rank >= 0; rank--) {
-    const row = ((rank < 4 ? occupied.lo : occupied.hi) >>> ((rank & 3) * 8)) & 0xff;
+    const high = rank >= 4;
+    const shift = (rank & 3) * 8;
+    const row = ((high ? occupied.hi : occupied.lo) >>> shift) & 0xff;
+    const whites = (high ? white.hi : white.lo) >>> shift;
+    const ones = (high ? oneHi : oneLo) >>> shift;
+    const twos = (high ? twoHi : twoLo) >>> shift;
+    const fours = (high ? fourHi : fourLo) >>> shift;
     let file = 0; // the first file not yet written
     for (let bits = row; bits !== 0; bits &= bits - 1) {
       const pieceFile = 31 - Math.clz32(bits & -bits);
-      if (pieceFile > file) KEY_BYTES[at++] = DIGIT_ZERO + pieceFile - file;
-      KEY_BYTES[at++] = pieceCode(board, rank * 8 + pieceFile);
+      if (pieceFile > file) FEN_BYTES[at++] = DIGIT_ZERO + pieceFile - file;
+      const letter =
+        (((whites >>> pieceFile) & 1) << 3) |
+        (((fours >>> pieceFile) & 1) << 2) |
+        (((twos >>> pieceFile) & 1) << 1) |
+        ((ones >>> pieceFile) & 1);
+      FEN_BYTES[at++] = PIECE_LETTERS[letter]!;
       file = pieceFile + 1;
     }
-    if (file < 8) KEY_BYTES[at++] = DIGIT_ZERO + 8 - file;
-    if (rank > 0) KEY_BYTES[at++] = SLASH;
+    if (file < 8) FEN_BYTES[at++] = DIGIT_ZERO + 8 - file;
+    if (rank > 0) FEN_BYTES[at++] = SLASH;
   }
   return at;
 }
 
 const DIGIT_ZERO = 48;
 const SLASH = 47;
-const PIECE_CODES = { white: [80, 78, 66, 82, 81, 75], black: [112, 110, 98, 114, 113, 107] } as const; // PNBRQK, pnbrqk
-
-/** The FEN letter of the piece on an occupied square. */
-function pieceCode(board: Chess['board'], square: number): number {
-  const codes = hasBit(board.white, square) ? PIECE_CODES.white : PIECE_CODES.black;
-  if (hasBit(board.pawn, square)) return codes[0];
-  if (hasBit(board.knight, square)) return codes[1];
-  if (hasBit(board.bishop, square)) return codes[2];
-  if (hasBit(board.rook, square)) return codes[3];
-  if (hasBit(board.queen, square)) return codes[4];
-  return codes[5];
-}
-
-/** SquareSet.has as one shift of the right word. */
-function hasBit(set: SquareSet, square: number): boolean {
-  return ((square < 32 ? set.lo >>> square : set.hi >>> (square - 32)) & 1) !== 0;
-}
+const SPACE = 32;
+/**
+ * FEN letters by colour (8 for White) and three role bits: 1 for a knight, rook or king, 2 for a bishop or
+ * rook, 4 for a queen or king, so a pawn is 0, N 1, B 2, R 3, Q 4 and K 5; 6 and 7 are never read.
+ */
+const PIECE_LETTERS = Uint8Array.from('pnbrqk..PNBRQK..', (letter) => letter.charCodeAt(0));
 
 /** Standard castling (the only kind newBoard admits) writes as KQkq; anything else goes to chessops. */
 function writeCastlingFen(pos: Chess): string {
@@ -496,13 +523,13 @@ function legalEpSquare(pos: Chess, ctx: Context): number | undefined {
 
 // --- parsing what agents send ----------------------------------------------------------------------------
 
-// O-O / 0-0 (digit zero, common from engines and humans) / o-o; one character throughout.
-const CASTLING_TEXT = /^([O0o])-\1(-\1)?$/;
-const UCI_TEXT = /^([a-h][1-8])([a-h][1-8])([qrbnQRBN])?$/;
-// The shape chessops' parseSan accepts for piece and pawn moves (it also takes long algebraic "Ng1-f3").
-const SAN_TEXT = /^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$/;
-// Check/mate marks and move-quality annotations; accepted and ignored, whether or not they are true.
-const ANNOTATIONS = /[+#!?]+$/;
+// The text shapes parseMove reads, each read by character codes (sanShapeOf, castlingTextSide, isPlainUci)
+// rather than a regular expression, since every move a SAN-writing agent sends passes through them. Castling:
+// O-O / 0-0 (digit zero, common from engines and humans) / o-o, one character throughout. UCI: two squares
+// and perhaps a promotion letter (qrbnQRBN). SAN: the shape chessops' parseSan accepts for piece and pawn
+// moves, /^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$/ (it also takes long
+// algebraic "Ng1-f3"). Check/mate marks and move-quality annotations (a trailing run of + # ! ?) are
+// accepted and ignored, whether or not they are true.
 
 const fail = (reason: string): ParsedMove => ({ ok: false, reason });
 
@@ -512,28 +539,89 @@ const fail = (reason: string): ParsedMove => ({ ok: false, reason });
  */
 export function parseMove(board: Board, text: string): ParsedMove {
   if (typeof text !== 'string') return fail('move must be a string');
-  if (isPlainUci(text)) {
-    // What UCI_TEXT would match on the text itself: nothing to trim, no annotation, not castling's text.
-    const promotion = text.length === 5 ? PROMOTION_ROLE[text[4]!.toLowerCase()] : undefined;
-    return parseUci(factsOf(board), uciSquare(text, 0), uciSquare(text, 2), promotion, text);
-  }
+  // UCI as engines send it, with nothing around it: nothing to trim, no annotation, not castling's text.
+  if (isPlainUci(text)) return parseUciText(factsOf(board), text, text);
   const trimmed = text.trim();
   if (trimmed === '') return fail('empty move');
   if (trimmed.length > MAX_MOVE_TEXT) return fail(`unparsable move "${trimmed.slice(0, MAX_MOVE_TEXT)}..."`);
-  const core = trimmed.replace(ANNOTATIONS, '');
+  const core = withoutAnnotations(trimmed);
   const facts = factsOf(board);
-  const castling = CASTLING_TEXT.exec(core);
-  if (castling) return parseCastling(facts, castling[2] === undefined ? 'h' : 'a', trimmed);
-  const uci = UCI_TEXT.exec(core);
-  if (uci) {
-    const promotion = uci[3] === undefined ? undefined : PROMOTION_ROLE[uci[3].toLowerCase()];
-    return parseUci(facts, parseSquare(uci[1]!)!, parseSquare(uci[2]!)!, promotion, trimmed);
-  }
-  const san = SAN_TEXT.exec(core);
-  if (san) {
-    return sanMove(facts, san) ?? fail(`illegal or ambiguous move "${trimmed}"`);
-  }
+  const castling = castlingTextSide(core);
+  if (castling !== undefined) return parseCastling(facts, castling, trimmed);
+  if (isPlainUci(core)) return parseUciText(facts, core, trimmed);
+  const san = sanShapeOf(core);
+  if (san !== undefined) return sanMove(facts, san) ?? fail(`illegal or ambiguous move "${trimmed}"`);
   return fail(`unparsable move "${trimmed}"`);
+}
+
+/** The text without its trailing run of check, mate and quality marks (+ # ! ?). */
+function withoutAnnotations(text: string): string {
+  let end = text.length;
+  while (end > 0 && ANNOTATION_MARKS.includes(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+const ANNOTATION_MARKS = '+#!?';
+
+/** The castling side the text names (O-O is 'h', O-O-O is 'a', in O, 0 or o throughout), else undefined. */
+function castlingTextSide(text: string): 'a' | 'h' | undefined {
+  const mark = text[0];
+  if (mark !== 'O' && mark !== '0' && mark !== 'o') return undefined;
+  if (text.length !== 3 && text.length !== 5) return undefined;
+  for (let at = 1; at < text.length; at += 2)
+    if (text[at] !== '-' || text[at + 1] !== mark) return undefined;
+  return text.length === 3 ? 'h' : 'a';
+}
+
+/** A piece or pawn move as SAN writes it (the groups of the SAN shape above); -1 for a hint not given. */
+interface SanShape {
+  role: Role;
+  fileHint: number;
+  rankHint: number;
+  to: number;
+  /** The promotion letter's piece; 'king' is read (the shape admits k) and refused by sanMove. */
+  promotion: Role | undefined;
+}
+
+/**
+ * The SAN shape of the text, or undefined when it has another. The shape has at most one reading: the
+ * text ends in a rank digit, a promotion letter, or '=' and one, which fixes where the target stands, and
+ * the piece letter, file, rank and separator before it are of four disjoint kinds in a fixed order.
+ */
+function sanShapeOf(text: string): SanShape | undefined {
+  let end = text.length;
+  let promotion: Role | undefined;
+  const last = text[end - 1]!;
+  if (!isRankDigit(text.charCodeAt(end - 1))) {
+    promotion = SAN_PROMOTION_LETTERS.includes(last) ? PROMOTION_ROLE[last.toLowerCase()] : undefined;
+    if (promotion === undefined) return undefined;
+    end -= text[end - 2] === '=' ? 2 : 1;
+  }
+  if (end < 2) return undefined;
+  const to = uciSquare(text, end - 2);
+  if (to < 0) return undefined;
+  const prefixEnd = end - 2;
+  let at = 0;
+  const role = at < prefixEnd ? PIECE_ROLE[text[at]!] : undefined;
+  if (role !== undefined) at++;
+  const fileHint = at < prefixEnd ? fileIndexOf(text.charCodeAt(at)) : -1;
+  if (fileHint >= 0) at++;
+  const rankHint = at < prefixEnd && isRankDigit(text.charCodeAt(at)) ? text.charCodeAt(at) - 49 : -1;
+  if (rankHint >= 0) at++;
+  if (at < prefixEnd && (text[at] === '-' || text[at] === 'x')) at++;
+  if (at !== prefixEnd) return undefined;
+  return { role: role ?? 'pawn', fileHint, rankHint, to, promotion };
+}
+
+const SAN_PROMOTION_LETTERS = 'nbrqkNBRQK';
+
+function isRankDigit(code: number): boolean {
+  return code >= 49 && code <= 56;
+}
+
+/** The file of a file letter's code (a = 0), or -1. */
+function fileIndexOf(code: number): number {
+  return code >= 97 && code <= 104 ? code - 97 : -1;
 }
 
 function parseCastling(facts: PositionFacts, side: 'a' | 'h', text: string): ParsedMove {
@@ -546,25 +634,17 @@ function parseCastling(facts: PositionFacts, side: 'a' | 'h', text: string): Par
   return targets ? vouch(facts, move, targets) : fail(`illegal move "${text}"`);
 }
 
-function parseUci(
-  facts: PositionFacts,
-  from: number,
-  to: number,
-  promotion: Role | undefined,
-  text: string,
-): ParsedMove {
-  const move: NormalMove = { from, to };
-  if (promotion !== undefined) move.promotion = promotion;
+/** The move of UCI-shaped text (see isPlainUci), legal or refused; `shown` is the text as errors quote it. */
+function parseUciText(facts: PositionFacts, text: string, shown: string): ParsedMove {
+  const move: NormalMove = { from: uciSquare(text, 0), to: uciSquare(text, 2) };
+  if (text.length === 5) move.promotion = PROMOTION_ROLE[text[4]!.toLowerCase()];
   // Both castling spellings (e1g1 and e1h1) are legal; normalizeMove maps e1g1 to chessops' e1h1.
   const targets = legalTargets(facts, move);
-  if (!targets) return fail(`illegal move "${text}"`);
+  if (!targets) return fail(`illegal move "${shown}"`);
   return vouch(facts, normalizeMove(facts.pos, move) as NormalMove, targets);
 }
 
-/**
- * Whether the text is UCI as engines send it, with nothing around it: two squares and perhaps a promotion
- * letter (UCI_TEXT's shape), read by character codes, so the usual move skips the regular expressions.
- */
+/** Whether the text is UCI's shape: two squares and perhaps a promotion letter, with nothing around it. */
 function isPlainUci(text: string): boolean {
   if (text.length !== 4 && text.length !== 5) return false;
   if (uciSquare(text, 0) < 0 || uciSquare(text, 2) < 0) return false;
@@ -604,44 +684,54 @@ const PROMOTION_ROLE: Record<string, Role> = { q: 'queen', r: 'rook', b: 'bishop
 const PIECE_ROLE: Record<string, Role> = { N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
 
 /**
- * The legal move a SAN_TEXT match names, or undefined when it is illegal or ambiguous. The rules of
- * chessops' parseSan (its answers are compared in test/property/chess.test.ts), judged in the cached
- * context: the piece letter (a pawn without one), optional from-file and from-rank hints, the target, and a
- * promotion exactly when a pawn reaches the back rank. A pawn without a file hint moves along its file.
- * Only pieces that reach the target by a push or an attack qualify, so a king named onto its own rook's
- * square (chessops' castling move) is not castling in SAN.
+ * The legal move a SAN shape names, or undefined when it is illegal or ambiguous. The rules of chessops'
+ * parseSan (its answers are compared in test/property/chess.test.ts), judged in the cached context: the
+ * piece letter (a pawn without one), optional from-file and from-rank hints, the target, and a promotion
+ * exactly when a pawn reaches the back rank. A pawn without a file hint moves along its file. Only pieces
+ * that reach the target by a push or an attack qualify, so a king named onto its own rook's square
+ * (chessops' castling move) is not castling in SAN. The candidates are kept as the two words of a square
+ * set: the SquareSet methods would make a set per step.
  */
-function sanMove(facts: PositionFacts, match: RegExpExecArray): ParsedMove | undefined {
-  const pos = facts.pos;
-  const [, pieceLetter, fileHint, rankHint, target, promotionLetter] = match;
-  const role: Role = pieceLetter === undefined ? 'pawn' : PIECE_ROLE[pieceLetter]!;
-  const to = parseSquare(target!)!;
-  const promotion = promotionLetter === undefined ? undefined : PROMOTION_ROLE[promotionLetter.toLowerCase()];
+function sanMove(facts: PositionFacts, shape: SanShape): ParsedMove | undefined {
+  const { role, rankHint, to, promotion } = shape;
   if ((promotion !== undefined) !== (role === 'pawn' && BACKRANKS(to)) || promotion === 'king')
     return undefined;
-  let candidates = pos.board.pieces(pos.turn, role);
-  const file = fileHint ?? (role === 'pawn' ? target![0] : undefined);
-  if (file !== undefined) candidates = candidates.intersect(SquareSet.fromFile(file.charCodeAt(0) - 97));
-  if (rankHint !== undefined)
-    candidates = candidates.intersect(SquareSet.fromRank(rankHint.charCodeAt(0) - 49));
-  const pushes = role === 'pawn' ? SquareSet.fromFile(squareFile(to)) : SquareSet.empty();
-  candidates = candidates.intersect(
-    pushes.union(attacks({ color: opposite(pos.turn), role }, to, pos.board.occupied)),
-  );
-  let from: number | undefined;
-  let fromTargets: SquareSet | undefined;
-  // Stepped through by first() and withoutFirst(): SquareSet's for-of is a generator, a frame per candidate.
-  for (let rest = candidates; rest.nonEmpty(); rest = rest.withoutFirst()) {
-    const candidate = rest.first()!;
-    const targets = destsOf(facts, candidate);
-    if (!targets.has(to)) continue;
-    if (from !== undefined) return undefined;
-    from = candidate;
-    fromTargets = targets;
+  const pos = facts.pos;
+  const board = pos.board;
+  const own = board[pos.turn];
+  const kind = board[role];
+  // The squares from which such a piece reaches the target: a pawn's pushes come along its file.
+  const reach = attacks({ color: opposite(pos.turn), role }, to, board.occupied);
+  const file = shape.fileHint >= 0 ? shape.fileHint : role === 'pawn' ? squareFile(to) : -1;
+  const pushes = role === 'pawn' ? FILE_MASK << squareFile(to) : 0;
+  let lo = own.lo & kind.lo & (reach.lo | pushes);
+  let hi = own.hi & kind.hi & (reach.hi | pushes);
+  if (file >= 0) {
+    lo &= FILE_MASK << file;
+    hi &= FILE_MASK << file;
   }
-  if (from === undefined) return undefined;
+  if (rankHint >= 0) {
+    lo = rankHint < 4 ? lo & (0xff << (rankHint * 8)) : 0;
+    hi = rankHint < 4 ? 0 : hi & (0xff << ((rankHint - 4) * 8));
+  }
+  let from = -1;
+  let fromTargets: SquareSet | undefined;
+  for (let word = 0; word < 2; word++) {
+    for (let bits = word === 0 ? lo : hi; bits !== 0; bits &= bits - 1) {
+      const candidate = lowestSquare(bits, word === 0 ? 0 : 32);
+      const targets = destsOf(facts, candidate);
+      if (!targets.has(to)) continue;
+      if (from >= 0) return undefined;
+      from = candidate;
+      fromTargets = targets;
+    }
+  }
+  if (from < 0) return undefined;
   return vouch(facts, promotion === undefined ? { from, to } : { from, to, promotion }, fromTargets!);
 }
+
+/** File a's squares in one word of a square set (four ranks); shifted left by a file's index for that file. */
+const FILE_MASK = 0x01010101;
 
 /**
  * The move route's body carries move_san and/or move_uci. Either alone is parsed leniently (parseMove
@@ -686,9 +776,12 @@ export function playMove(board: Board, move: Move): PlayedMove {
   if (move !== before.vouched && !pos.isLegal(move, before.ctx))
     throw new Error(`playMove: illegal move ${makeUci(move)} in ${currentFen(board)}`);
   const color = pos.turn;
-  const uci = toWireUci(board, move);
-  const sanBody = writeSanBody(before, move as NormalMove);
-  pos.play(move);
+  const normal = move as NormalMove;
+  const side = castlingSide(pos, normal);
+  const uci = makeUci(side === undefined ? normal : { from: normal.from, to: kingCastlesTo(color, side) });
+  const role = roleAt(pos.board, normal.from);
+  const sanBody = writeSanBody(before, normal, role, side);
+  playLegal(pos, normal, role, side);
   board.plies += 1;
   const after = factsOf(board);
   const isCheck = after.ctx.checkers.nonEmpty();
@@ -712,11 +805,120 @@ export function playMove(board: Board, move: Move): PlayedMove {
  * finished game's moves (a PGN export), on a board of its own.
  */
 export function playForSan(board: Board, move: NormalMove): string {
-  const sanBody = writeSanBody(factsOf(board), move);
-  board.pos.play(move);
+  const pos = board.pos;
+  const side = castlingSide(pos, move);
+  const role = roleAt(pos.board, move.from);
+  const sanBody = writeSanBody(factsOf(board), move, role, side);
+  playLegal(pos, move, role, side);
   const after = factsOf(board);
   if (after.ctx.checkers.isEmpty()) return sanBody;
   return isMovable(after) ? `${sanBody}+` : `${sanBody}#`;
+}
+
+/**
+ * chessops' play for a legal normal move of standard chess (the mover's role and castling side given, as
+ * playMove has them already): each set the move changes is replaced once, by a xor of the squares it
+ * changes on, where chessops' take and set look the pieces up again and replace a set per square.
+ * test/property/chess.test.ts and the chess differential compare the positions reached.
+ */
+function playLegal(pos: Chess, move: NormalMove, role: Role, side: CastlingSide | undefined): void {
+  const turn = pos.turn;
+  const epSquare = pos.epSquare;
+  pos.epSquare = undefined;
+  pos.halfmoves += 1;
+  if (turn === 'black') pos.fullmoves += 1;
+  pos.turn = opposite(turn);
+  const { from, to } = move;
+  if (side !== undefined) {
+    playCastling(pos, turn, from, side);
+    return;
+  }
+  const board = pos.board;
+  const them = opposite(turn);
+  const captured = hasBit(board[them], to) ? roleAt(board, to) : undefined;
+  if (captured !== undefined) {
+    toggle(board, them, lowBit(to), highBit(to));
+    toggle(board, captured, lowBit(to), highBit(to));
+    pos.halfmoves = 0;
+    if (captured === 'rook') pos.castles.discardRook(to);
+  }
+  // The occupied set loses `from` and gains `to`, unless a capture left `to` occupied.
+  const landedLo = captured === undefined ? lowBit(to) : 0;
+  const landedHi = captured === undefined ? highBit(to) : 0;
+  toggle(board, 'occupied', lowBit(from) | landedLo, highBit(from) | landedHi);
+  const movedLo = lowBit(from) | lowBit(to);
+  const movedHi = highBit(from) | highBit(to);
+  toggle(board, turn, movedLo, movedHi);
+  const landing = move.promotion ?? role;
+  if (landing === role) toggle(board, role, movedLo, movedHi);
+  else {
+    toggle(board, role, lowBit(from), highBit(from));
+    toggle(board, landing, lowBit(to), highBit(to));
+  }
+  if (role === 'pawn') playPawnRules(pos, move, epSquare);
+  else if (role === 'rook') pos.castles.discardRook(from);
+  else if (role === 'king') pos.castles.discardColor(turn);
+}
+
+/** A pawn move's own rules, after the pawn moved: the clock reset, en passant taken, or made possible. */
+function playPawnRules(pos: Chess, move: NormalMove, epSquare: number | undefined): void {
+  const { from, to } = move;
+  pos.halfmoves = 0;
+  if (to === epSquare) {
+    const taken = to + (pos.turn === 'white' ? 8 : -8); // the side that moved is no longer pos.turn
+    toggle(pos.board, pos.turn, lowBit(taken), highBit(taken));
+    toggle(pos.board, 'pawn', lowBit(taken), highBit(taken));
+    toggle(pos.board, 'occupied', lowBit(taken), highBit(taken));
+  }
+  if (Math.abs(from - to) === 16 && from >= 8 && from <= 55) pos.epSquare = (from + to) >> 1;
+}
+
+/** chessops' castling: the king to its castled square, the rook of the castles' record beside it. */
+function playCastling(pos: Chess, turn: ColorName, king: number, side: CastlingSide): void {
+  const board = pos.board;
+  const rook = pos.castles.rook[turn][side]!;
+  const kingTo = kingCastlesTo(turn, side);
+  const rookTo = rookCastlesTo(turn, side);
+  const kingLo = lowBit(king) ^ lowBit(kingTo);
+  const kingHi = highBit(king) ^ highBit(kingTo);
+  const rookLo = lowBit(rook) ^ lowBit(rookTo);
+  const rookHi = highBit(rook) ^ highBit(rookTo);
+  toggle(board, 'king', kingLo, kingHi);
+  toggle(board, 'rook', rookLo, rookHi);
+  toggle(board, turn, kingLo ^ rookLo, kingHi ^ rookHi);
+  toggle(board, 'occupied', kingLo ^ rookLo, kingHi ^ rookHi);
+  pos.castles.discardColor(turn);
+}
+
+/** A square's bit in the low word of a square set (squares 0 to 31), else 0. */
+function lowBit(square: number): number {
+  return square < 32 ? 1 << square : 0;
+}
+
+/** A square's bit in the high word of a square set (squares 32 to 63), else 0. */
+function highBit(square: number): number {
+  return square < 32 ? 0 : 1 << (square - 32);
+}
+
+/** Replaces one of the board's sets (SquareSets are immutable) by itself with the given squares toggled. */
+function toggle(board: Chess['board'], name: ColorName | Role | 'occupied', lo: number, hi: number): void {
+  const set = board[name];
+  board[name] = new SquareSet(set.lo ^ lo, set.hi ^ hi);
+}
+
+/** The role of the piece on an occupied square. */
+function roleAt(board: Chess['board'], square: number): Role {
+  if (hasBit(board.pawn, square)) return 'pawn';
+  if (hasBit(board.knight, square)) return 'knight';
+  if (hasBit(board.bishop, square)) return 'bishop';
+  if (hasBit(board.rook, square)) return 'rook';
+  if (hasBit(board.queen, square)) return 'queen';
+  return 'king';
+}
+
+/** SquareSet.has as one shift of the right word. */
+function hasBit(set: SquareSet, square: number): boolean {
+  return ((square < 32 ? set.lo >>> square : set.hi >>> (square - 32)) & 1) !== 0;
 }
 
 const SAN_LETTER: Readonly<Record<Role, string>> = {
@@ -734,11 +936,14 @@ const SAN_LETTER: Readonly<Record<Role, string>> = {
  * kind could also legally reach the target (the file when it tells them apart, else the rank, else both);
  * 'x' on a capture; the target; '=' and the piece of a promotion.
  */
-function writeSanBody(facts: PositionFacts, move: NormalMove): string {
+function writeSanBody(
+  facts: PositionFacts,
+  move: NormalMove,
+  role: Role,
+  side: CastlingSide | undefined,
+): string {
   const pos = facts.pos;
-  const side = castlingSide(pos, move);
   if (side !== undefined) return side === 'h' ? 'O-O' : 'O-O-O';
-  const role = pos.board.getRole(move.from)!;
   const capture =
     pos.board.occupied.has(move.to) || (role === 'pawn' && squareFile(move.from) !== squareFile(move.to));
   let san =
@@ -777,14 +982,20 @@ function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): str
 
 function recordRepetition(board: Board): void {
   // After a capture or pawn move (clock reset) no earlier position can recur: forget them, which keeps
-  // the map as small as the fifty-move window.
-  const key = repetitionKey(board);
-  if (board.pos.halfmoves === 0) {
-    board.repetitions.clear();
-    board.repetitions.set(key, 1);
-  } else {
-    board.repetitions.set(key, (board.repetitions.get(key) ?? 0) + 1);
-  }
+  // the window as small as the fifty-move rule allows.
+  const facts = factsOf(board);
+  const key = keyOf(facts);
+  if (board.pos.halfmoves === 0) windowOf(board).restart(key, facts.keyHash);
+  else windowOf(board).see(key, facts.keyHash);
+}
+
+/** The board's repetition counts as a window, a literal board's Map moved into one the first time. */
+function windowOf(board: Board): RepetitionWindow {
+  const counts = board.repetitions;
+  if (counts instanceof RepetitionWindow) return counts;
+  const window = RepetitionWindow.of(counts);
+  board.repetitions = window;
+  return window;
 }
 
 /**
@@ -816,7 +1027,9 @@ function hasPawnRookOrQueen(board: Chess['board']): boolean {
 }
 
 function isThreefold(board: Board): boolean {
-  return (board.repetitions.get(repetitionKey(board)) ?? 0) >= REPETITION_LIMIT;
+  const facts = factsOf(board);
+  const key = keyOf(facts);
+  return (windowOf(board).countOf(key, facts.keyHash) ?? 0) >= REPETITION_LIMIT;
 }
 
 /** Promotion order inside legalMoves: strongest first. */

@@ -5,6 +5,7 @@ import {
   currentFen,
   newBoard,
   playMove,
+  RepetitionWindow,
   STANDARD_START_FEN,
   type Board,
   type PlayedMove,
@@ -156,7 +157,7 @@ export class GameRecord implements Game {
       else last = { played: playMove(live.board, entry.move), entry };
     });
     live.board.plies = saved.moves.count;
-    live.board.repetitions = new Map(saved.repetitions);
+    live.board.repetitions = RepetitionWindow.of(saved.repetitions);
     const lastMove = last as { played: PlayedMove; entry: LoggedMove } | null;
     if (lastMove !== null) {
       const [moveId] = moveIds.idsAt([lastMove.entry.idOrdinal]);
