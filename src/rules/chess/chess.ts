@@ -25,6 +25,7 @@ import {
   kingAttacks,
   knightAttacks,
   pawnAttacks,
+  ray,
   rookAttacks,
 } from 'chessops/attacks';
 import { Chess, castlingSide, normalizeMove, type Context } from 'chessops/chess';
@@ -192,7 +193,10 @@ function quickContext(pos: Chess): Context {
   const diagonalHi = board.bishop.hi | board.queen.hi;
   const snipersLo = them.lo & ((rooks.lo & straight) | (bishops.lo & diagonal));
   const snipersHi = them.hi & ((rooks.hi & straightHi) | (bishops.hi & diagonalHi));
-  let blockers = SquareSet.empty();
+  const occupiedLo = board.occupied.lo;
+  const occupiedHi = board.occupied.hi;
+  let blockersLo = 0;
+  let blockersHi = 0;
   let checkersLo =
     them.lo &
     ((knightAttacks(king).lo & board.knight.lo) |
@@ -203,21 +207,24 @@ function quickContext(pos: Chess): Context {
     ((knightAttacks(king).hi & board.knight.hi) |
       (kingAttacks(king).hi & board.king.hi) |
       (pawnAttacks(pos.turn, king).hi & board.pawn.hi));
-  for (let bits = snipersLo; bits !== 0; bits &= bits - 1) {
-    const sniper = lowestSquare(bits, 0);
-    const inBetween = between(king, sniper).intersect(board.occupied);
-    if (inBetween.isEmpty()) checkersLo |= 1 << sniper;
-    else if (!inBetween.moreThanOne()) blockers = blockers.union(inBetween);
-  }
-  for (let bits = snipersHi; bits !== 0; bits &= bits - 1) {
-    const sniper = lowestSquare(bits, 32);
-    const inBetween = between(king, sniper).intersect(board.occupied);
-    if (inBetween.isEmpty()) checkersHi |= 1 << (sniper - 32);
-    else if (!inBetween.moreThanOne()) blockers = blockers.union(inBetween);
+  // Each sniper with nothing between it and the king checks; with one piece between, that piece blocks.
+  for (let word = 0; word < 2; word++) {
+    for (let bits = word === 0 ? snipersLo : snipersHi; bits !== 0; bits &= bits - 1) {
+      const sniper = lowestSquare(bits, word === 0 ? 0 : 32);
+      const inLo = BETWEEN_LO[king * 64 + sniper]! & occupiedLo;
+      const inHi = BETWEEN_HI[king * 64 + sniper]! & occupiedHi;
+      if ((inLo | inHi) === 0) {
+        if (word === 0) checkersLo |= 1 << sniper;
+        else checkersHi |= 1 << (sniper - 32);
+      } else if (inHi === 0 ? (inLo & (inLo - 1)) === 0 : inLo === 0 && (inHi & (inHi - 1)) === 0) {
+        blockersLo |= inLo;
+        blockersHi |= inHi;
+      }
+    }
   }
   return {
     king,
-    blockers,
+    blockers: new SquareSet(blockersLo, blockersHi),
     checkers: new SquareSet(checkersLo, checkersHi),
     variantEnd: false,
     mustCapture: false,
@@ -246,9 +253,9 @@ function hasLegalMove(facts: PositionFacts): boolean {
   const own = pos.board[pos.turn];
   const others = own.diff(pos.board.king);
   for (let bits = others.lo; bits !== 0; bits &= bits - 1)
-    if (pos.dests(lowestSquare(bits, 0), facts.ctx).nonEmpty()) return true;
+    if (pieceTargets(facts, lowestSquare(bits, 0)).nonEmpty()) return true;
   for (let bits = others.hi; bits !== 0; bits &= bits - 1)
-    if (pos.dests(lowestSquare(bits, 32), facts.ctx).nonEmpty()) return true;
+    if (pieceTargets(facts, lowestSquare(bits, 32)).nonEmpty()) return true;
   const king = facts.ctx.king;
   return king !== undefined && destsOf(facts, king).nonEmpty();
 }
@@ -294,11 +301,66 @@ function hasSquareOutside(set: SquareSet, outside: SquareSet): boolean {
  * (test/property/chess.test.ts).
  */
 function destsOf(facts: PositionFacts, from: number): SquareSet {
-  if (from !== facts.ctx.king) return facts.pos.dests(from, facts.ctx);
+  if (from !== facts.ctx.king) return pieceTargets(facts, from);
   const targets = kingTargets(facts.pos, from);
   const rooks = facts.pos.castles.rook[facts.pos.turn];
   if (rooks.a === undefined && rooks.h === undefined) return targets;
   return targets.union(castlingTargets(facts, 'a')).union(castlingTargets(facts, 'h'));
+}
+
+/**
+ * chessops' dests for a piece other than the king, worked out on the two words of the sets: the piece's
+ * pseudo-legal targets off its own side's squares; in check by one piece, only the squares that capture
+ * or block it (none in double check); a pinned piece only along its line to the king. A pawn when an
+ * en-passant capture may be possible goes to chessops, whose rule for it tries the capture.
+ */
+function pieceTargets(facts: PositionFacts, from: number): SquareSet {
+  const { pos, ctx } = facts;
+  const board = pos.board;
+  const own = board[pos.turn];
+  const king = ctx.king;
+  if (!hasBit(own, from)) return SquareSet.empty();
+  const role = roleAt(board, from);
+  if (king === undefined || role === 'king' || (role === 'pawn' && pos.epSquare !== undefined))
+    return pos.dests(from, ctx);
+  const pseudo =
+    role === 'pawn' ? pawnTargets(pos, from) : attacks({ color: pos.turn, role }, from, board.occupied);
+  let lo = pseudo.lo & ~own.lo;
+  let hi = pseudo.hi & ~own.hi;
+  const checkers = ctx.checkers;
+  if ((checkers.lo | checkers.hi) !== 0) {
+    if (checkers.moreThanOne()) return SquareSet.empty();
+    const checker = checkers.lo !== 0 ? lowestSquare(checkers.lo, 0) : lowestSquare(checkers.hi, 32);
+    lo &= BETWEEN_LO[checker * 64 + king]! | lowBit(checker);
+    hi &= BETWEEN_HI[checker * 64 + king]! | highBit(checker);
+  }
+  if (hasBit(ctx.blockers, from)) {
+    lo &= RAY_LO[from * 64 + king]!;
+    hi &= RAY_HI[from * 64 + king]!;
+  }
+  return new SquareSet(lo, hi);
+}
+
+/** chessops' pawn targets without en passant: captures of the other side's pieces, a step, a double step. */
+function pawnTargets(pos: Chess, from: number): SquareSet {
+  const board = pos.board;
+  const captures = pawnAttacks(pos.turn, from);
+  const them = board[opposite(pos.turn)];
+  let lo = captures.lo & them.lo;
+  let hi = captures.hi & them.hi;
+  const delta = pos.turn === 'white' ? 8 : -8;
+  const step = from + delta;
+  if (step >= 0 && step < 64 && !hasBit(board.occupied, step)) {
+    lo |= lowBit(step);
+    hi |= highBit(step);
+    const double = step + delta;
+    const canDouble = pos.turn === 'white' ? from < 16 : from >= 48;
+    if (canDouble && !hasBit(board.occupied, double)) {
+      lo |= lowBit(double);
+      hi |= highBit(double);
+    }
+  }
+  return new SquareSet(lo, hi);
 }
 
 /**
@@ -352,16 +414,46 @@ function isAttacked(pos: Chess, square: number, occupied: SquareSet): boolean {
   if (meets(knightAttacks(square), board.knight, them)) return true;
   if (meets(kingAttacks(square), board.king, them)) return true;
   if (meets(pawnAttacks(pos.turn, square), board.pawn, them)) return true;
-  const rooks = board.rooksAndQueens();
-  if (meets(ROOK_LINES[square]!, rooks, them) && meets(rookAttacks(square, occupied), rooks, them))
-    return true;
-  const bishops = board.bishopsAndQueens();
-  return meets(BISHOP_LINES[square]!, bishops, them) && meets(bishopAttacks(square, occupied), bishops, them);
+  // The other side's sliders as words: rooksAndQueens() and bishopsAndQueens() would make two sets a call.
+  const queen = board.queen;
+  const rooksLo = them.lo & (board.rook.lo | queen.lo);
+  const rooksHi = them.hi & (board.rook.hi | queen.hi);
+  const lines = ROOK_LINES[square]!;
+  if (((lines.lo & rooksLo) | (lines.hi & rooksHi)) !== 0) {
+    const reach = rookAttacks(square, occupied);
+    if (((reach.lo & rooksLo) | (reach.hi & rooksHi)) !== 0) return true;
+  }
+  const bishopsLo = them.lo & (board.bishop.lo | queen.lo);
+  const bishopsHi = them.hi & (board.bishop.hi | queen.hi);
+  const diagonals = BISHOP_LINES[square]!;
+  if (((diagonals.lo & bishopsLo) | (diagonals.hi & bishopsHi)) === 0) return false;
+  const reach = bishopAttacks(square, occupied);
+  return ((reach.lo & bishopsLo) | (reach.hi & bishopsHi)) !== 0;
 }
 
 /** Whether the three sets have a square in common. */
 function meets(a: SquareSet, b: SquareSet, c: SquareSet): boolean {
   return ((a.lo & b.lo & c.lo) | (a.hi & b.hi & c.hi)) !== 0;
+}
+
+/**
+ * chessops' between(a, b) for every pair of squares (index a * 64 + b), as the two words of the set: the
+ * squares strictly between two squares on one line, else none. Read instead of a SquareSet made per sniper.
+ */
+const BETWEEN_LO = new Int32Array(64 * 64);
+const BETWEEN_HI = new Int32Array(64 * 64);
+/** chessops' ray(a, b) the same way: the whole line through two squares, else none (a pinned piece's way). */
+const RAY_LO = new Int32Array(64 * 64);
+const RAY_HI = new Int32Array(64 * 64);
+for (let a = 0; a < 64; a++) {
+  for (let b = 0; b < 64; b++) {
+    const squares = between(a, b);
+    BETWEEN_LO[a * 64 + b] = squares.lo;
+    BETWEEN_HI[a * 64 + b] = squares.hi;
+    const line = ray(a, b);
+    RAY_LO[a * 64 + b] = line.lo;
+    RAY_HI[a * 64 + b] = line.hi;
+  }
 }
 
 /** Each square's rook and bishop lines on an empty board: a slider elsewhere cannot attack it. */
@@ -502,13 +594,19 @@ function writeCastlingFen(pos: Chess): string {
   if (rights.lo === 0 && rights.hi === 0) return '-';
   if ((rights.lo & ~STANDARD_ROOK_CORNERS.lo) !== 0 || (rights.hi & ~STANDARD_ROOK_CORNERS.hi) !== 0)
     return makeCastlingFen(pos.board, rights);
-  let fen = '';
-  if (rights.has(7)) fen += 'K';
-  if (rights.has(0)) fen += 'Q';
-  if (rights.has(63)) fen += 'k';
-  if (rights.has(56)) fen += 'q';
-  return fen;
+  const index =
+    (rights.lo & 0x80 ? 8 : 0) |
+    (rights.lo & 1 ? 4 : 0) |
+    (rights.hi >>> 31 ? 2 : 0) |
+    (rights.hi & 0x01000000 ? 1 : 0);
+  return CASTLING_FIELDS[index]!;
 }
+
+/** The castling field by four bits, K (h1) 8, Q (a1) 4, k (h8) 2, q (a8) 1: read, not concatenated per move. */
+const CASTLING_FIELDS = Array.from(
+  { length: 16 },
+  (_, bits) => (bits & 8 ? 'K' : '') + (bits & 4 ? 'Q' : '') + (bits & 2 ? 'k' : '') + (bits & 1 ? 'q' : ''),
+);
 
 const STANDARD_ROOK_CORNERS = SquareSet.fromSquare(0).with(7).with(56).with(63);
 
@@ -568,8 +666,7 @@ function castlingTextSide(text: string): 'a' | 'h' | undefined {
   const mark = text[0];
   if (mark !== 'O' && mark !== '0' && mark !== 'o') return undefined;
   if (text.length !== 3 && text.length !== 5) return undefined;
-  for (let at = 1; at < text.length; at += 2)
-    if (text[at] !== '-' || text[at + 1] !== mark) return undefined;
+  for (let at = 1; at < text.length; at += 2) if (text[at] !== '-' || text[at + 1] !== mark) return undefined;
   return text.length === 3 ? 'h' : 'a';
 }
 
@@ -972,7 +1069,7 @@ function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): str
   let rivals = attacks({ color: pos.turn, role }, move.to, pos.board.occupied)
     .intersect(pos.board.pieces(pos.turn, role))
     .without(move.from);
-  for (const rival of rivals) if (!pos.dests(rival, facts.ctx).has(move.to)) rivals = rivals.without(rival);
+  for (const rival of rivals) if (!pieceTargets(facts, rival).has(move.to)) rivals = rivals.without(rival);
   if (rivals.isEmpty()) return '';
   const sameFile = rivals.intersects(SquareSet.fromFile(squareFile(move.from)));
   const sameRank = rivals.intersects(SquareSet.fromRank(squareRank(move.from)));
@@ -1111,10 +1208,11 @@ function countBelow(set: SquareSet, square: number): number {
   return popcount(set.lo) + (square === 32 ? 0 : popcount(set.hi & (0xffffffff >>> (64 - square))));
 }
 
+/** The number of set bits of a 32-bit word, by adding neighbouring counts (no loop over the bits). */
 function popcount(bits: number): number {
-  let n = 0;
-  for (let b = bits; b !== 0; b &= b - 1) n++;
-  return n;
+  const pairs = bits - ((bits >>> 1) & 0x55555555);
+  const nibbles = (pairs & 0x33333333) + ((pairs >>> 2) & 0x33333333);
+  return Math.imul((nibbles + (nibbles >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The set's square at ascending index `n`. */
