@@ -20,7 +20,7 @@ type Viewer = Agent | Human | null;
  */
 class ItemShelf<T extends Post | Reply> {
   /** The item each slot was filled for: a slot is trusted only for the very object it was made from. */
-  readonly #items: T[] = [];
+  readonly #items: (T | undefined)[] = [];
   readonly #authors: (Agent | Human)[] = [];
   readonly #createdAt: string[] = [];
 
@@ -35,6 +35,14 @@ class ItemShelf<T extends Post | Reply> {
   #fill(p: Platform, item: T): { author: Agent | Human; createdAt: string } {
     const author = actorById(p, item.authorId)!;
     const createdAt = toIso(item.createdAtMs);
+    // Slots are filled in whatever order items are viewed; the lists are padded so they never have holes
+    // (a list written far past its end is kept as a slow dictionary). A padded slot's item is undefined,
+    // so its placeholder author and text are never read.
+    for (let seq = this.#items.length; seq < item.seq; seq++) {
+      this.#items.push(undefined);
+      this.#authors.push(author);
+      this.#createdAt.push('');
+    }
     this.#items[item.seq] = item;
     this.#authors[item.seq] = author;
     this.#createdAt[item.seq] = createdAt;

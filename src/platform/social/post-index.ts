@@ -31,11 +31,8 @@ class RankedOrder {
   readonly #buckets = new Map<number, Post[]>();
   /** The scores that have a bucket, ascending. */
   readonly #scores: number[] = [];
-  /**
-   * Each member's score as indexed, at its post's seq (a hole for a post that is no member): where to find
-   * it when its counts change. A list, not a map: every like and reply is looked up here by each order.
-   */
-  readonly #scoreBySeq: (number | undefined)[] = [];
+  /** Each member's score as indexed, by post seq: where to find it when its counts change. */
+  readonly #scoreBySeq = new Map<number, number>();
 
   constructor(sort: RankedSort, posts: readonly Post[]) {
     this.sort = sort;
@@ -44,13 +41,13 @@ class RankedOrder {
 
   add(post: Post): void {
     const score = rankScore(this.sort, post);
-    this.#scoreBySeq[post.seq] = score;
+    this.#scoreBySeq.set(post.seq, score);
     insertBySeq(this.#bucket(score), post);
   }
 
   /** Moves a member whose score changed since it was indexed; ignores posts that are not members. */
   refresh(post: Post): void {
-    const previous = this.#scoreBySeq[post.seq];
+    const previous = this.#scoreBySeq.get(post.seq);
     if (previous === undefined || previous === rankScore(this.sort, post)) return;
     this.#take(previous, post);
     this.add(post);
