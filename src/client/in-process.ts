@@ -37,6 +37,9 @@ export class InProcessTransport implements Transport {
       headers: request.apiKey ? this.#headersFor(request.apiKey) : NO_HEADERS,
       body: request.body,
     });
+    // The route table's answer is made for this request alone; only its headers are copied, and only when
+    // there are any (a quota warning, a 429's wait): nearly every answer is passed on as it is.
+    if (response.headers === undefined && response.text === undefined) return response;
     const answer: TransportResponse = { status: response.status, body: response.body };
     if (response.headers) answer.headers = { ...response.headers };
     return answer;
