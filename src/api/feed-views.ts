@@ -2,31 +2,28 @@ import { toIso } from '../kernel/clock.js';
 import { invariant } from '../kernel/errors.js';
 import { actorById } from '../platform/identity/actors.js';
 import type { Platform } from '../platform/platform.js';
-import type { Activity, Agent, Game, Human, Notification, Post, Reply } from '../platform/state.js';
+import type { Activity, Game, Notification, Post, Reply } from '../platform/state.js';
 import type * as F from './contract/feed.js';
 import type * as Q from './contract/search.js';
-import { authorRef, createdAtText, hasLiked, postView, replyView } from './social-views.js';
+import type { SocialViews } from './social-views.js';
 
 /**
  * Wire views of the feed, notifications, activity and search (WIRE §9-§11), built on the social views.
- * The post views that add a field to `postView` repeat its fields as one flat literal (no spreads: see
- * `postView`); their contract types make the compiler catch one that falls out of step.
+ * The post views that add a field to `SocialViews.post` repeat its fields as one flat literal (no spreads:
+ * see `SocialViews.post`); their contract types make the compiler catch one that falls out of step.
  */
-type Viewer = Agent | Human | null;
-
 /** GET /api/feed/posts/{id}: the post and every reply of it (all depths, oldest first). */
 export function postDetailView(
-  p: Platform,
   post: Post,
   replies: readonly Reply[],
-  viewer: Viewer,
+  views: SocialViews,
 ): { post: F.PostDetail } {
   const detail: F.PostDetail = {
     id: post.id,
     post_id: post.id,
     content: post.content,
     post_type: post.postType,
-    author: authorRef(p, post.authorId),
+    author: views.postAuthor(post),
     chess_game_id: post.chessGameId,
     tournament_id: post.tournamentId,
     repost_of_post_id: post.repostOfPostId,
@@ -34,23 +31,23 @@ export function postDetailView(
     like_count: post.likesCount,
     replies_count: post.repliesCount,
     reply_count: post.repliesCount,
-    has_liked: hasLiked(p, viewer, post.id),
-    created_at: createdAtText(post),
-    replies: replies.map((reply) => replyView(p, reply, viewer)),
+    has_liked: views.hasLiked(post.id),
+    created_at: views.postCreatedAt(post),
+    replies: replies.map((reply) => views.reply(reply)),
   };
   return { post: detail };
 }
 
 /** WIRE §9 (EX): a notification's post carries `game_preview` when it names a game. */
-export function notifiedPostView(p: Platform, post: Post, viewer: Viewer): F.NotifiedPost {
+export function notifiedPostView(p: Platform, post: Post, views: SocialViews): F.NotifiedPost {
   const game = post.chessGameId === null ? undefined : p.state.games.get(post.chessGameId);
-  if (!game) return postView(p, post, viewer);
+  if (!game) return views.post(post);
   return {
     id: post.id,
     post_id: post.id,
     content: post.content,
     post_type: post.postType,
-    author: authorRef(p, post.authorId),
+    author: views.postAuthor(post),
     chess_game_id: post.chessGameId,
     tournament_id: post.tournamentId,
     repost_of_post_id: post.repostOfPostId,
@@ -58,8 +55,8 @@ export function notifiedPostView(p: Platform, post: Post, viewer: Viewer): F.Not
     like_count: post.likesCount,
     replies_count: post.repliesCount,
     reply_count: post.repliesCount,
-    has_liked: hasLiked(p, viewer, post.id),
-    created_at: createdAtText(post),
+    has_liked: views.hasLiked(post.id),
+    created_at: views.postCreatedAt(post),
     game_preview: gamePreview(game),
   };
 }
@@ -69,23 +66,23 @@ function gamePreview(game: Game): F.GamePreview {
 }
 
 /** A notification about a post: a mention in it, or a post about one of the caller's games. */
-export function postNoteView(p: Platform, note: Notification, viewer: Viewer): F.PostNote {
+export function postNoteView(p: Platform, note: Notification, views: SocialViews): F.PostNote {
   return {
     post_id: note.postId,
-    post: notifiedPostView(p, p.state.posts.get(note.postId)!, viewer),
+    post: notifiedPostView(p, p.state.posts.get(note.postId)!, views),
     created_at: toIso(note.atMs),
   };
 }
 
 /** A notification a reply carries: it names the reply and the root post the reply belongs to. */
-export function replyNoteView(p: Platform, note: Notification, viewer: Viewer): F.ReplyNote {
+export function replyNoteView(p: Platform, note: Notification, views: SocialViews): F.ReplyNote {
   invariant(note.replyId !== null, `notification ${note.type} #${note.seq} names no reply`);
   const reply = p.state.replies.get(note.replyId)!;
   return {
     post_id: reply.postId,
     reply_id: reply.id,
-    reply: replyView(p, reply, viewer),
-    post: notifiedPostView(p, p.state.posts.get(reply.postId)!, viewer),
+    reply: views.reply(reply),
+    post: notifiedPostView(p, p.state.posts.get(reply.postId)!, views),
     created_at: toIso(note.atMs),
   };
 }
@@ -94,9 +91,9 @@ export function replyNoteView(p: Platform, note: Notification, viewer: Viewer): 
 export function mentionNoteView(
   p: Platform,
   note: Notification,
-  viewer: Viewer,
+  views: SocialViews,
 ): F.PostNote | F.ReplyMentionNote {
-  return note.replyId === null ? postNoteView(p, note, viewer) : replyMentionNoteView(p, note, viewer);
+  return note.replyId === null ? postNoteView(p, note, views) : replyMentionNoteView(p, note, views);
 }
 
 /**
@@ -104,28 +101,28 @@ export function mentionNoteView(
  * answers `post_id` naming `post.author`, and with the root post there it answered the root's author (itself,
  * when the reply was on its own post) about words it never wrote.
  */
-function replyMentionNoteView(p: Platform, note: Notification, viewer: Viewer): F.ReplyMentionNote {
+function replyMentionNoteView(p: Platform, note: Notification, views: SocialViews): F.ReplyMentionNote {
   invariant(note.replyId !== null, `notification ${note.type} #${note.seq} names no reply`);
   const reply = p.state.replies.get(note.replyId)!;
   const root = p.state.posts.get(reply.postId)!;
   return {
     post_id: root.id,
     reply_id: reply.id,
-    reply: replyView(p, reply, viewer),
-    post: mentionInReplyView(p, reply, root, viewer),
+    reply: views.reply(reply),
+    post: mentionInReplyView(p, reply, root, views),
     created_at: toIso(note.atMs),
   };
 }
 
 /** The mentioning reply in the post shape: its own author, text, counts and time; the thread's type and game. */
-function mentionInReplyView(p: Platform, reply: Reply, root: Post, viewer: Viewer): F.MentionInReply {
+function mentionInReplyView(p: Platform, reply: Reply, root: Post, views: SocialViews): F.MentionInReply {
   const game = root.chessGameId === null ? undefined : p.state.games.get(root.chessGameId);
   const view: F.MentionInReply = {
     id: reply.id,
     post_id: root.id,
     content: reply.content,
     post_type: root.postType,
-    author: authorRef(p, reply.authorId),
+    author: views.replyAuthor(reply),
     chess_game_id: root.chessGameId,
     tournament_id: root.tournamentId,
     repost_of_post_id: root.repostOfPostId,
@@ -133,8 +130,8 @@ function mentionInReplyView(p: Platform, reply: Reply, root: Post, viewer: Viewe
     like_count: reply.likesCount,
     replies_count: reply.repliesCount,
     reply_count: reply.repliesCount,
-    has_liked: hasLiked(p, viewer, reply.id),
-    created_at: createdAtText(reply),
+    has_liked: views.hasLiked(reply.id),
+    created_at: views.replyCreatedAt(reply),
   };
   if (game) view.game_preview = gamePreview(game);
   return view;

@@ -16,7 +16,7 @@ import type { Agent, Human, Post } from '../platform/state.js';
 import type * as A from './contract/agents.js';
 import type * as H from './contract/humans.js';
 import type * as S from './contract/system.js';
-import { createdAtText, hasLiked, postView } from './social-views.js';
+import { SocialViews } from './social-views.js';
 import { agentRef } from './views.js';
 
 /**
@@ -81,13 +81,13 @@ export function profileView(p: Platform, a: Agent): A.AgentProfile {
   };
 }
 
-export function recentPostView(p: Platform, post: Post, viewer: Agent | Human | null): A.RecentPost {
+export function recentPostView(post: Post, views: SocialViews): A.RecentPost {
   return {
     id: post.id,
     content: post.content,
     post_type: post.postType,
-    created_at: createdAtText(post),
-    has_liked: hasLiked(p, viewer, post.id),
+    created_at: views.postCreatedAt(post),
+    has_liked: views.hasLiked(post.id),
     likes_count: post.likesCount,
     replies_count: post.repliesCount,
   };
@@ -95,9 +95,10 @@ export function recentPostView(p: Platform, post: Post, viewer: Agent | Human | 
 
 /** The whole profile response; `your_vote` only when a key was sent (WIRE §3: "present when authed"). */
 export function profileResponse(p: Platform, a: Agent, viewer: Agent | Human | null): A.ProfileResponse {
+  const views = new SocialViews(p, viewer);
   const response: A.ProfileResponse = {
     profile: profileView(p, a),
-    recent_posts: recentPostsOf(p, a).map((post) => recentPostView(p, post, viewer)),
+    recent_posts: recentPostsOf(p, a).map((post) => recentPostView(post, views)),
   };
   if (viewer !== null) response.your_vote = standingVote(p, viewer.id, a.id);
   return response;
@@ -135,7 +136,7 @@ export function humanProfile(p: Platform, human: Human, recentPosts: readonly Po
     social_score: socialScoreOf(p, human),
     created_at: toIso(human.createdAtMs),
     agents: agentsOwnedBy(p, human).map(agentRef),
-    recent_posts: recentPosts.map((post) => postView(p, post)),
+    recent_posts: new SocialViews(p, null).posts(recentPosts),
   };
 }
 

@@ -13,6 +13,13 @@ export class InProcessTransport implements Transport {
    * request, and the route table only reads the headers.
    */
   readonly #headersByKey = new Map<string, Readonly<Record<string, string>>>();
+  /**
+   * The key and headers of the last request: most requests come from the agent that sent the one before
+   * (a heartbeat is a run of them), and comparing the key string the client keeps costs less than looking
+   * it up among thousands.
+   */
+  #lastKey: string | undefined = undefined;
+  #lastHeaders: Readonly<Record<string, string>> = NO_HEADERS;
 
   constructor(api: Api) {
     this.#api = api;
@@ -30,17 +37,23 @@ export class InProcessTransport implements Transport {
       headers: request.apiKey ? this.#headersFor(request.apiKey) : NO_HEADERS,
       body: request.body,
     });
+    // The route table's answer is made for this request alone; only its headers are copied, and only when
+    // there are any (a quota warning, a 429's wait): nearly every answer is passed on as it is.
+    if (response.headers === undefined && response.text === undefined) return response;
     const answer: TransportResponse = { status: response.status, body: response.body };
     if (response.headers) answer.headers = { ...response.headers };
     return answer;
   }
 
   #headersFor(apiKey: string): Readonly<Record<string, string>> {
+    if (apiKey === this.#lastKey) return this.#lastHeaders;
     let headers = this.#headersByKey.get(apiKey);
     if (headers === undefined) {
       headers = Object.freeze({ authorization: `Bearer ${apiKey}` });
       this.#headersByKey.set(apiKey, headers);
     }
+    this.#lastKey = apiKey;
+    this.#lastHeaders = headers;
     return headers;
   }
 }

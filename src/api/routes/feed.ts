@@ -6,7 +6,7 @@ import { listNotifications } from '../../platform/social/notifications.js';
 import type { NotificationType } from '../../platform/state.js';
 import * as C from '../contract/feed.js';
 import { activityView, mentionNoteView, postDetailView, postNoteView, replyNoteView } from '../feed-views.js';
-import { postView } from '../social-views.js';
+import { SocialViews } from '../social-views.js';
 import { actorCaller, implement, type Route } from '../types.js';
 import { pagedList, resolved } from './paging.js';
 
@@ -20,17 +20,17 @@ export const feedRoutes: Route[] = [
       limit,
       offset,
     });
-    return { posts: posts.map((post) => postView(platform, post, actor)), total, limit, offset };
+    return { posts: new SocialViews(platform, actor).posts(posts), total, limit, offset };
   }),
   implement(C.feedPost, ({ platform, actor, params }) => {
     const post = requirePost(platform, params['id']!);
-    return postDetailView(platform, post, repliesOf(platform, post.id), actor);
+    return postDetailView(post, repliesOf(platform, post.id), new SocialViews(platform, actor));
   }),
   implement(C.unseen, (ctx) => {
     const me = actorCaller(ctx);
     const { posts, cursorAtMs } = serveUnseen(ctx.platform, me, resolved(ctx.query).limit);
     return {
-      posts: posts.map((post) => postView(ctx.platform, post, me)),
+      posts: new SocialViews(ctx.platform, me).posts(posts),
       cursor_updated_to: cursorAtMs === null ? null : toIso(cursorAtMs),
       count: posts.length,
     };
@@ -48,10 +48,11 @@ export const feedRoutes: Route[] = [
       sinceMs: since,
       types: platformTypes(ctx.query.types),
     });
+    const views = new SocialViews(p, me);
     return {
-      mentions: lists.mentions.map((note) => mentionNoteView(p, note, me)),
-      game_posts: lists.game_posts.map((note) => postNoteView(p, note, me)),
-      replies_to_my_posts: lists.replies.map((note) => replyNoteView(p, note, me)),
+      mentions: lists.mentions.map((note) => mentionNoteView(p, note, views)),
+      game_posts: lists.game_posts.map((note) => postNoteView(p, note, views)),
+      replies_to_my_posts: lists.replies.map((note) => replyNoteView(p, note, views)),
     };
   }),
   implement(C.activity, (ctx) => {

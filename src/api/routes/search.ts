@@ -2,7 +2,7 @@ import { searchDirectReplies, searchPostsPage, searchThread } from '../../platfo
 import * as C from '../contract/search.js';
 import { DEFAULT_SORT } from '../contract/feed.js';
 import { textRef } from '../feed-views.js';
-import { postView, replyView } from '../social-views.js';
+import { SocialViews } from '../social-views.js';
 import { implement, type Route } from '../types.js';
 import { pagedList, resolved } from './paging.js';
 
@@ -19,7 +19,7 @@ export const searchRoutes: Route[] = [
     });
     return {
       query: query.q,
-      posts: found.posts.map((post) => postView(platform, post, actor)),
+      posts: new SocialViews(platform, actor).posts(found.posts),
       total: found.total,
       limit,
       offset,
@@ -33,8 +33,9 @@ export const searchRoutes: Route[] = [
       query.sort ?? DEFAULT_SORT,
     );
     const postRef = textRef(post);
+    const views = new SocialViews(platform, actor);
     const row = (reply: (typeof replies)[number]): C.ReplyHit => ({
-      reply: replyView(platform, reply, actor),
+      reply: views.reply(reply),
       post: postRef,
     });
     const page = pagedList('replies', replies, query, row);
@@ -55,8 +56,9 @@ export const searchRoutes: Route[] = [
     );
     const parentRef = textRef(parent);
     const postRef = textRef(post);
+    const views = new SocialViews(platform, actor);
     const row = (reply: (typeof replies)[number]): C.ThreadHit => ({
-      reply: replyView(platform, reply, actor),
+      reply: views.reply(reply),
       parent_reply: parentRef,
       post: postRef,
     });

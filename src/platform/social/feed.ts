@@ -28,7 +28,8 @@ export function feedPage(p: Platform, query: FeedQuery): FeedPage {
     // Made at its size: a list grown by push is copied as it grows, on every poll of the feed.
     const newest = ids.length - 1 - query.offset;
     const newestFirst = new Array<Post>(Math.max(0, Math.min(query.limit, newest + 1)));
-    for (let i = 0; i < newestFirst.length; i++) newestFirst[i] = postAt(p, newest - i);
+    const index = postIndex(p);
+    for (let i = 0; i < newestFirst.length; i++) newestFirst[i] = index.postAt(newest - i);
     return { posts: newestFirst, total: ids.length };
   }
   const view = postIndex(p).typeView(query.postType ?? null);
@@ -57,20 +58,17 @@ export interface UnseenBatch {
  */
 export function serveUnseen(p: Platform, actor: Agent | Human, limit: number): UnseenBatch {
   const before = p.state.unseenCursor.get(actor.id) ?? null;
+  const index = postIndex(p);
   const step = unseenStep(
     before,
     p.state.postIds.length,
     limit,
-    (seq) => postAt(p, seq).authorId === actor.id,
+    (seq) => index.postAt(seq).authorId === actor.id,
   );
-  const posts = step.served.map((seq) => postAt(p, seq));
+  const posts = step.served.map((seq) => index.postAt(seq));
   if (posts.length > 0) {
     p.state.unseenCursor.set(actor.id, step.cursor!);
     p.emit({ type: 'unseen_served', t: p.nowMs, actorId: actor.id, postIds: posts.map((post) => post.id) });
   }
-  return { posts, cursorAtMs: step.cursor === null ? null : postAt(p, step.cursor).createdAtMs };
-}
-
-function postAt(p: Platform, seq: number): Post {
-  return p.state.posts.get(p.state.postIds[seq]!)!;
+  return { posts, cursorAtMs: step.cursor === null ? null : index.postAt(step.cursor).createdAtMs };
 }

@@ -20,7 +20,15 @@ export class LikeIndex {
   }
 
   has(actorId: string, targetId: string): boolean {
-    return this.#targetsByActor.get(actorId)?.has(targetId) ?? false;
+    return this.likedBy(actorId).has(targetId);
+  }
+
+  /**
+   * The ids of everything one actor has liked, live (not a copy): a response that lists many posts asks
+   * once for its viewer, then reads each row's `has_liked` off the set.
+   */
+  likedBy(actorId: string): ReadonlySet<string> {
+    return this.#targetsByActor.get(actorId) ?? NOTHING_LIKED;
   }
 
   /** One event of the log, handed on by the platform's listener (see derived-index.ts). */
@@ -37,6 +45,8 @@ export class LikeIndex {
     targets.add(targetId);
   }
 }
+
+const NOTHING_LIKED: ReadonlySet<string> = new Set();
 
 /** The kind createPlatform registers: built from the state on its first read, then following the event log. */
 export const LIKE_INDEX = followingIndex('likes', LikeIndex);

@@ -26,7 +26,7 @@ export type RankedSort = Exclude<FeedSort, 'recent'>;
  * buckets from the highest score, skipping whole buckets before its offset.
  */
 class RankedOrder {
-  readonly #sort: RankedSort;
+  readonly sort: RankedSort;
   /** Member posts by score as indexed, each bucket oldest first. */
   readonly #buckets = new Map<number, Post[]>();
   /** The scores that have a bucket, ascending. */
@@ -35,12 +35,12 @@ class RankedOrder {
   readonly #scoreBySeq = new Map<number, number>();
 
   constructor(sort: RankedSort, posts: readonly Post[]) {
-    this.#sort = sort;
+    this.sort = sort;
     for (const post of posts) this.add(post);
   }
 
   add(post: Post): void {
-    const score = rankScore(this.#sort, post);
+    const score = rankScore(this.sort, post);
     this.#scoreBySeq.set(post.seq, score);
     insertBySeq(this.#bucket(score), post);
   }
@@ -48,7 +48,7 @@ class RankedOrder {
   /** Moves a member whose score changed since it was indexed; ignores posts that are not members. */
   refresh(post: Post): void {
     const previous = this.#scoreBySeq.get(post.seq);
-    if (previous === undefined || previous === rankScore(this.#sort, post)) return;
+    if (previous === undefined || previous === rankScore(this.sort, post)) return;
     this.#take(previous, post);
     this.add(post);
   }
@@ -124,7 +124,8 @@ export class PostView {
   readonly #accepts: (post: Post) => boolean;
   /** Accepted posts, oldest first. */
   readonly #members: Post[] = [];
-  readonly #orders = new Map<RankedSort, RankedOrder>();
+  /** The rank orders asked of this view so far (at most one per ranked sort), walked on every change. */
+  readonly #orders: RankedOrder[] = [];
   /** Posts (by seq) already judged by the filter. */
   #scanned = 0;
   /** Position in the index's change log up to which this view is current. */
@@ -149,28 +150,27 @@ export class PostView {
     return posts;
   }
 
-  /** Judges the posts created since the last read; new members join every rank order at their place. */
-  admitNew(postAt: (seq: number) => Post, postCount: number): void {
-    for (; this.#scanned < postCount; this.#scanned++) {
-      const post = postAt(this.#scanned);
+  /** Judges the posts created since the last read (`posts` is every post, by seq); new members join every rank order. */
+  admitNew(posts: readonly Post[]): void {
+    for (; this.#scanned < posts.length; this.#scanned++) {
+      const post = posts[this.#scanned]!;
       if (!this.#accepts(post)) continue;
       this.#members.push(post);
-      for (const order of this.#orders.values()) order.add(post);
+      for (const order of this.#orders) order.add(post);
     }
   }
 
-  /** A post's counts changed: each rank order that holds it moves it. */
-  refresh(post: Post): void {
-    for (const order of this.#orders.values()) order.refresh(post);
+  /** Posts whose counts changed (`changed` from `start` on): each rank order moves those it holds. */
+  refresh(changed: readonly Post[], start: number): void {
+    for (const order of this.#orders)
+      for (let i = start; i < changed.length; i++) order.refresh(changed[i]!);
   }
 
   /** A rank order is built the first time it is asked for, from the members as they are then. */
   #ranked(sort: RankedSort): RankedOrder {
-    let order = this.#orders.get(sort);
-    if (order === undefined) {
-      order = new RankedOrder(sort, this.#members);
-      this.#orders.set(sort, order);
-    }
+    for (const order of this.#orders) if (order.sort === sort) return order;
+    const order = new RankedOrder(sort, this.#members);
+    this.#orders.push(order);
     return order;
   }
 }
@@ -198,6 +198,12 @@ export class PostIndex {
   readonly #searchViews = new Map<string, PostView>();
   /** Lower-cased content by post seq, filled in creation order as search views need it. */
   readonly #lowerContent: string[] = [];
+  /**
+   * Every post by seq, filled in creation order as reads need them: the feed, its views and its unseen
+   * batches walk posts by position, and finding each by its id cost two lookups (its id, then the post).
+   * Posts are only ever added, and never replaced.
+   */
+  readonly #bySeq: Post[] = [];
 
   constructor(p: Platform, limits: PostIndexLimits = POST_INDEX_LIMITS) {
     this.#p = p;
@@ -249,11 +255,24 @@ export class PostIndex {
 
   /** New posts first, then the count changes since the view's cursor (re-applying a change is harmless). */
   #current(view: PostView): PostView {
-    const state = this.#p.state;
-    view.admitNew((seq) => state.posts.get(state.postIds[seq]!)!, state.postIds.length);
-    for (let i = view.cursor - this.#logStart; i < this.#changes.length; i++) view.refresh(this.#changes[i]!);
+    view.admitNew(this.#everyPost());
+    view.refresh(this.#changes, view.cursor - this.#logStart);
     view.cursor = this.#logEnd();
     return view;
+  }
+
+  /** The post of a creation-order position (its seq), which must exist. */
+  postAt(seq: number): Post {
+    const bySeq = this.#bySeq;
+    return seq < bySeq.length ? bySeq[seq]! : this.#everyPost()[seq]!;
+  }
+
+  /** Every post by seq, caught up with the posts created since the last read. */
+  #everyPost(): readonly Post[] {
+    const bySeq = this.#bySeq;
+    const { posts, postIds } = this.#p.state;
+    while (bySeq.length < postIds.length) bySeq.push(posts.get(postIds[bySeq.length]!)!);
+    return bySeq;
   }
 
   /** Drops the views that lag more than half the log behind (rebuilt when next read), then the entries every view has seen. */
@@ -270,9 +289,7 @@ export class PostIndex {
 
   #lowerContentOf(post: Post): string {
     const lower = this.#lowerContent;
-    const state = this.#p.state;
-    while (lower.length <= post.seq)
-      lower.push(state.posts.get(state.postIds[lower.length]!)!.content.toLowerCase());
+    while (lower.length <= post.seq) lower.push(this.postAt(lower.length).content.toLowerCase());
     return lower[post.seq]!;
   }
 }
