@@ -26,7 +26,12 @@ export class ApiError extends Error {
   constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
     const payload = (body ?? {}) as { message?: string; retry_after?: unknown };
     const code = errorCode(body);
+    // A refusal (4xx) is an answer the agent handles, not a fault: its stack (a promise's `then`, in the
+    // client) says nothing, and capturing it was most of what a crowd's refused requests cost an agent.
+    const stackFrames = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(`${status} ${code}: ${payload.message ?? ''}`);
+    Error.stackTraceLimit = stackFrames;
     this.status = status;
     this.code = code;
     this.body = body;
