@@ -62,11 +62,10 @@ export interface TurnMoves {
   /** The position after `move`, valid until the next call (the capture look reads it, and may try moves on it). */
   after(move: MoveCode): MailBoard;
   /**
-   * The squares the side to move attacks on the board `after` last returned, each ray up to and with its
-   * first piece, as square-masks' two words: the capture look asks who takes on a square only where any
-   * piece does.
+   * The other side's pieces that the side to move attacks on the board `after` last returned, as
+   * square-masks' two words: the capture look asks who takes a piece only where any piece does.
    */
-  attacksAfter(into: { lo: number; hi: number }): void;
+  attackedPiecesAfter(into: { lo: number; hi: number }): void;
 }
 
 /** The legal moves of a plain FEN's position, or undefined when the text is not the platform's plain form. */
@@ -134,7 +133,7 @@ const TURN: TurnMoves = {
     playOn(LOOK, move, castlingWing(POSITION, move));
     return LOOK;
   },
-  attacksAfter: (into) => {
+  attackedPiecesAfter: (into) => {
     const white = LOOK.turn === WHITE;
     const occLo = LOOK.whiteLo | LOOK.blackLo;
     const occHi = LOOK.whiteHi | LOOK.blackHi;
@@ -146,8 +145,8 @@ const TURN: TurnMoves = {
       occLo,
       occHi,
     );
-    into.lo = DANGER_LO;
-    into.hi = DANGER_HI;
+    into.lo = DANGER_LO & (white ? LOOK.blackLo : LOOK.whiteLo);
+    into.hi = DANGER_HI & (white ? LOOK.blackHi : LOOK.whiteHi);
   },
 };
 
