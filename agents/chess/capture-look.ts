@@ -76,8 +76,13 @@ export function gainOfMove(turn: TurnMoves, move: MoveCode): number {
 
 /** netGainOf for a legal move of a turn read by fen-moves.ts, on its boards (no chessops position is made). */
 export function netGainOfMove(turn: TurnMoves, move: MoveCode): number {
-  return gainOfMove(turn, move) - bestWinOn(turn.after(move));
+  const after = turn.after(move);
+  turn.attackedPiecesAfter(ATTACKED);
+  return gainOfMove(turn, move) - bestWinOn(after, ATTACKED.lo, ATTACKED.hi);
 }
+
+/** The mover's pieces its opponent attacks after a move netGainOfMove looks at. */
+const ATTACKED = { lo: 0, hi: 0 };
 
 /** What the side to move in `pos` wins by its best single capture or promotion (chess-eval's bestOneMoveWin). */
 export function bestWinOf(pos: Chess): number {
@@ -95,23 +100,33 @@ const RECAPTURERS = new Int8Array(16);
  * The best of the side to move's gainful moves: a capture of a piece other than the king (its value, and the
  * queen's gain over the pawn when a pawn takes on the last rank), en passant, a pawn pushed to promote. Each
  * nets its gain less the moved piece when the other side can legally take it back on that square. A move
- * that cannot beat the best so far is not tried, so its legality is never asked.
+ * that cannot beat the best so far is not tried, so its legality is never asked (and the best does not
+ * depend on the order of the tries). Captures are looked for only on the squares `targetsLo`/`targetsHi`
+ * (all, when not given): most pieces stand where nothing attacks them, and a sweep of the mover's attacks
+ * is cheaper than asking each square who attacks it.
  */
-function bestWinOn(b: MailBoard): number {
+function bestWinOn(b: MailBoard, targetsLo = -1, targetsHi = -1): number {
   let best = 0;
-  for (let to = 0; to < 64; to++) {
-    const target = b.cells[to]!;
-    if (target === 0 || sign(target) === b.turn || Math.abs(target) === KING) continue;
-    const count = attackersOf(b.cells, to, b.turn, CAPTURERS);
-    for (let i = 0; i < count; i++) {
-      const from = CAPTURERS[i]!;
-      const landing = promotes(b.cells[from]!, to) ? QUEEN : Math.abs(b.cells[from]!);
-      const gain = VALUE[Math.abs(target)]! + VALUE[landing]! - VALUE[Math.abs(b.cells[from]!)]!;
-      if (gain > best) best = Math.max(best, gain - lossAfter(b, from, to, -1, landing));
-    }
-  }
+  for (let bits = targetsLo; bits !== 0; bits &= bits - 1)
+    best = bestCaptureOn(b, 31 - Math.clz32(bits & -bits), best);
+  for (let bits = targetsHi; bits !== 0; bits &= bits - 1)
+    best = bestCaptureOn(b, 63 - Math.clz32(bits & -bits), best);
   best = Math.max(best, bestEnPassant(b, best));
   return Math.max(best, bestPromotionPush(b, best));
+}
+
+/** The best so far, or a capture of the piece on `to` that beats it. */
+function bestCaptureOn(b: MailBoard, to: number, best: number): number {
+  const target = b.cells[to]!;
+  if (target === 0 || sign(target) === b.turn || Math.abs(target) === KING) return best;
+  const count = attackersOf(b.cells, to, b.turn, CAPTURERS);
+  for (let i = 0; i < count; i++) {
+    const from = CAPTURERS[i]!;
+    const landing = promotes(b.cells[from]!, to) ? QUEEN : Math.abs(b.cells[from]!);
+    const gain = VALUE[Math.abs(target)]! + VALUE[landing]! - VALUE[Math.abs(b.cells[from]!)]!;
+    if (gain > best) best = Math.max(best, gain - lossAfter(b, from, to, -1, landing));
+  }
+  return best;
 }
 
 function bestEnPassant(b: MailBoard, best: number): number {

@@ -61,6 +61,11 @@ export interface TurnMoves {
   san(move: MoveCode): string;
   /** The position after `move`, valid until the next call (the capture look reads it, and may try moves on it). */
   after(move: MoveCode): MailBoard;
+  /**
+   * The other side's pieces that the side to move attacks on the board `after` last returned, as
+   * square-masks' two words: the capture look asks who takes a piece only where any piece does.
+   */
+  attackedPiecesAfter(into: { lo: number; hi: number }): void;
 }
 
 /** The legal moves of a plain FEN's position, or undefined when the text is not the platform's plain form. */
@@ -128,6 +133,21 @@ const TURN: TurnMoves = {
     playOn(LOOK, move, castlingWing(POSITION, move));
     return LOOK;
   },
+  attackedPiecesAfter: (into) => {
+    const white = LOOK.turn === WHITE;
+    const occLo = LOOK.whiteLo | LOOK.blackLo;
+    const occHi = LOOK.whiteHi | LOOK.blackHi;
+    sweepAttacks(
+      LOOK,
+      white ? LOOK.whiteLo : LOOK.blackLo,
+      white ? LOOK.whiteHi : LOOK.blackHi,
+      LOOK.turn,
+      occLo,
+      occHi,
+    );
+    into.lo = DANGER_LO & (white ? LOOK.blackLo : LOOK.whiteLo);
+    into.hi = DANGER_HI & (white ? LOOK.blackHi : LOOK.whiteHi);
+  },
 };
 
 export const fromOf = (move: MoveCode): number => move & 63;
@@ -189,18 +209,23 @@ let DIAGONAL_LO = 0;
 let DIAGONAL_HI = 0;
 
 function findDangers(b: Position, king: number): void {
+  const occLo = (OWN_LO | ENEMY_LO) & ~bitLo(king);
+  const occHi = (OWN_HI | ENEMY_HI) & ~bitHi(king);
+  sweepAttacks(b, ENEMY_LO, ENEMY_HI, -b.turn, occLo, occHi);
+}
+
+/** The squares the pieces `lo`/`hi` of `side` attack over the occupied squares `occLo`/`occHi`, in DANGER. */
+function sweepAttacks(b: Position, lo: number, hi: number, side: number, occLo: number, occHi: number): void {
   DANGER_LO = 0;
   DANGER_HI = 0;
   STRAIGHT_LO = 0;
   STRAIGHT_HI = 0;
   DIAGONAL_LO = 0;
   DIAGONAL_HI = 0;
-  const occLo = (OWN_LO | ENEMY_LO) & ~bitLo(king);
-  const occHi = (OWN_HI | ENEMY_HI) & ~bitHi(king);
-  const pawns = pawnMaskBase(-b.turn);
-  for (let bits = ENEMY_LO; bits !== 0; bits &= bits - 1)
+  const pawns = pawnMaskBase(side);
+  for (let bits = lo; bits !== 0; bits &= bits - 1)
     dangersFrom(b.cells, 31 - Math.clz32(bits & -bits), pawns, occLo, occHi);
-  for (let bits = ENEMY_HI; bits !== 0; bits &= bits - 1)
+  for (let bits = hi; bits !== 0; bits &= bits - 1)
     dangersFrom(b.cells, 63 - Math.clz32(bits & -bits), pawns, occLo, occHi);
 }
 

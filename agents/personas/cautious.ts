@@ -19,8 +19,8 @@ export const cautiousChoice: MoveChooser = (pos, moves, rng) =>
   pickBest(moves, (move) => netGain(pos, move), rng);
 
 export class CautiousPersona extends RandomPersona {
-  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    await playBestMove(ctx, game, netGainOfMove, cautiousChoice);
+  protected override playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
+    return playBestMove(ctx, game, netGainOfMove, cautiousChoice);
   }
 }
 

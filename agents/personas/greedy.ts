@@ -20,8 +20,8 @@ export function playGreedyMove(ctx: AgentContext, game: MyTurnRow): Promise<void
 }
 
 export class GreedyPersona extends RandomPersona {
-  protected override async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    await playGreedyMove(ctx, game);
+  protected override playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
+    return playGreedyMove(ctx, game);
   }
 }
 

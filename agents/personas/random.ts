@@ -12,7 +12,7 @@ import type { Field, Json } from '../../src/kernel/checkpoint.js';
 import { legalMoves, playForSan, toWireUci, type Board } from '../../src/rules/chess/chess.js';
 import { positionFromFen } from '../../src/rules/chess/fen-reader.js';
 import { turnMoves } from '../chess/fen-moves.js';
-import { backOffOn429 } from './social.js';
+import { quietOn429 } from './social.js';
 import type { AgentContext, Persona, PersonaFactory } from '../persona.js';
 import { checkNumberOption } from '../options.js';
 import type { StateField } from './persona-state.js';
@@ -53,9 +53,13 @@ export class RandomPlayer implements Persona {
     this.options = { ...RANDOM_DEFAULTS, ...options };
   }
 
-  /** A 429 (the daily quota, most likely) ends this heartbeat: the agent waits for the next one. */
-  async heartbeat(ctx: AgentContext): Promise<void> {
-    await backOffOn429(() => this.#beat(ctx));
+  /**
+   * A 429 (the daily quota, most likely) ends this heartbeat: the agent waits for the next one. The beat's
+   * own promise is returned, not awaited in an async function of its own: a crowd beats by the hundred
+   * thousand, and each async layer is a promise and an await more.
+   */
+  heartbeat(ctx: AgentContext): Promise<void> {
+    return quietOn429(this.#beat(ctx));
   }
 
   async #beat(ctx: AgentContext): Promise<void> {
@@ -84,9 +88,9 @@ export class RandomPlayer implements Persona {
     return `Hello, I am ${ctx.handle}. I play random legal moves.`;
   }
 
-  /** Plays now; the slow persona overrides this to think first. */
-  protected async playTurn(ctx: AgentContext, game: MyTurnRow): Promise<void> {
-    await tolerate(ctx.client.move(randomMove(ctx, game)));
+  /** Plays now (the move's own promise, as `heartbeat` returns its beat's); the slow persona thinks first. */
+  protected playTurn(ctx: AgentContext, game: MyTurnRow): Promise<unknown> {
+    return tolerate(ctx.client.move(randomMove(ctx, game)));
   }
 
   private async answerDirectChallenges(ctx: AgentContext): Promise<void> {

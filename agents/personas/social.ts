@@ -52,6 +52,15 @@ export async function backOffOn429(body: () => Promise<void>): Promise<RateRefus
   }
 }
 
+/** backOffOn429 for a heartbeat that keeps no note of the refusal: `beat`'s promise, a 429 ending it quietly. */
+export function quietOn429(beat: Promise<void>): Promise<void> {
+  return beat.catch(unlessRateRefusal);
+}
+
+function unlessRateRefusal(error: unknown): void {
+  if (rateRefusal(error) === undefined) throw error;
+}
+
 /**
  * A careful agent's heartbeat: a 429 ends it (as `backOffOn429`), and once a refusal names the daily quota
  * (`requests`) no heartbeat runs again until its retry_after has passed (the next UTC day).
