@@ -162,8 +162,7 @@ export class PostView {
 
   /** Posts whose counts changed (`changed` from `start` on): each rank order moves those it holds. */
   refresh(changed: readonly Post[], start: number): void {
-    for (const order of this.#orders)
-      for (let i = start; i < changed.length; i++) order.refresh(changed[i]!);
+    for (const order of this.#orders) for (let i = start; i < changed.length; i++) order.refresh(changed[i]!);
   }
 
   /** A rank order is built the first time it is asked for, from the members as they are then. */
