@@ -26,8 +26,7 @@ function sortKeys(value: unknown): unknown {
  * KeyOrders).
  */
 function flatCanonicalJson(value: Record<string, unknown>, orders: KeyOrders): string | undefined {
-  // Only a plain object's for-in walk is its Object.keys (KeyOrders matches shapes by it).
-  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const order = orders.of(value);
   let out = '{';
   let first = true;
@@ -40,6 +39,21 @@ function flatCanonicalJson(value: Record<string, unknown>, orders: KeyOrders): s
     first = false;
   }
   return `${out}}`;
+}
+
+/** A value's canonical line, newline included: the text a fingerprint hashes for it. */
+function lineText(value: unknown, orders: KeyOrders): string {
+  const flat = isRecord(value) ? flatCanonicalJson(value, orders) : undefined;
+  return `${flat ?? canonicalJson(value)}\n`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Only a plain object's for-in walk is its Object.keys (KeyOrders matches shapes by it). */
+function isPlainObject(value: Record<string, unknown>): boolean {
+  return Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /**
@@ -78,6 +92,9 @@ interface KeyOrder {
   /** `"key":` and `,"key":` for each sorted key. */
   readonly firstPrefixes: readonly string[];
   readonly prefixes: readonly string[];
+  /** The same prefixes in UTF-8, for lines written straight into bytes (LineBytes). */
+  readonly firstPrefixBytes: readonly Uint8Array[];
+  readonly prefixBytes: readonly Uint8Array[];
 }
 
 /**
@@ -113,11 +130,15 @@ function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boole
 
 function keyOrder(keys: string[]): KeyOrder {
   const sorted = [...keys].sort();
+  const firstPrefixes = sorted.map((key) => `${JSON.stringify(key)}:`);
+  const prefixes = sorted.map((key) => `,${JSON.stringify(key)}:`);
   return {
     keys,
     sorted,
-    firstPrefixes: sorted.map((key) => `${JSON.stringify(key)}:`),
-    prefixes: sorted.map((key) => `,${JSON.stringify(key)}:`),
+    firstPrefixes,
+    prefixes,
+    firstPrefixBytes: firstPrefixes.map((prefix) => Buffer.from(prefix, 'utf8')),
+    prefixBytes: prefixes.map((prefix) => Buffer.from(prefix, 'utf8')),
   };
 }
 
@@ -156,6 +177,162 @@ class ExportableHash implements LineHash {
   }
 }
 
+/**
+ * Lines are gathered as bytes up to this many before node's hash takes them: one native call per few hundred
+ * events, and a buffer made once.
+ */
+const LINE_BYTES = 1 << 16;
+/**
+ * Room left free for each line when it begins, so that a line is written without moving what is before it;
+ * a line that outgrows what is left (events are a few hundred bytes) is written again as text.
+ */
+const LINE_ROOM = 1 << 12;
+/** The most UTF-8 bytes a UTF-16 code unit takes (a surrogate pair's two units take four). */
+const MAX_BYTES_PER_UNIT = 3;
+/** A safe integer's most characters: a sign and 16 digits. */
+const MAX_INTEGER_CHARS = 17;
+/** Where the byte writers below give up: the piece does not fit, or the value is not flat. */
+const GAVE_UP = -1;
+
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Node's hash fed from a reused buffer into which each line is written as UTF-8 while it is made, for a
+ * fingerprint whose text nobody reads (no sink, no state to save): no string of a line, or of a chunk of
+ * lines, is built for node to flatten and encode again. The bytes are the text's UTF-8, so the digest is the
+ * string path's.
+ */
+class LineBytes {
+  readonly #hash = createHash('sha256');
+  readonly #bytes = Buffer.alloc(LINE_BYTES);
+  /** Bytes written and not yet hashed: whole lines. */
+  #filled = 0;
+
+  constructor(readonly orders: KeyOrders) {}
+
+  add(value: unknown): void {
+    if (this.#filled + LINE_ROOM > LINE_BYTES) this.#hashWritten();
+    const end = isRecord(value) ? writeFlatLine(this.#bytes, this.#filled, value, this.orders) : GAVE_UP;
+    if (end === GAVE_UP) this.#writeLineText(lineText(value, this.orders));
+    else this.#filled = end;
+  }
+
+  hexDigest(): string {
+    this.#hashWritten();
+    return this.#hash.copy().digest('hex');
+  }
+
+  /** A line the byte writer gave up on, as text; one too long for the buffer goes to the hash as it is. */
+  #writeLineText(line: string): void {
+    if (this.#filled + line.length * MAX_BYTES_PER_UNIT > LINE_BYTES) this.#hashWritten();
+    if (line.length * MAX_BYTES_PER_UNIT > LINE_BYTES) this.#hash.update(line);
+    else this.#filled += this.#bytes.write(line, this.#filled, 'utf8');
+  }
+
+  #hashWritten(): void {
+    if (this.#filled > 0) this.#hash.update(this.#bytes.subarray(0, this.#filled));
+    this.#filled = 0;
+  }
+}
+
+/**
+ * flatCanonicalJson's line and its newline, written into `bytes` from `at`: the end, or GAVE_UP for an object
+ * that is not plain or not flat, or a line that does not fit.
+ */
+function writeFlatLine(
+  bytes: Buffer,
+  start: number,
+  value: Record<string, unknown>,
+  orders: KeyOrders,
+): number {
+  if (!isPlainObject(value)) return GAVE_UP;
+  const order = orders.of(value);
+  // The line's start has LINE_ROOM free (LineBytes.add).
+  let at = start;
+  bytes[at++] = OPEN_BRACE;
+  let first = true;
+  for (let i = 0; i < order.sorted.length; i++) {
+    const v = value[order.sorted[i]!];
+    if (v === undefined) continue;
+    if (v !== null && typeof v === 'object') return GAVE_UP;
+    at = writePiece(bytes, at, first ? order.firstPrefixBytes[i]! : order.prefixBytes[i]!);
+    if (at !== GAVE_UP) at = writePrimitive(bytes, at, v);
+    if (at === GAVE_UP) return GAVE_UP;
+    first = false;
+  }
+  if (at + 2 > bytes.length) return GAVE_UP;
+  bytes[at++] = CLOSE_BRACE;
+  bytes[at++] = NEWLINE;
+  return at;
+}
+
+function writePiece(bytes: Buffer, at: number, piece: Uint8Array): number {
+  if (at + piece.length > bytes.length) return GAVE_UP;
+  for (let i = 0; i < piece.length; i++) bytes[at + i] = piece[i]!;
+  return at + piece.length;
+}
+
+/** primitiveJson's text, its commonest cases (a string needing no escape, a safe integer) byte by byte. */
+function writePrimitive(bytes: Buffer, at: number, v: unknown): number {
+  if (typeof v === 'string') return writeString(bytes, at, v);
+  if (Number.isSafeInteger(v)) return writeInteger(bytes, at, v as number);
+  return writeText(bytes, at, primitiveJson(v));
+}
+
+/** A quoted string; one with a character that is escaped or is not ASCII is left to primitiveJson. */
+function writeString(bytes: Buffer, start: number, v: string): number {
+  if (start + v.length + 2 > bytes.length) return GAVE_UP;
+  let at = start;
+  bytes[at++] = QUOTE;
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if (code < 0x20 || code === QUOTE || code === BACKSLASH || code >= 0x80)
+      return writeText(bytes, start, primitiveJson(v));
+    bytes[at++] = code;
+  }
+  bytes[at++] = QUOTE;
+  return at;
+}
+
+/** A safe integer in decimal, as `${v}` writes it (-0 as 0): in two parts, as largeIntegerText does. */
+function writeInteger(bytes: Buffer, start: number, v: number): number {
+  if (start + MAX_INTEGER_CHARS > bytes.length) return GAVE_UP;
+  let at = start;
+  let n = v;
+  if (n < 0) {
+    bytes[at++] = MINUS;
+    n = -n;
+  }
+  if (n < MILLION) return writeDigits(bytes, at, n, 1);
+  const millions = Math.floor(n / MILLION);
+  return writeDigits(bytes, writeDigits(bytes, at, millions, 1), n - millions * MILLION, 6);
+}
+
+/** A non-negative integer's digits, zero-padded to `width`; the caller has made room. */
+function writeDigits(bytes: Buffer, at: number, n: number, width: number): number {
+  let digits = 1;
+  for (let power = 10; power <= n; power *= 10) digits++;
+  const end = at + Math.max(digits, width);
+  let rest = n;
+  for (let i = end - 1; i >= at; i--) {
+    const tens = Math.floor(rest / 10);
+    bytes[i] = ZERO + rest - tens * 10;
+    rest = tens;
+  }
+  return end;
+}
+
+function writeText(bytes: Buffer, at: number, text: string): number {
+  if (at + text.length * MAX_BYTES_PER_UNIT > bytes.length) return GAVE_UP;
+  return at + bytes.write(text, at, 'utf8');
+}
+
 export interface FingerprintOptions {
   /**
    * Hash with a SHA-256 whose running state `save` can write out (a checkpointed world goes on hashing
@@ -178,10 +355,13 @@ export class Fingerprint {
   /** Lines not yet fed to the hash (SHA-256 of the concatenation is the same however it is chunked). */
   #pending = '';
   #lines = 0;
+  /** Where lines go instead of `#pending` when nobody reads their text (see LineBytes). */
+  readonly #bytes: LineBytes | undefined;
 
   constructor(sink?: (text: string) => void, options: FingerprintOptions = {}) {
     this.#sink = sink;
     this.#hash = options.exportable ? new ExportableHash() : nodeHash();
+    if (sink === undefined && !options.exportable) this.#bytes = new LineBytes(this.#orders);
   }
 
   /** Whether `save` can write this fingerprint's state (made with `{ exportable: true }`, or by `load`). */
@@ -202,7 +382,7 @@ export class Fingerprint {
 
   /** An exportable fingerprint that goes on from a saved state; the sink receives the pending lines next. */
   static load(field: Field, sink?: (text: string) => void): Fingerprint {
-    const fingerprint = new Fingerprint(sink);
+    const fingerprint = new Fingerprint(sink, { exportable: true });
     field.record((get) => {
       fingerprint.#hash = new ExportableHash(Sha256.load(get('sha256')));
       const pending = get('pending').str();
@@ -218,13 +398,12 @@ export class Fingerprint {
   }
 
   add(value: unknown): void {
-    const flat =
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? flatCanonicalJson(value as Record<string, unknown>, this.#orders)
-        : undefined;
-    this.#pending += flat ?? canonicalJson(value);
-    this.#pending += '\n';
     this.#lines++;
+    if (this.#bytes !== undefined) {
+      this.#bytes.add(value);
+      return;
+    }
+    this.#pending += lineText(value, this.#orders);
     if (this.#pending.length >= CHUNK_CHARS) this.#flush();
   }
 
@@ -233,6 +412,7 @@ export class Fingerprint {
   }
 
   digest(): string {
+    if (this.#bytes !== undefined) return `sha256:${this.#bytes.hexDigest()}`;
     this.#flush();
     return `sha256:${this.#hash.hexDigest()}`;
   }
