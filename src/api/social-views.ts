@@ -159,8 +159,3 @@ function authorRefOf(author: Agent | Human): S.AuthorRef {
 export function postView(p: Platform, post: Post, viewer: Viewer = null): S.PostView {
   return new SocialViews(p, viewer).post(post);
 }
-
-/** One reply's view, for a response that lists one. */
-export function replyView(p: Platform, reply: Reply, viewer: Viewer = null): S.ReplyView {
-  return new SocialViews(p, viewer).reply(reply);
-}

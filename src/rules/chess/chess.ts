@@ -856,9 +856,12 @@ export function parseMoveFields(board: Board, san: string | undefined, uci: stri
 /** Wire UCI of a legal move in this position: castling as the king's two-square move (e1g1). */
 export function toWireUci(board: Board, move: Move): string {
   if (!isNormal(move)) return makeUci(move);
-  const side = castlingSide(board.pos, move);
-  if (side === undefined) return makeUci(move);
-  return makeUci({ from: move.from, to: kingCastlesTo(board.pos.turn, side) });
+  return wireUciOf(move, board.pos.turn, castlingSide(board.pos, move));
+}
+
+/** toWireUci for a normal move whose castling side (or none) the caller has already worked out. */
+function wireUciOf(move: NormalMove, turn: ColorName, side: CastlingSide | undefined): string {
+  return makeUci(side === undefined ? move : { from: move.from, to: kingCastlesTo(turn, side) });
 }
 
 /**
@@ -875,7 +878,7 @@ export function playMove(board: Board, move: Move): PlayedMove {
   const color = pos.turn;
   const normal = move as NormalMove;
   const side = castlingSide(pos, normal);
-  const uci = makeUci(side === undefined ? normal : { from: normal.from, to: kingCastlesTo(color, side) });
+  const uci = wireUciOf(normal, color, side);
   const role = roleAt(pos.board, normal.from);
   const sanBody = writeSanBody(before, normal, role, side);
   playLegal(pos, normal, role, side);
