@@ -238,10 +238,13 @@ module.exports = {
     },
     // Thin commands (issue 31): a command parses its flags, calls the library and prints.
     ...(() => {
-      // The files of src/cli/ that are no command: main.ts, the command table and the helpers commands share.
+      // The files of src/cli/ that are no command: main.ts, the command table and the helpers commands share,
+      // and run's bundle (the command table's loader of it, and the build step that makes its code cache).
       const helpers = [
         'main',
         'command-table',
+        'run-bundle',
+        'run-cache',
         'command-summaries',
         'options',
         'progress',

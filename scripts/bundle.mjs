@@ -49,6 +49,36 @@ function ownModuleMeta(outfile, bundleUrl, { commonJs }) {
   };
 }
 
+/**
+ * First, before ownModuleMeta reads the file. vega-canvas's one top-level await (a CommonJS bundle can have
+ * none) loads the optional package; a require in the same try does the same: the package, or null when it
+ * is not installed.
+ */
+function vegaCanvasRequire() {
+  return {
+    name: 'vega-canvas-require',
+    setup(build) {
+      build.onLoad({ filter: /vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const optional = "NodeCanvas = await import('canvas');";
+        if (!text.includes(optional)) throw new Error(`${args.path}: its optional import of canvas changed`);
+        return { contents: text.replace(optional, "NodeCanvas = require('canvas');"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** Makes a bundle's code cache: `maker` (a build step in dist/) run under the bin's flags and heap-growth.js's. */
+function makeCodeCache(cacheFile, maker) {
+  rmSync(cacheFile, { force: true });
+  const made = spawnSync(
+    process.execPath,
+    [...BIN_NODE_FLAGS, '--import', pathToFileURL(join(dist, 'src/cli/heap-growth.js')).href, maker],
+    { stdio: 'inherit' },
+  );
+  if (made.status !== 0) throw new Error(`${relative(root, maker)} exited ${made.status}`);
+}
+
 const common = { bundle: true, platform: 'node', target: 'node20', keepNames: true, logLevel: 'warning' };
 
 const seedBundle = join(dist, 'src/sweep/pool/seed-bundle.cjs');
@@ -108,38 +138,16 @@ await esbuild.build({
   external: ['canvas'],
   banner: { js: '"use strict";' },
   plugins: [
-    {
-      // First, before ownModuleMeta reads the file. vega-canvas's one top-level await (a CommonJS bundle
-      // can have none) loads the optional package; a require in the same try does the same: the package,
-      // or null when it is not installed.
-      name: 'vega-canvas-require',
-      setup(build) {
-        build.onLoad({ filter: /vega-canvas[\\/]build[\\/]vega-canvas\.node\.js$/ }, (args) => {
-          const text = readFileSync(args.path, 'utf8');
-          const optional = "NodeCanvas = await import('canvas');";
-          if (!text.includes(optional))
-            throw new Error(`${args.path}: its optional import of canvas changed`);
-          return { contents: text.replace(optional, "NodeCanvas = require('canvas');"), loader: 'js' };
-        });
-      },
-    },
+    vegaCanvasRequire(),
     ownModuleMeta(outputsBundle, 'require("node:url").pathToFileURL(__filename)', { commonJs: true }),
   ],
 });
 if (/\bimport\(/.test(readFileSync(outputsBundle, 'utf8')))
   throw new Error(`${outputsBundle}: an import() is left that a vm.Script could not run`);
-rmSync(join(dist, 'src/sweep/outputs/outputs-bundle.cache'), { force: true });
-const outputsCache = spawnSync(
-  process.execPath,
-  [
-    ...BIN_NODE_FLAGS,
-    '--import',
-    pathToFileURL(join(dist, 'src/cli/heap-growth.js')).href,
-    join(dist, 'src/sweep/outputs/outputs-cache.js'),
-  ],
-  { stdio: 'inherit' },
+makeCodeCache(
+  join(dist, 'src/sweep/outputs/outputs-bundle.cache'),
+  join(dist, 'src/sweep/outputs/outputs-cache.js'),
 );
-if (outputsCache.status !== 0) throw new Error(`outputs-cache.js exited ${outputsCache.status}`);
 
 // The sweep threads' entry. Its one import() (the modules, when the seed bundle is stale) stays one.
 const poolWorker = join(dist, 'src/sweep/pool/pool-worker.cjs');
@@ -163,3 +171,22 @@ await esbuild.build({
     ownModuleMeta(poolWorker, 'require("node:url").pathToFileURL(__filename)', { commonJs: false }),
   ],
 });
+
+// The run command's bundle (run-bundle.ts): run.js and all it imports, Vega included, loaded by the CLI
+// when `run` is the command; its code cache is made after a short run with every report file.
+const runBundle = join(dist, 'src/cli/run-bundle.cjs');
+await esbuild.build({
+  ...common,
+  entryPoints: [join(dist, 'src/cli/run.js')],
+  outfile: runBundle,
+  format: 'cjs',
+  external: [...SEED_EXTERNALS, 'canvas'],
+  banner: { js: '"use strict";' },
+  plugins: [
+    vegaCanvasRequire(),
+    ownModuleMeta(runBundle, 'require("node:url").pathToFileURL(__filename)', { commonJs: true }),
+  ],
+});
+if (/\bimport\(/.test(readFileSync(runBundle, 'utf8')))
+  throw new Error(`${runBundle}: an import() is left that a vm.Script could not run`);
+makeCodeCache(join(dist, 'src/cli/run-bundle.cache'), join(dist, 'src/cli/run-cache.js'));

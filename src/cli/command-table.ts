@@ -12,7 +12,8 @@ type Loader = () => Promise<object>;
  * the `command` string of the module it loads (the overview help lists each once).
  */
 export const COMMAND_LOADERS: Readonly<Record<CommandName, Loader>> = {
-  run: () => import('./run.js').then((m) => m.runCommand),
+  // run's code is one bundled file when the build made it (run-bundle.ts).
+  run: () => import('./run-bundle.js').then((m) => m.loadRunCommand()),
   serve: () => import('./serve.js').then((m) => m.serveCommand),
   bench: () => import('./bench.js').then((m) => m.benchCommand),
   calibrate: () => import('./calibrate.js').then((m) => m.calibrateCommand),

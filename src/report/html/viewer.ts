@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 /**
  * The game viewer: lichess's PGN viewer (`@lichess-org/pgn-viewer`), inlined from the npm package's own
@@ -21,11 +21,28 @@ export function viewerAssets(): ViewerAssets {
   return cached;
 }
 
+const PACKAGE = '@lichess-org/pgn-viewer';
+const SCRIPT_FILE = 'lichess-pgn-viewer.min.js';
+
 function loadAssets(): ViewerAssets {
-  const dist = dirname(fileURLToPath(import.meta.resolve('@lichess-org/pgn-viewer')));
-  const bundle = readFileSync(join(dist, 'lichess-pgn-viewer.min.js'), 'utf8');
+  const dist = packageDist();
+  const bundle = readFileSync(join(dist, SCRIPT_FILE), 'utf8');
   const css = readFileSync(join(dist, 'lichess-pgn-viewer.css'), 'utf8');
   return { script: bindDefaultExport(bundle), css };
+}
+
+/**
+ * The package's dist/ folder, looked up in the node_modules folders Node would search from here. The
+ * package exports its files to `import` only, and an ES module's own resolve cannot be written in the run
+ * command's CommonJS bundle (run-bundle.ts), so the folder is found the same way by hand.
+ */
+function packageDist(): string {
+  const searched = createRequire(import.meta.url).resolve.paths(PACKAGE) ?? [];
+  const dist = searched
+    .map((dir) => join(dir, PACKAGE, 'dist'))
+    .find((dir) => existsSync(join(dir, SCRIPT_FILE)));
+  if (dist === undefined) throw new Error(`${PACKAGE} is not installed: run npm ci`);
+  return dist;
 }
 
 /**
