@@ -17,9 +17,8 @@
  *   Blocked-pawn dead positions are not detected (neither library detects them).
  * - Only standard chess: a FEN with Chess960 castling rights is rejected.
  */
-import type { CastlingSide, Move, NormalMove, Role } from 'chessops';
+import type { CastlingSide, Color, Move, NormalMove, Role } from 'chessops';
 import {
-  attacks,
   between,
   bishopAttacks,
   kingAttacks,
@@ -43,6 +42,7 @@ import {
   squareRank,
 } from 'chessops/util';
 import { keyHash, RepetitionWindow } from './repetitions.js';
+import { sliderAttacks, slidesOnto } from './slides.js';
 
 export { RepetitionWindow } from './repetitions.js';
 
@@ -324,7 +324,7 @@ function pieceTargets(facts: PositionFacts, from: number): SquareSet {
   if (king === undefined || role === 'king' || (role === 'pawn' && pos.epSquare !== undefined))
     return pos.dests(from, ctx);
   const pseudo =
-    role === 'pawn' ? pawnTargets(pos, from) : attacks({ color: pos.turn, role }, from, board.occupied);
+    role === 'pawn' ? pawnTargets(pos, from) : pieceAttacks(pos.turn, role, from, board.occupied);
   let lo = pseudo.lo & ~own.lo;
   let hi = pseudo.hi & ~own.hi;
   const checkers = ctx.checkers;
@@ -419,16 +419,30 @@ function isAttacked(pos: Chess, square: number, occupied: SquareSet): boolean {
   const rooksLo = them.lo & (board.rook.lo | queen.lo);
   const rooksHi = them.hi & (board.rook.hi | queen.hi);
   const lines = ROOK_LINES[square]!;
-  if (((lines.lo & rooksLo) | (lines.hi & rooksHi)) !== 0) {
-    const reach = rookAttacks(square, occupied);
-    if (((reach.lo & rooksLo) | (reach.hi & rooksHi)) !== 0) return true;
-  }
+  if (((lines.lo & rooksLo) | (lines.hi & rooksHi)) !== 0)
+    if (slidesOnto(square, true, occupied, rooksLo, rooksHi)) return true;
   const bishopsLo = them.lo & (board.bishop.lo | queen.lo);
   const bishopsHi = them.hi & (board.bishop.hi | queen.hi);
   const diagonals = BISHOP_LINES[square]!;
   if (((diagonals.lo & bishopsLo) | (diagonals.hi & bishopsHi)) === 0) return false;
-  const reach = bishopAttacks(square, occupied);
-  return ((reach.lo & bishopsLo) | (reach.hi & bishopsHi)) !== 0;
+  return slidesOnto(square, false, occupied, bishopsLo, bishopsHi);
+}
+
+/**
+ * chessops' attacks for a piece of `color` and `role` on `square`: the leapers' from chessops' tables, the
+ * sliders' from slides.ts, which makes one set where chessops made some twenty.
+ */
+function pieceAttacks(color: Color, role: Role, square: number, occupied: SquareSet): SquareSet {
+  switch (role) {
+    case 'pawn':
+      return pawnAttacks(color, square);
+    case 'knight':
+      return knightAttacks(square);
+    case 'king':
+      return kingAttacks(square);
+    default:
+      return sliderAttacks(role, square, occupied);
+  }
 }
 
 /** Whether the three sets have a square in common. */
@@ -798,7 +812,7 @@ function sanMove(facts: PositionFacts, shape: SanShape): ParsedMove | undefined 
   const own = board[pos.turn];
   const kind = board[role];
   // The squares from which such a piece reaches the target: a pawn's pushes come along its file.
-  const reach = attacks({ color: opposite(pos.turn), role }, to, board.occupied);
+  const reach = pieceAttacks(opposite(pos.turn), role, to, board.occupied);
   const file = shape.fileHint >= 0 ? shape.fileHint : role === 'pawn' ? squareFile(to) : -1;
   const pushes = role === 'pawn' ? FILE_MASK << squareFile(to) : 0;
   let lo = own.lo & kind.lo & (reach.lo | pushes);
@@ -1069,7 +1083,7 @@ function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): str
   const othersLo = own.lo & kind.lo & (move.from < 32 ? ~(1 << move.from) : -1);
   const othersHi = own.hi & kind.hi & (move.from < 32 ? -1 : ~(1 << (move.from - 32)));
   if ((othersLo | othersHi) === 0) return '';
-  let rivals = attacks({ color: pos.turn, role }, move.to, pos.board.occupied)
+  let rivals = pieceAttacks(pos.turn, role, move.to, pos.board.occupied)
     .intersect(pos.board.pieces(pos.turn, role))
     .without(move.from);
   for (const rival of rivals) if (!pieceTargets(facts, rival).has(move.to)) rivals = rivals.without(rival);
