@@ -60,6 +60,14 @@ export class BitWriter {
    */
   writeRice(value: number, k: number): void {
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a natural number: ${value}`);
+    // The usual case in integer operations (a power of two is a floating-point call, several times slower):
+    // a value under 2^30 with k under 30 is its quotient and k low bits by a shift and a mask.
+    if (value < 2 ** 30 && k < 30 && value >>> k < RICE_ESCAPE) {
+      this.write(0, value >>> k);
+      this.write(1, 1);
+      this.write(value & ((1 << k) - 1), k);
+      return;
+    }
     const quotient = Math.floor(value / 2 ** k);
     if (quotient >= RICE_ESCAPE) {
       this.write(0, RICE_ESCAPE);
@@ -150,26 +158,58 @@ export class BitReader {
     this.#text = text;
   }
 
+  /**
+   * The next `width` bits (0 <= width <= 30). The bytes they span are taken whole, each shifted to its place
+   * (bits past the 32nd fall off, none of them wanted), and the value masked once: every move of a PGN
+   * export is read back through here, several fields a move.
+   */
   read(width: number): number {
-    let value = 0;
-    for (let done = 0; done < width;) {
-      const offset = this.#bit & 7;
-      const take = Math.min(8 - offset, width - done);
-      if (this.#bit >>> 3 >= this.#text.length) throw new Error('bit stream: read past the end');
-      const byte = this.#text.charCodeAt(this.#bit >>> 3);
-      value |= ((byte >>> offset) & ((1 << take) - 1)) << done;
-      this.#bit += take;
-      done += take;
-    }
-    return value >>> 0;
+    if (width === 0) return 0;
+    const bit = this.#bit;
+    const text = this.#text;
+    let at = bit >>> 3;
+    if ((bit + width - 1) >>> 3 >= text.length) throw new Error('bit stream: read past the end');
+    const offset = bit & 7;
+    let value = text.charCodeAt(at) >>> offset;
+    for (let got = 8 - offset; got < width; got += 8) value |= text.charCodeAt(++at) << got;
+    this.#bit = bit + width;
+    return value & ((1 << width) - 1);
   }
 
   readRice(k: number): number {
-    let quotient = 0;
-    while (this.read(1) === 0) if (++quotient === RICE_ESCAPE) return this.readNatural();
+    const quotient = this.#readZeros();
+    if (quotient === RICE_ESCAPE) return this.readNatural();
+    // A quotient under 8 shifted by up to 27 bits stays under 2^30: integer operations, no powers.
+    if (k <= 27) return (quotient << k) | this.read(k);
     const low = this.read(Math.min(k, 30));
     const high = k > 30 ? this.read(k - 30) : 0;
     return quotient * 2 ** k + high * 2 ** 30 + low;
+  }
+
+  /**
+   * A Rice quotient's unary part: the 0s before the next 1, which is read too, or RICE_ESCAPE 0s without
+   * it. The zeros left in the current byte are counted at once (its lowest 1 bit), not read one by one.
+   */
+  #readZeros(): number {
+    const text = this.#text;
+    let zeros = 0;
+    for (;;) {
+      const bit = this.#bit;
+      if (bit >>> 3 >= text.length) throw new Error('bit stream: read past the end');
+      const offset = bit & 7;
+      const rest = text.charCodeAt(bit >>> 3) >>> offset;
+      const run = rest === 0 ? 8 - offset : 31 - Math.clz32(rest & -rest);
+      if (zeros + run >= RICE_ESCAPE) {
+        this.#bit = bit + RICE_ESCAPE - zeros;
+        return RICE_ESCAPE;
+      }
+      zeros += run;
+      if (rest !== 0) {
+        this.#bit = bit + run + 1;
+        return zeros;
+      }
+      this.#bit = bit + run;
+    }
   }
 
   readNatural(): number {

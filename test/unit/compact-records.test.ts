@@ -101,6 +101,19 @@ describe('kernel pieces of the compact records', () => {
     );
   });
 
+  it('a bit stream refuses to read past its last byte, and reads up to it', () => {
+    const writer = new BitWriter();
+    writer.write(0, 12); // two bytes: twelve 0s, then four unwritten 0s
+    expect(new BitReader(writer.text()).read(16)).toBe(0);
+    expect(() => new BitReader(writer.text()).read(17)).toThrow('read past the end');
+    const zeros = new BitReader(writer.text());
+    zeros.read(9);
+    expect(() => zeros.readRice(3)).toThrow('read past the end'); // seven 0s left, no 1 to end the quotient
+    const escaped = new BitReader(writer.text());
+    escaped.read(3);
+    expect(() => escaped.readRice(3)).toThrow(); // eight 0s: an escape, then a natural that is not there
+  });
+
   it('a Rice series following its mean codes alternating paces in about 17 bits a value', () => {
     // One player moving at once, the other after up to 2 minutes: a parameter taken from the last value alone
     // (as move logs did before) coded each value around the other's size, about 24 bits a value.
