@@ -1083,15 +1083,26 @@ function disambiguation(facts: PositionFacts, move: NormalMove, role: Role): str
   const othersLo = own.lo & kind.lo & (move.from < 32 ? ~(1 << move.from) : -1);
   const othersHi = own.hi & kind.hi & (move.from < 32 ? -1 : ~(1 << (move.from - 32)));
   if ((othersLo | othersHi) === 0) return '';
-  let rivals = pieceAttacks(pos.turn, role, move.to, pos.board.occupied)
-    .intersect(pos.board.pieces(pos.turn, role))
-    .without(move.from);
-  for (const rival of rivals) if (!pieceTargets(facts, rival).has(move.to)) rivals = rivals.without(rival);
-  if (rivals.isEmpty()) return '';
-  const sameFile = rivals.intersects(SquareSet.fromFile(squareFile(move.from)));
-  const sameRank = rivals.intersects(SquareSet.fromRank(squareRank(move.from)));
-  const file = !sameFile || sameRank ? FILE_LETTERS[squareFile(move.from)]! : '';
-  return sameFile ? `${file}${squareRank(move.from) + 1}` : file;
+  // The rivals that reach the target and may legally go there, kept as two words (as sanMove's candidates):
+  // SquareSet's iterator is a generator, and each without or intersect would make a set.
+  const reach = pieceAttacks(pos.turn, role, move.to, pos.board.occupied);
+  let rivalsLo = othersLo & reach.lo;
+  let rivalsHi = othersHi & reach.hi;
+  for (let bits = rivalsLo; bits !== 0; bits &= bits - 1) {
+    const rival = lowestSquare(bits, 0);
+    if (!hasBit(pieceTargets(facts, rival), move.to)) rivalsLo &= ~(1 << rival);
+  }
+  for (let bits = rivalsHi; bits !== 0; bits &= bits - 1) {
+    const rival = lowestSquare(bits, 32);
+    if (!hasBit(pieceTargets(facts, rival), move.to)) rivalsHi &= ~(1 << (rival - 32));
+  }
+  if ((rivalsLo | rivalsHi) === 0) return '';
+  const fromFile = squareFile(move.from);
+  const fromRank = squareRank(move.from);
+  const sameFile = ((rivalsLo | rivalsHi) & (FILE_MASK << fromFile)) !== 0;
+  const sameRank = (fromRank < 4 ? rivalsLo >>> (fromRank * 8) : rivalsHi >>> ((fromRank - 4) * 8)) & 0xff;
+  const file = !sameFile || sameRank !== 0 ? FILE_LETTERS[fromFile]! : '';
+  return sameFile ? `${file}${fromRank + 1}` : file;
 }
 
 function recordRepetition(board: Board): void {
