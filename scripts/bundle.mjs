@@ -177,6 +177,20 @@ await esbuild.build({
   ],
 });
 
+// The thread that writes games.pgn's movetexts while a run goes on (src/report/movetexts-ahead.ts).
+const movetextThread = join(dist, 'src/report/movetext-thread.cjs');
+await esbuild.build({
+  ...common,
+  keepNames: false,
+  entryPoints: [join(dist, 'src/report/movetext-thread.js')],
+  outfile: movetextThread,
+  format: 'cjs',
+  banner: { js: '"use strict";' },
+  plugins: [
+    ownModuleMeta(movetextThread, 'require("node:url").pathToFileURL(__filename)', { commonJs: true }),
+  ],
+});
+
 // The run command's bundle (run-bundle.ts): run.js and all it imports, Vega included, loaded by the CLI
 // when `run` is the command; its code cache is made after a short run with every report file.
 const runBundle = join(dist, 'src/cli/run-bundle.cjs');

@@ -183,6 +183,7 @@ async function runPlan(
     return 1;
   } finally {
     interrupt.stop();
+    planned.close();
   }
 }
 

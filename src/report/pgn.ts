@@ -1,6 +1,7 @@
 import { moveSans } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
+import type { MovetextSource } from './movetexts-ahead.js';
 import { deadlineComment, movetext } from './pgn-movetext.js';
 
 /**
@@ -33,9 +34,15 @@ export interface PgnLabels {
   tags?: ReadonlyArray<readonly [string, string]>;
 }
 
-export function gamesToPgn(platform: Platform, eventName: string, labels: PgnLabels = {}): string {
+/** `ahead`: movetexts already written for finished games (movetexts-ahead.ts); any other is written here. */
+export function gamesToPgn(
+  platform: Platform,
+  eventName: string,
+  labels: PgnLabels = {},
+  ahead?: MovetextSource,
+): string {
   return pgnGames(platform)
-    .map((g) => gameToPgn(platform, g, eventName, labels))
+    .map((g) => gameToPgn(platform, g, eventName, labels, ahead))
     .join('\n');
 }
 
@@ -46,10 +53,17 @@ function pgnGames(platform: Platform): Game[] {
     .sort((a, b) => a.seq - b.seq);
 }
 
-export function gameToPgn(platform: Platform, game: Game, eventName: string, labels: PgnLabels = {}): string {
+export function gameToPgn(
+  platform: Platform,
+  game: Game,
+  eventName: string,
+  labels: PgnLabels = {},
+  ahead?: MovetextSource,
+): string {
   const comment = deadlineComment(platform.ruleset.game.turnLimitMs);
+  const result = game.end?.result ?? UNFINISHED;
   // The SAN list alone: a finished game keeps its moves packed, and its full records are rebuilt only on demand.
-  const moves = movetext(moveSans(game), game.end?.result ?? UNFINISHED, comment);
+  const moves = ahead?.movetextOf(game, result) ?? movetext(moveSans(game), result, comment);
   return `${gameHeader(platform, game, eventName, labels)}\n\n${moves}\n`;
 }
 

@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import type { RunOutcome } from '../sim/world.js';
 import { prettyCanonicalJson } from '../kernel/canonical.js';
+import type { MovetextSource } from './movetexts-ahead.js';
 import { gamesToPgn } from './pgn.js';
 import { agentNames } from './agent-names.js';
 import { buildReport, type Report } from './report.js';
@@ -138,12 +139,16 @@ export function renderRunReport(
   scenario: Scenario,
   outcome: RunOutcome,
   context: RunContext,
+  movetexts?: MovetextSource,
 ): { report: Report; files: Map<ReportFile, ReportText> } {
   const report = buildReport(scenario, outcome, context.match);
   const names = agentNames(outcome.agents.filter((sim) => sim.account === 'agent'));
-  const pgn = gamesToPgn(outcome.platform, `agent-chess-sim: ${scenario.name}`, {
-    names: Object.fromEntries(names),
-  });
+  const pgn = gamesToPgn(
+    outcome.platform,
+    `agent-chess-sim: ${scenario.name}`,
+    { names: Object.fromEntries(names) },
+    movetexts,
+  );
   const files = new Map<ReportFile, ReportText>([
     ['report.json', prettyCanonicalJson(report)],
     ['games.pgn', pgn],

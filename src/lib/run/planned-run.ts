@@ -1,4 +1,6 @@
 import { describeCrossCheck } from '../../escrow/cross-check-result.js';
+import { MovetextsAhead } from '../../report/movetexts-ahead.js';
+import { deadlineComment } from '../../report/pgn-movetext.js';
 import { renderRunReport, type RunContext } from '../../report/write.js';
 import { World, type RunOutcome, type WorldOptions } from '../../sim/world.js';
 import { MatchScore } from './match-score.js';
@@ -25,11 +27,15 @@ export class PlannedRun {
   games = 0;
   moves = 0;
   readonly #plan: RunPlan;
+  /** games.pgn's movetexts, written on a second thread as games end (none where no thread is built). */
+  readonly #movetexts: MovetextsAhead | undefined;
 
   /** `onScoreLine`: `--agent`'s score line after each of its games. */
   constructor(plan: RunPlan, options: WorldOptions, onScoreLine: (line: string) => void) {
     this.#plan = plan;
     this.world = new World(plan.scenario, options);
+    const { platform } = this.world;
+    this.#movetexts = MovetextsAhead.start(platform, deadlineComment(platform.ruleset.game.turnLimitMs));
     this.match = plan.match ? new MatchScore(this.world, plan.match.games, onScoreLine) : undefined;
     this.world.platform.onEvent((event) => {
       if (event.type === 'move_played') this.moves++;
@@ -104,6 +110,15 @@ export class PlannedRun {
 
   /** The report set of a finished run: the model and its files by name. */
   render(outcome: RunOutcome, context: RunContext): ReturnType<typeof renderRunReport> {
-    return renderRunReport(this.#plan.scenario, outcome, context);
+    try {
+      return renderRunReport(this.#plan.scenario, outcome, context, this.#movetexts);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Stops the movetexts' thread: after the report, or when the run stops without one. */
+  close(): void {
+    this.#movetexts?.close();
   }
 }

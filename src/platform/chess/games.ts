@@ -16,6 +16,7 @@ import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from '../state.js';
 import { GameRecord, type Seating } from './storage/game-record.js';
+import type { PackedMoves } from './storage/move-log.js';
 
 /** Starting games, moves, deadlines, game end and rating updates. */
 export type { Seating } from './storage/game-record.js';
@@ -170,6 +171,20 @@ function refuseInactive(game: Game): never {
  */
 export function moveSans(game: Game): string[] {
   return recordOf(game).sans();
+}
+
+/** What a finished game's SAN list is replayed from (replaySans), as plain data another thread can take. */
+export interface MovetextInput {
+  readonly moves: PackedMoves;
+  readonly initialFen: string;
+  /** The game's result as it ended. */
+  readonly result: string;
+}
+
+/** A finished game's MovetextInput (src/report/movetexts-ahead.ts sends it to its thread). */
+export function movetextInput(game: Game): MovetextInput {
+  if (game.end === null) throw new Error(`game ${game.id} has not ended`);
+  return { ...recordOf(game).sanReplay(), result: game.end.result };
 }
 
 /** Every game the platform makes is a GameRecord; the state's Game type shows only its fields. */

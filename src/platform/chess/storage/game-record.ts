@@ -251,7 +251,13 @@ export class GameRecord implements Game {
 
   /** The SAN of every move, in order (what a PGN export needs): only the SAN is replayed. */
   sans(): string[] {
-    return replaySans(this.packed(), this.initialFen);
+    const { moves, initialFen } = this.sanReplay();
+    return replaySans(moves, initialFen);
+  }
+
+  /** What `sans` replays: plain data, which another thread can replay the same way. */
+  sanReplay(): { moves: PackedMoves; initialFen: string } {
+    return { moves: this.packed(), initialFen: this.initialFen };
   }
 
   /** Record number `index` as the log rebuilds it (what a LoggedRecord reads; a live game keeps the rebuild until its next move). */

@@ -1,0 +1,131 @@
+/**
+ * games.pgn's movetexts of finished games, written on a second thread while the world still runs (issue 32,
+ * P2). A movetext needs every move's SAN, which a finished game keeps only as its packed move log: writing
+ * games.pgn replayed every game of a run at its end, some 0.25 s of a smoke run's report on the one thread
+ * the run has. Here each game, as it ends, is handed to a worker thread (movetext-thread.ts) that replays it
+ * on the core the world leaves idle; the report takes the finished text, and writes any game the thread has
+ * not answered for (one still live at the end, or a thread that failed) itself. Both go through the same
+ * `gameMovetext`, so games.pgn's bytes are the same either way (test/report/movetexts-ahead.test.ts).
+ *
+ * The report is synchronous, so the answers are read synchronously: the thread posts each on a port that
+ * `receiveMessageOnPort` drains, and counts them in shared memory, on which the report waits for the rest.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { movetextInput, type MovetextInput } from '../platform/chess/games.js';
+import type { Game } from '../platform/state.js';
+import type { Platform } from '../platform/platform.js';
+
+/** What the thread is sent for one game, and what it answers. */
+export interface MovetextJob extends MovetextInput {
+  readonly gameId: string;
+}
+export interface MovetextAnswer {
+  readonly gameId: string;
+  readonly result: string;
+  readonly movetext: string;
+}
+
+/** Where the report finds a game's movetext written ahead, if it was. */
+export interface MovetextSource {
+  /** The movetext of `game` with `result`, or undefined when it was not written ahead for that result. */
+  movetextOf(game: Game, result: string): string | undefined;
+}
+
+/**
+ * How long the report waits for the thread's next answer before writing the rest itself: only a thread that
+ * died or hangs takes this long (an error it reports cannot be heard while the report waits).
+ */
+const ANSWER_WAIT_MS = 10_000;
+
+/** Where the thread's code is and how long to wait for it (tests name them; the run takes the defaults). */
+export interface MovetextThreadOptions {
+  file?: string;
+  waitMs?: number;
+}
+
+/** The thread's bundle (scripts/bundle.mjs), beside this module's compiled form in dist/. */
+function threadFile(): string | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined; // under vitest: no thread, the report writes all
+  const file = fileURLToPath(new URL('./movetext-thread.cjs', import.meta.url));
+  return existsSync(file) ? file : undefined;
+}
+
+export class MovetextsAhead implements MovetextSource {
+  readonly #worker: Worker;
+  readonly #answers: MessagePort;
+  /** Answers posted so far, counted by the thread: Atomics.wait sleeps on it. */
+  readonly #posted: Int32Array;
+  readonly #written = new Map<string, MovetextAnswer>();
+  #sent = 0;
+  #received = 0;
+  #failed = false;
+
+  /** Starts the thread and hands it every game of `platform` as it ends; undefined when there is no built thread. */
+  static start(
+    platform: Platform,
+    comment: string,
+    { file = threadFile(), waitMs = ANSWER_WAIT_MS }: MovetextThreadOptions = {},
+  ): MovetextsAhead | undefined {
+    if (file === undefined) return undefined;
+    const ahead = new MovetextsAhead(file, comment, waitMs);
+    platform.registerGameEndHook((_, game) => ahead.#send(game));
+    return ahead;
+  }
+
+  private constructor(
+    file: string,
+    comment: string,
+    private readonly waitMs: number,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.#answers = port1;
+    this.#posted = new Int32Array(new SharedArrayBuffer(4));
+    this.#worker = new Worker(file, {
+      workerData: { comment, answers: port2, posted: this.#posted },
+      transferList: [port2],
+    });
+    // Neither the thread nor its port keeps the process alive: a run that ends or stops leaves them behind.
+    this.#worker.unref();
+    this.#answers.unref();
+    // A thread that fails or exits answers no more: the report writes what is left without waiting for it.
+    this.#worker.on('error', () => (this.#failed = true));
+    this.#worker.on('exit', () => (this.#failed = true));
+  }
+
+  movetextOf(game: Game, result: string): string | undefined {
+    if (!this.#written.has(game.id)) this.#takeAnswers(game.id);
+    const answer = this.#written.get(game.id);
+    return answer !== undefined && answer.result === result ? answer.movetext : undefined;
+  }
+
+  /** Stops the thread (after the report, or on a run that stopped early). */
+  close(): void {
+    void this.#worker.terminate();
+    this.#answers.close();
+  }
+
+  #send(game: Game): void {
+    if (this.#failed) return;
+    const job: MovetextJob = { gameId: game.id, ...movetextInput(game) };
+    this.#worker.postMessage(job);
+    this.#sent++;
+  }
+
+  /** Reads answers until `gameId`'s arrives or every game sent is answered; waits while the thread works. */
+  #takeAnswers(gameId: string): void {
+    while (this.#received < this.#sent && !this.#failed) {
+      const posted = receiveMessageOnPort(this.#answers);
+      if (posted !== undefined) {
+        const answer = posted.message as MovetextAnswer;
+        this.#received++;
+        this.#written.set(answer.gameId, answer);
+        if (answer.gameId === gameId) return;
+        continue;
+      }
+      // Nothing posted yet: sleep until the thread counts another answer (or give up on a stuck thread).
+      if (Atomics.wait(this.#posted, 0, this.#received, this.waitMs) === 'timed-out') this.#failed = true;
+    }
+  }
+}
