@@ -155,6 +155,8 @@ export interface Game {
   readonly moves: readonly MoveRecord[];
   /** Moves played (half-moves). */
   readonly plies: number;
+  /** Whose move it is (in a finished game, whose it would be). */
+  readonly sideToMove: Side;
   /** The position after the last move (the initial FEN before the first). */
   readonly fen: string;
   readonly createdAtMs: number;

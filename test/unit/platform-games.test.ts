@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameDetail } from '../../src/client/wire.js';
-import { STANDARD_START_FEN } from '../../src/rules/chess/chess.js';
+import { sideToMove, STANDARD_START_FEN } from '../../src/rules/chess/chess.js';
 import {
   expectApiError,
   expectRejectedUnchanged,
@@ -323,6 +323,18 @@ describe('game lists', () => {
     expect(await ids(b)).toEqual([g1]);
     expect(await ids(a)).toEqual([]);
     await expectApiError(world.client().myTurn(), 'authentication_required');
+  });
+
+  it("reads whose move it is from the ply count, which always agrees with the board's turn", async () => {
+    const world = newWorld();
+    const { a, b, gameId } = await pair(world);
+    const game = world.platform.state.games.get(gameId)!;
+    const agrees = () => expect(game.sideToMove).toBe(sideToMove(game.board));
+    agrees();
+    for (const [ply, san] of ITALIAN.entries()) {
+      await (ply % 2 === 0 ? a : b).client.move({ game_id: gameId, move_san: san });
+      agrees();
+    }
   });
 
   it('filters by status, player_handle and my_turn (which needs a key)', async () => {

@@ -97,7 +97,7 @@ export function colorOf(game: Game, agentId: string): Side | undefined {
 }
 
 export function isAgentsTurn(game: Game, agentId: string): boolean {
-  return game.status === 'active' && colorOf(game, agentId) === sideToMove(game.board);
+  return game.status === 'active' && colorOf(game, agentId) === game.sideToMove;
 }
 
 /** The games an agent is playing (pending or active), in the order they began. */

@@ -12,6 +12,7 @@ import {
 } from '../../../rules/chess/chess.js';
 import { MoveLog, replayMoves, type LoggedMove, type PackedMoves } from './move-log.js';
 import type { Game, GameEnd, GameStatus, MoveRecord } from '../../state.js';
+import type { Side } from '../../../rules/chess/game.js';
 import { finishedEnd, finishedFen, finishedMoves, packFinished } from './finished-game.js';
 import { replaySans } from './san-replay.js';
 
@@ -176,6 +177,15 @@ export class GameRecord implements Game {
 
   get plies(): number {
     return this.#plies;
+  }
+
+  /**
+   * Read from the ply count, not the board: every game starts from the standard position (`initialFen`),
+   * where White moves, and each ply passes the move. Every agent's my-turn poll asks this of each of its
+   * live games, and the count is this object's own field where the board's turn is three objects away.
+   */
+  get sideToMove(): Side {
+    return (this.#plies & 1) === 0 ? 'white' : 'black';
   }
 
   /** The current position (after the last move). */
