@@ -1,11 +1,11 @@
 /**
  * The run command's code as one file with its V8 code cache (code-bundle.ts), as the sweep threads' code and
  * the sweep's outputs already are (issue 32, P2). Loaded module by module, `run` resolved, read and linked
- * some 600 ES modules (the platform, the agents, the reports, Vega and Vega-Lite) and compiled each function
- * on its first call: about half a second of a smoke run's six. The build (scripts/bundle.mjs) writes run.js
- * and everything it imports into run-bundle.cjs beside this module, and run-cache.ts its code cache, made
- * after a short run with every report file. The code is the same, module for module; the bytes written are
- * the modules' (test/cli/run-bundle.test.ts).
+ * some 650 modules (255 of its own; the rest Vega, Vega-Lite, chessops, ajv and yaml) and compiled each
+ * function on its first call: about half a second of a smoke run's six. The build (scripts/bundle.mjs)
+ * writes run.js and everything it imports into run-bundle.cjs beside this module, and run-cache.ts its code
+ * cache, made after a short run with every report file. The code is the same, module for module; the bytes
+ * written are the modules' (test/unit/run-bundle.test.ts).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -4,8 +4,10 @@
  * games.pgn replayed every game of a run at its end, some 0.25 s of a smoke run's report on the one thread
  * the run has. Here each game, as it ends, is handed to a worker thread (movetext-thread.ts) that replays it
  * on the core the world leaves idle; the report takes the finished text, and writes any game the thread has
- * not answered for (one still live at the end, or a thread that failed) itself. Both go through the same
- * `gameMovetext`, so games.pgn's bytes are the same either way (test/report/movetexts-ahead.test.ts).
+ * not answered for (one still live at the end, or a thread that failed) itself. Both write it with the same
+ * replaySans and movetext, so games.pgn's bytes are the same either way (test/report/movetexts-ahead.test.ts).
+ * The cost is memory: each finished game's movetext is held until the report (1.8 KB a game in smoke's long
+ * random games).
  *
  * The report is synchronous, so the answers are read synchronously: the thread posts each on a port that
  * `receiveMessageOnPort` drains, and counts them in shared memory, on which the report waits for the rest.
