@@ -1,10 +1,11 @@
 /**
- * games.pgn's movetexts of finished games, written on a second thread while the world still runs (issue 32,
- * P2). A movetext needs every move's SAN, which a finished game keeps only as its packed move log: writing
- * games.pgn replayed every game of a run at its end, some 0.25 s of a smoke run's report on the one thread
- * the run has. Here each game, as it ends, is handed to a worker thread (movetext-thread.ts) that replays it
- * on the core the world leaves idle; the report takes the finished text, and writes any game the thread has
- * not answered for (one still live at the end, or a thread that failed) itself. Both write it with the same
+ * games.pgn's movetexts, written on a second thread while the world still runs (issue 32, P2). A movetext
+ * needs every move's SAN, which a game keeps only as its packed move log: writing games.pgn replayed every
+ * game of a run at its end, some 0.25 s of a smoke run's report on the one thread the run has. Here each
+ * game, as it ends, is handed to a worker thread (movetext-thread.ts) that replays it on the core the world
+ * leaves idle, and the games still being played are handed over as the report begins, while it writes its
+ * other files; the report takes the finished texts, and writes any game the thread has not answered for (a
+ * thread that failed) itself. Both write it with the same
  * replaySans and movetext, so games.pgn's bytes are the same either way (test/report/movetexts-ahead.test.ts).
  * The cost is memory: each finished game's movetext is held until the report (1.8 KB a game in smoke's long
  * random games).
@@ -18,6 +19,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { movetextInput, type MovetextInput } from '../platform/chess/games.js';
 import type { Game } from '../platform/state.js';
 import type { Platform } from '../platform/platform.js';
+import { UNFINISHED } from './pgn-movetext.js';
 
 /** What the thread is sent for one game, and what it answers. */
 export interface MovetextJob extends MovetextInput {
@@ -31,6 +33,8 @@ export interface MovetextAnswer {
 
 /** Where the report finds a game's movetext written ahead, if it was. */
 export interface MovetextSource {
+  /** Hands over the games still being played (and any finished ones not yet sent), as the report begins. */
+  sendUnfinished(games: Iterable<Game>): void;
   /** The movetext of `game` with `result`, or undefined when it was not written ahead for that result. */
   movetextOf(game: Game, result: string): string | undefined;
 }
@@ -44,10 +48,11 @@ const ANSWER_WAIT_MS = 10_000;
 /**
  * Games sent to the thread together. Each message wakes the thread, and on a busy machine a wake-up cost the
  * world's thread up to milliseconds (942 messages one by one took 0.45 s of a smoke run at load 4); a batch
- * is some 8 ms of the thread's work. The games of the last batch, not yet full when the world ends, are
- * written by the report itself.
+ * is some 8 ms of the thread's work. The last batch, not yet full when the world ends, goes with the games
+ * still being played (sendUnfinished), in messages of UNFINISHED_BATCH_GAMES.
  */
 const BATCH_GAMES = 32;
+const UNFINISHED_BATCH_GAMES = 256;
 
 /** Where the thread's code is, how long to wait for it, how many games a message carries (tests name them). */
 export interface MovetextThreadOptions {
@@ -85,7 +90,7 @@ export class MovetextsAhead implements MovetextSource {
   ): MovetextsAhead | undefined {
     if (file === undefined) return undefined;
     const ahead = new MovetextsAhead(file, comment, waitMs, batchGames);
-    platform.registerGameEndHook((_, game) => ahead.#send(game));
+    platform.registerGameEndHook((_, game) => ahead.#send(game, game.end?.result ?? UNFINISHED));
     return ahead;
   }
 
@@ -107,6 +112,16 @@ export class MovetextsAhead implements MovetextSource {
     this.#worker.on('exit', () => (this.#failed = true));
   }
 
+  sendUnfinished(games: Iterable<Game>): void {
+    if (this.#failed) return;
+    for (const game of games) {
+      if (game.end !== null || game.status === 'cancelled') continue;
+      this.#batch.push({ gameId: game.id, ...movetextInput(game, UNFINISHED) });
+      if (this.#batch.length >= UNFINISHED_BATCH_GAMES) this.#post();
+    }
+    this.#post();
+  }
+
   movetextOf(game: Game, result: string): string | undefined {
     if (!this.#written.has(game.id)) this.#takeAnswers(game.id);
     const answer = this.#written.get(game.id);
@@ -119,10 +134,14 @@ export class MovetextsAhead implements MovetextSource {
     this.#answers.close();
   }
 
-  #send(game: Game): void {
+  #send(game: Game, result: string): void {
     if (this.#failed) return;
-    this.#batch.push({ gameId: game.id, ...movetextInput(game) });
-    if (this.#batch.length < this.#batchGames) return;
+    this.#batch.push({ gameId: game.id, ...movetextInput(game, result) });
+    if (this.#batch.length >= this.#batchGames) this.#post();
+  }
+
+  #post(): void {
+    if (this.#batch.length === 0) return;
     this.#worker.postMessage(this.#batch);
     this.#batch = [];
     this.#sent++;

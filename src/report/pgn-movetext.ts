@@ -1,3 +1,6 @@
+/** PGN's "unknown or unfinished" result: games.pgn's for a game still being played. */
+export const UNFINISHED = '*';
+
 /** The comment before the first move; the same for every game of a run. */
 export function deadlineComment(turnLimitMs: number): string {
   return `{move deadline ${turnLimitMs / 1000} s per move, no game clock}`;

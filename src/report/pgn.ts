@@ -2,7 +2,7 @@ import { moveSans } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
 import type { EndReason, Game } from '../platform/state.js';
 import type { MovetextSource } from './movetexts-ahead.js';
-import { deadlineComment, movetext } from './pgn-movetext.js';
+import { deadlineComment, movetext, UNFINISHED } from './pgn-movetext.js';
 
 /**
  * PGN of every game that was played or is still being played, in the order the games were created:
@@ -20,9 +20,6 @@ const TERMINATION: Record<EndReason, string> = {
   timeout: 'time forfeit',
   move_limit: 'adjudication',
 };
-
-/** PGN's "unknown or unfinished" result. */
-const UNFINISHED = '*';
 
 /**
  * How a caller other than `run` labels its games (`compare --agent`'s duels): players by name instead of

@@ -141,7 +141,13 @@ export function renderRunReport(
   context: RunContext,
   movetexts?: MovetextSource,
 ): { report: Report; files: Map<ReportFile, ReportText> } {
+  // The games still being played go to the movetexts' thread first: it writes them while the report's
+  // other files are made here, and games.pgn is written last of the four.
+  movetexts?.sendUnfinished(outcome.platform.state.games.values());
   const report = buildReport(scenario, outcome, context.match);
+  const reportJson = prettyCanonicalJson(report);
+  const junit = junitXml(report, context);
+  const summary = summaryMarkdown(report, context);
   const names = agentNames(outcome.agents.filter((sim) => sim.account === 'agent'));
   const pgn = gamesToPgn(
     outcome.platform,
@@ -150,10 +156,10 @@ export function renderRunReport(
     movetexts,
   );
   const files = new Map<ReportFile, ReportText>([
-    ['report.json', prettyCanonicalJson(report)],
+    ['report.json', reportJson],
     ['games.pgn', pgn],
-    ['junit.xml', junitXml(report, context)],
-    ['summary.md', summaryMarkdown(report, context)],
+    ['junit.xml', junit],
+    ['summary.md', summary],
   ]);
   files.set('report.html', htmlReportPieces({ report, outcome, pgn }));
   if (context.crossCheck) files.set('crosscheck.txt', `${context.crossCheck.line}\n`);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Game } from '../../src/platform/state.js';
 import { MovetextsAhead, type MovetextSource } from '../../src/report/movetexts-ahead.js';
 import { deadlineComment } from '../../src/report/pgn-movetext.js';
 import { gamesToPgn } from '../../src/report/pgn.js';
@@ -31,6 +32,7 @@ const THREAD = join(packageRoot(), 'dist/src/report/movetext-thread.cjs');
 function counting(source: MovetextSource): MovetextSource & { given: number } {
   const counted = {
     given: 0,
+    sendUnfinished: (games: Iterable<Game>) => source.sendUnfinished(games),
     movetextOf: (...args: Parameters<MovetextSource['movetextOf']>) => {
       const text = source.movetextOf(...args);
       if (text !== undefined) counted.given++;
@@ -53,6 +55,24 @@ describe("games.pgn's movetexts written on a second thread", () => {
       const withThread = gamesToPgn(outcome.platform, 'ahead', {}, source);
       // Every game of a full batch; the last few, in a batch the world's end left short, the report writes.
       expect(source.given).toBe(finished - (finished % 4));
+      expect(withThread).toBe(gamesToPgn(outcome.platform, 'ahead'));
+    } finally {
+      ahead.close();
+    }
+  });
+
+  it('writes the games still being played too, once the report hands them over', async () => {
+    const world = new World(parseScenario(SCENARIO, 'movetexts-ahead.yaml'));
+    const comment = deadlineComment(world.platform.ruleset.game.turnLimitMs);
+    const ahead = MovetextsAhead.start(world.platform, comment, { file: THREAD, batchGames: 4 })!;
+    try {
+      const outcome = await world.run();
+      const listed = [...outcome.platform.state.games.values()].filter((g) => g.status !== 'cancelled');
+      expect(listed.filter((g) => g.end === null).length).toBeGreaterThan(0);
+      const source = counting(ahead);
+      source.sendUnfinished(outcome.platform.state.games.values());
+      const withThread = gamesToPgn(outcome.platform, 'ahead', {}, source);
+      expect(source.given).toBe(listed.length);
       expect(withThread).toBe(gamesToPgn(outcome.platform, 'ahead'));
     } finally {
       ahead.close();

@@ -173,18 +173,17 @@ export function moveSans(game: Game): string[] {
   return recordOf(game).sans();
 }
 
-/** What a finished game's SAN list is replayed from (replaySans), as plain data another thread can take. */
+/** What a game's SAN list is replayed from (replaySans), as plain data another thread can take. */
 export interface MovetextInput {
   readonly moves: PackedMoves;
   readonly initialFen: string;
-  /** The game's result as it ended. */
+  /** The result games.pgn gives the game (its end's, or the mark of an unfinished game). */
   readonly result: string;
 }
 
-/** A finished game's MovetextInput (src/report/movetexts-ahead.ts sends it to its thread). */
-export function movetextInput(game: Game): MovetextInput {
-  if (game.end === null) throw new Error(`game ${game.id} has not ended`);
-  return { ...recordOf(game).sanReplay(), result: game.end.result };
+/** A game's MovetextInput with `result` (src/report/movetexts-ahead.ts sends it to its thread). */
+export function movetextInput(game: Game, result: string): MovetextInput {
+  return { ...recordOf(game).sanReplay(), result };
 }
 
 /** Every game the platform makes is a GameRecord; the state's Game type shows only its fields. */
