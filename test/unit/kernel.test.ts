@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VirtualClock, parseDurationMs } from '../../src/kernel/clock.js';
+import { VirtualClock, parseDurationMs, toIso } from '../../src/kernel/clock.js';
 import { Scheduler } from '../../src/kernel/scheduler.js';
 import { Rng } from '../../src/kernel/rng.js';
 import { UUID_PATTERN, apiKey, hashApiKey, uuidV4, verificationCode } from '../../src/kernel/ids.js';
@@ -119,5 +120,20 @@ describe('canonical JSON and fingerprints', async () => {
     const c = new Fingerprint();
     c.add({ ...flat, t: 6 });
     expect(c.digest()).not.toBe(a.digest());
+  });
+});
+
+describe('toIso', () => {
+  it("writes Date's ISO text, whatever instants it wrote before (its cache keeps them by their low bits)", () => {
+    const instants = fc.oneof(
+      fc.integer({ min: 0, max: 253_402_300_799_999 }),
+      fc.integer({ min: -10_000_000, max: 10_000_000 }),
+      fc.constantFrom(1_767_225_600_000, 1_767_225_600_000 + 1024, 1_767_225_600_000 + 2048),
+    );
+    fc.assert(
+      fc.property(fc.array(instants, { minLength: 1, maxLength: 40 }), (list) => {
+        for (const ms of [...list, ...list]) expect(toIso(ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
   });
 });
