@@ -1,9 +1,13 @@
 // The build's second step, after tsc (`npm run build`): one-file bundles of what starts on every use, made
-// with esbuild from the compiled modules in dist/ (issue 32, P6):
+// with esbuild from the compiled modules in dist/ (issue 32, P2 and P6):
 // - dist/src/sweep/pool/seed-bundle.cjs: run-seed.js and all it imports, packages included, for the sweep
 //   threads (src/sweep/pool/seed-bundle.ts loads it), and its V8 code cache (src/cli/seed-cache.ts);
 // - dist/src/cli/main.bundle.js: the CLI's entry with yargs, which the bin runs; each command's module is
-//   still loaded from dist/ on demand (command-table.ts);
+//   still loaded from dist/ on demand (command-table.ts), but for run's;
+// - dist/src/cli/run-bundle.cjs: run.js and all it imports, Vega included, which the command table loads for
+//   `run` (src/cli/run-bundle.ts), and its V8 code cache (src/cli/run-cache.ts);
+// - dist/src/report/movetext-thread.cjs: the thread that writes games.pgn's movetexts while a run goes on
+//   (src/report/movetexts-ahead.ts);
 // - dist/src/sweep/outputs/outputs-bundle.cjs: a sweep's outputs code with Vega and Vega-Lite, which the
 //   sweep's main thread loads at its end (src/sweep/outputs/outputs-bundle.ts), and its V8 code cache
 //   (src/sweep/outputs/outputs-cache.ts);
