@@ -6,6 +6,7 @@
  */
 import type { Role } from 'chessops';
 import type { Chess } from 'chessops/chess';
+import { DIRECTIONS } from '../../src/rules/chess/slides.js';
 
 /** A cell holds 0 (empty) or a piece code, positive for White and negative for Black. */
 export const ROLES: readonly Role[] = ['pawn', 'knight', 'bishop', 'rook', 'queen', 'king'];
@@ -107,17 +108,7 @@ export const KING_STEPS = leapTable([
   [0, -1],
   [1, -1],
 ]);
-/** Rook directions first, then bishop ones; each square's ray in each, nearest first (-1 after the last). */
-export const DIRECTIONS: ReadonlyArray<readonly [number, number]> = [
-  [1, 0],
-  [-1, 0],
-  [0, 1],
-  [0, -1],
-  [1, 1],
-  [1, -1],
-  [-1, 1],
-  [-1, -1],
-];
+/** Each square's ray in each of slides.ts's DIRECTIONS (the rook's, then the bishop's), nearest first (-1 after the last). */
 export const RAYS = rayTable();
 
 /** Whether any piece of `by` attacks `square`. */
