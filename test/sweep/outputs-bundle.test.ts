@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN_NODE_FLAGS } from '../../bench/cli-process.js';
+import { cacheTakenUnderBinFlags } from '../helpers/code-cache.js';
 import { loadOutputsBundle } from '../../src/sweep/outputs/outputs-bundle.js';
 import { sweepFiles } from '../../src/sweep/outputs/outputs.js';
 import { buildSweep } from '../../src/sweep/sweep-result.js';
-import { packageRoot } from '../../src/sweep/version.js';
 import { fakeIdentity, fakeResult } from './synthetic.js';
 
 /**
@@ -23,14 +20,11 @@ describe('the sweep outputs bundle', () => {
   });
 
   it("takes its code cache under the bin's node flags", () => {
-    const dist = (path: string) => JSON.stringify(pathToFileURL(`${packageRoot()}/dist/${path}`).href);
-    const probe = `await import(${dist('src/cli/heap-growth.js')});
-      const { loadOutputsBundle } = await import(${dist('src/sweep/outputs/outputs-bundle.js')});
-      process.stdout.write(String(loadOutputsBundle().cacheAccepted));`;
-    const child = spawnSync(process.execPath, [...BIN_NODE_FLAGS, '--input-type=module', '-e', probe], {
-      encoding: 'utf8',
+    expect(
+      cacheTakenUnderBinFlags({ module: 'src/sweep/outputs/outputs-bundle.js', load: 'loadOutputsBundle' }),
+    ).toEqual({
+      stderr: '',
+      stdout: 'true',
     });
-    expect(child.stderr).toBe('');
-    expect(child.stdout).toBe('true');
   });
 });

@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN_NODE_FLAGS } from '../../bench/cli-process.js';
+import { cacheTakenUnderBinFlags } from '../helpers/code-cache.js';
 import { runSeed } from '../../src/sweep/run-seed.js';
 import { loadSeedBundle } from '../../src/sweep/pool/seed-bundle.js';
 import { packageRoot } from '../../src/sweep/version.js';
@@ -30,14 +28,11 @@ describe('the sweep threads bundle', () => {
   });
 
   it("takes its code cache under the bin's node flags", () => {
-    const dist = (path: string) => JSON.stringify(pathToFileURL(`${packageRoot()}/dist/${path}`).href);
-    const probe = `await import(${dist('src/cli/heap-growth.js')});
-      const { loadSeedBundle } = await import(${dist('src/sweep/pool/seed-bundle.js')});
-      process.stdout.write(String(loadSeedBundle().cacheAccepted));`;
-    const child = spawnSync(process.execPath, [...BIN_NODE_FLAGS, '--input-type=module', '-e', probe], {
-      encoding: 'utf8',
+    expect(
+      cacheTakenUnderBinFlags({ module: 'src/sweep/pool/seed-bundle.js', load: 'loadSeedBundle' }),
+    ).toEqual({
+      stderr: '',
+      stdout: 'true',
     });
-    expect(child.stderr).toBe('');
-    expect(child.stdout).toBe('true');
   });
 });

@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BIN_NODE_FLAGS } from '../../bench/cli-process.js';
+import { cacheTakenUnderBinFlags } from '../helpers/code-cache.js';
 import { loadRunBundle } from '../../src/cli/run-bundle.js';
 import { runCommand } from '../../src/cli/run.js';
-import { packageRoot } from '../../src/sweep/version.js';
 
 /** An hour of chess and social personas: every report file, charts and the game viewer included. */
 const SCENARIO = `name: run-bundle
@@ -71,14 +68,9 @@ describe('the run command bundle', () => {
   });
 
   it("takes its code cache under the bin's node flags", () => {
-    const dist = (path: string) => JSON.stringify(pathToFileURL(`${packageRoot()}/dist/${path}`).href);
-    const probe = `await import(${dist('src/cli/heap-growth.js')});
-      const { loadRunBundle } = await import(${dist('src/cli/run-bundle.js')});
-      process.stdout.write(String(loadRunBundle().cacheAccepted));`;
-    const child = spawnSync(process.execPath, [...BIN_NODE_FLAGS, '--input-type=module', '-e', probe], {
-      encoding: 'utf8',
+    expect(cacheTakenUnderBinFlags({ module: 'src/cli/run-bundle.js', load: 'loadRunBundle' })).toEqual({
+      stderr: '',
+      stdout: 'true',
     });
-    expect(child.stderr).toBe('');
-    expect(child.stdout).toBe('true');
   });
 });
