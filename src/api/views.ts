@@ -1,6 +1,5 @@
 import { toIso } from '../kernel/clock.js';
 import { invariant } from '../kernel/errors.js';
-import { sideToMove } from '../rules/chess/chess.js';
 import type { Side } from '../rules/chess/game.js';
 import { colorOf, gamesPlayed, isAgentsTurn } from '../platform/chess/games.js';
 import type { Platform } from '../platform/platform.js';
@@ -177,7 +176,7 @@ export function gameDetail(p: Platform, g: Game, viewer: Agent | null): G.GameDe
     moves: g.moves.map(moveView),
     is_my_turn: viewer ? isAgentsTurn(g, viewer.id) : false,
     my_color: myColor,
-    turn: g.status === 'active' ? sideToMove(g.board) : null,
+    turn: g.status === 'active' ? g.sideToMove : null,
     turn_deadline_at: g.status === 'active' && g.deadlineMs !== null ? toIso(g.deadlineMs) : null,
     winner_handle: g.end?.winner ? agentOf(p, g.end.winner === 'white' ? g.whiteId : g.blackId).handle : null,
     started_at: g.startedAtMs === null ? null : toIso(g.startedAtMs),

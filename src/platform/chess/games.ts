@@ -1,6 +1,6 @@
 import type { NormalMove } from 'chessops';
 import { fail, invariant } from '../../kernel/errors.js';
-import { boardResult, parseMoveFields, sideToMove } from '../../rules/chess/chess.js';
+import { boardResult, parseMoveFields } from '../../rules/chess/chess.js';
 import { rateGame, type RatedPlayer } from '../../rules/chess/elo.js';
 import {
   isMoveInTime,
@@ -133,8 +133,7 @@ export function submitMove(p: Platform, agent: Agent, input: MoveInput): { game:
     fail('bad_request', 'you are not a player in this game', { reason: 'not_a_player' });
   if (game.status !== 'active') refuseInactive(game);
   invariant(isMoveInTime(p.nowMs, game.deadlineMs!), 'an overdue turn reached the move route unsettled');
-  if (color !== sideToMove(game.board))
-    fail('bad_request', 'it is not your turn', { reason: 'not_your_turn' });
+  if (color !== game.sideToMove) fail('bad_request', 'it is not your turn', { reason: 'not_your_turn' });
   const parsed = parseMoveFields(game.board, input.move_san ?? undefined, input.move_uci ?? undefined);
   if (!parsed.ok) fail('bad_request', `illegal move: ${parsed.reason}`, { reason: 'illegal_move' });
   const deadlineBeaten = game.deadlineMs!;
@@ -216,7 +215,7 @@ export function onTurnDeadline(p: Platform, timer: PlatformTimer): void {
   if (timer.kind !== 'turn_deadline') return;
   const game = p.state.games.get(timer.gameId);
   if (!game || game.status !== 'active' || game.deadlineMs !== timer.deadlineMs) return;
-  finishGame(p, game, timeoutWinner(sideToMove(game.board)), 'timeout');
+  finishGame(p, game, timeoutWinner(game.sideToMove), 'timeout');
   emitGameEnded(p, game);
 }
 

@@ -18,15 +18,7 @@
  * - Only standard chess: a FEN with Chess960 castling rights is rejected.
  */
 import type { CastlingSide, Color, Move, NormalMove, Role } from 'chessops';
-import {
-  between,
-  bishopAttacks,
-  kingAttacks,
-  knightAttacks,
-  pawnAttacks,
-  ray,
-  rookAttacks,
-} from 'chessops/attacks';
+import { between, kingAttacks, knightAttacks, pawnAttacks, ray } from 'chessops/attacks';
 import { Chess, castlingSide, normalizeMove, type Context } from 'chessops/chess';
 import { INITIAL_FEN, makeCastlingFen, makeFen, parseFen } from 'chessops/fen';
 import { SquareSet } from 'chessops/squareSet';
@@ -471,8 +463,12 @@ for (let a = 0; a < 64; a++) {
 }
 
 /** Each square's rook and bishop lines on an empty board: a slider elsewhere cannot attack it. */
-const ROOK_LINES = Array.from({ length: 64 }, (_, square) => rookAttacks(square, SquareSet.empty()));
-const BISHOP_LINES = Array.from({ length: 64 }, (_, square) => bishopAttacks(square, SquareSet.empty()));
+const ROOK_LINES = Array.from({ length: 64 }, (_, square) =>
+  sliderAttacks('rook', square, SquareSet.empty()),
+);
+const BISHOP_LINES = Array.from({ length: 64 }, (_, square) =>
+  sliderAttacks('bishop', square, SquareSet.empty()),
+);
 
 function assertStandardCastling(pos: Chess, fen: string): void {
   for (const color of ['white', 'black'] as const) {

@@ -180,9 +180,11 @@ export class GameRecord implements Game {
   }
 
   /**
-   * Read from the ply count, not the board: every game starts from the standard position (`initialFen`),
-   * where White moves, and each ply passes the move. Every agent's my-turn poll asks this of each of its
-   * live games, and the count is this object's own field where the board's turn is three objects away.
+   * The platform's one answer to whose move it is (my-turn, the move route, the turn deadline, the game's
+   * view), read from the ply count, not the board: every game starts from the standard position
+   * (`initialFen`, which the checkpoint loader holds to), where White moves, and each ply passes the move.
+   * Every agent's my-turn poll asks this of each of its live games, and the count is this object's own
+   * field where the board's turn is three objects away.
    */
   get sideToMove(): Side {
     return (this.#plies & 1) === 0 ? 'white' : 'black';
