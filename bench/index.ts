@@ -20,6 +20,7 @@ import { runAutocannonBench } from './http-autocannon.js';
 import { figureLine, median, type Goal } from './figures.js';
 import { runFaultsBench } from './faults.js';
 import { BIN_NODE_FLAGS } from './cli-process.js';
+import { runColdBoardsBench } from './cold-boards.js';
 
 interface Sample {
   plies: number;
@@ -145,12 +146,13 @@ if (isMain && !rerunWithBinFlags()) {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   // BENCH_SECTIONS=games,memory (a comma list) runs only those sections. The figures of issue 17: games (P1),
   // memory (P4 bytes per finished game), smoke (P2, ~20 s or more), crowd (P2b and P4's crowd memory, a minute
-  // or more), http (P3, the load in a child process), autocannon (P3 with autocannon against a real serve process). Also social, engine, serve, serve-scale (issue 25:
+  // or more), cold (why the crowd costs more a request than the smoke: a move on a board whose data left the
+  // caches, against one just touched), http (P3, the load in a child process), autocannon (P3 with autocannon against a real serve process). Also social, engine, serve, serve-scale (issue 25:
   // 200,000 profile edits from one key, a 100,000-agent restore and a day under 100 pollers) and sweep.
   const sections = new Set(
     (
       process.env['BENCH_SECTIONS'] ??
-      'games,memory,smoke,crowd,gc,startup,http,autocannon,social,engine,serve,serve-scale,sweep'
+      'games,memory,smoke,crowd,cold,gc,startup,http,autocannon,social,engine,serve,serve-scale,sweep'
     )
       .split(',')
       .map((s) => s.trim()),
@@ -169,6 +171,8 @@ if (isMain && !rerunWithBinFlags()) {
       scenario: process.env['BENCH_CROWD_SCENARIO'] ?? 'scenarios/crowd-5000.yaml',
       log,
     });
+  if (sections.has('cold'))
+    runColdBoardsBench({ rounds: Number(process.env['BENCH_COLD_ROUNDS'] ?? 5), log });
   if (sections.has('gc'))
     await runGcBench({ scenario: process.env['BENCH_CROWD_SCENARIO'] ?? 'scenarios/crowd-5000.yaml', log });
   if (sections.has('startup')) runStartupBench({ runs: Number(process.env['BENCH_STARTUP_RUNS'] ?? 7), log });
