@@ -1,5 +1,6 @@
 import { VirtualClock } from './clock.js';
 import { CheckpointError, type Field, type Json } from './checkpoint.js';
+import { IdSet } from './id-set.js';
 import { JsonLater, JsonRows, materialized } from './json-parts.js';
 
 /**
@@ -17,7 +18,7 @@ export interface ScheduledEvent<P> {
 export class Scheduler<P> {
   readonly clock: VirtualClock;
   #heap = new EventHeap<P>();
-  #cancelled = new Set<number>();
+  #cancelled = new IdSet();
   #nextSeq = 0;
 
   constructor(clock: VirtualClock) {
@@ -114,7 +115,7 @@ export class Scheduler<P> {
   saveRows(writePayload: (payload: P) => Json): Record<string, unknown> {
     return {
       nextSeq: this.#nextSeq,
-      cancelled: new JsonLater(() => [...this.#cancelled].sort((a, b) => a - b)),
+      cancelled: new JsonLater(() => [...this.#cancelled.ascending()]),
       events: JsonRows.of(this.#inDueOrder(), (e): Json =>
         this.#cancelled.has(e.id)
           ? { id: e.id, dueMs: e.dueMs, seq: e.seq }
