@@ -190,10 +190,16 @@ export class GameRecord implements Game {
     return (this.#plies & 1) === 0 ? 'white' : 'black';
   }
 
-  /** The current position (after the last move). */
+  /**
+   * The current position (after the last move). A game in play reads it from its last move's record, which
+   * holds the board's FEN after that move (only `play` moves the live board): every my-turn row asks this,
+   * and the record is two objects from the game where the board's cached text is five, each a likely cache
+   * miss in a crowd, whose games are seldom touched twice in a row.
+   */
   get fen(): string {
     const kept = this.#kept;
-    return typeof kept === 'string' ? finishedFen(kept) : currentFen(kept.board);
+    if (typeof kept === 'string') return finishedFen(kept);
+    return kept.last === null ? this.initialFen : kept.last.fenAfter;
   }
 
   get board(): Board {
