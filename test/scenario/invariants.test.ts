@@ -86,6 +86,10 @@ describe('invariant checkers catch violations', () => {
     expect(failing(checks)).not.toContain('research_phase_held');
     create('a');
     expect(checks.results().find((r) => r.name === 'research_phase_held')!.violationCount).toBe(1);
+    // Done once is not done for good: an unfollow below the minimum makes b's next challenge a violation.
+    checks.observe({ type: 'unfollowed', t: t0, actorId: 'b', targetId: 'f0', targetKind: 'agent' });
+    create('b');
+    expect(checks.results().find((r) => r.name === 'research_phase_held')!.violationCount).toBe(2);
   });
 
   it('deadlines: a move at the deadline, and a timeout off the deadline', () => {
