@@ -15,6 +15,7 @@ import {
 import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from '../state.js';
+import { addLiveGame, dropLiveGame, liveGameList } from './live-game-lists.js';
 import { GameRecord, type Seating } from './storage/game-record.js';
 import type { PackedMoves } from './storage/move-log.js';
 
@@ -48,8 +49,8 @@ export function createPendingGame(
 function createGame(p: Platform, seat: Seating): GameRecord {
   const game = new GameRecord(seat, p.state.games.size, p.nowMs, p.moveIds);
   p.state.games.set(game.id, game);
-  p.state.liveGamesByAgent.get(game.whiteId)!.add(game.id);
-  p.state.liveGamesByAgent.get(game.blackId)!.add(game.id);
+  addLiveGame(p, game.whiteId, game);
+  addLiveGame(p, game.blackId, game);
   return game;
 }
 
@@ -75,8 +76,8 @@ export function cancelPendingGame(p: Platform, game: Game, reason: string): void
   game.status = 'cancelled';
   game.cancelReason = reason;
   recordOf(game).retire();
-  p.state.liveGamesByAgent.get(game.whiteId)!.delete(game.id);
-  p.state.liveGamesByAgent.get(game.blackId)!.delete(game.id);
+  dropLiveGame(p, game.whiteId, game);
+  dropLiveGame(p, game.blackId, game);
   p.emit({ type: 'game_cancelled', t: p.nowMs, gameId: game.id, reason });
 }
 
@@ -100,9 +101,12 @@ export function isAgentsTurn(game: Game, agentId: string): boolean {
   return game.status === 'active' && colorOf(game, agentId) === game.sideToMove;
 }
 
-/** The games an agent is playing (pending or active), in the order they began. */
-export function liveGamesOf(p: Platform, agentId: string): Game[] {
-  return [...p.state.liveGamesByAgent.get(agentId)!].map((id) => p.state.games.get(id)!);
+/**
+ * The games an agent is playing (pending or active), in the order they began: a list to read at once, not
+ * to keep or change (see live-game-lists.ts).
+ */
+export function liveGamesOf(p: Platform, agentId: string): readonly Game[] {
+  return liveGameList(p, agentId);
 }
 
 /** An agent's finished games, the latest to finish first. */
@@ -250,7 +254,7 @@ function ratedPlayer(agent: Agent): RatedPlayer {
 }
 
 function retireLiveGame(p: Platform, game: Game, agentId: string): void {
-  p.state.liveGamesByAgent.get(agentId)!.delete(game.id);
+  dropLiveGame(p, agentId, game);
   p.state.completedGamesByAgent.get(agentId)!.push(game.id);
 }
 
@@ -287,10 +291,11 @@ export function listGames(p: Platform, playerId: string | null, status: Game['st
   let games: Game[];
   if (playerId === null) games = [...p.state.games.values()];
   else {
-    const live = status === 'completed' ? [] : [...p.state.liveGamesByAgent.get(playerId)!];
+    const live = status === 'completed' ? [] : liveGameList(p, playerId);
     const done =
       status === 'pending' || status === 'active' ? [] : p.state.completedGamesByAgent.get(playerId)!;
-    games = [...live, ...done].map((id) => p.state.games.get(id)!);
+    games = [...live];
+    for (const id of done) games.push(p.state.games.get(id)!);
   }
   if (status) games = games.filter((g) => g.status === status);
   return newestFirst(games);
