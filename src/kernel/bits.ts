@@ -119,17 +119,28 @@ export class RiceSeries {
     return value;
   }
 
-  /** k near the guide's bit length less one: a value about the guide takes k bits and a quotient of 1 to 3. */
   #parameter(): number {
-    return Math.max(0, bitLength(Math.floor(this.#guideTimesFour / 4)) - 1);
+    return riceParameterOf(this.#guideTimesFour);
   }
 
   #follow(value: number): void {
-    if (this.#seen < 2) {
-      this.#guideTimesFour = 4 * value;
-      this.#seen++;
-    } else this.#guideTimesFour += value - Math.floor(this.#guideTimesFour / 4);
+    this.#guideTimesFour = guideAfter(this.#guideTimesFour, this.#seen, value);
+    if (this.#seen < 2) this.#seen++;
   }
+}
+
+/**
+ * A RiceSeries' parameter from its guide (four times it, as the series keeps it): k near the guide's bit
+ * length less one, so a value about the guide takes k bits and a quotient of 1 to 3. With `guideAfter`, for a
+ * holder that keeps a series in fields of its own rather than a RiceSeries object.
+ */
+export function riceParameterOf(guideTimesFour: number): number {
+  return Math.max(0, bitLength(Math.floor(guideTimesFour / 4)) - 1);
+}
+
+/** The guide (four times it) after `value`, the series having seen `seen` values before it (see RiceSeries). */
+export function guideAfter(guideTimesFour: number, seen: number, value: number): number {
+  return seen < 2 ? 4 * value : guideTimesFour + value - Math.floor(guideTimesFour / 4);
 }
 
 /**

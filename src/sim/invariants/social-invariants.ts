@@ -155,12 +155,13 @@ class RateLimitsHeld extends Checker {
   }
 
   #accept(actorId: string, action: Limited, t: number): void {
-    const count = this.#push(actorId, action, t);
+    // One key text per event: a new string is hashed afresh at each lookup it is used for.
+    const key = `${actorId}|${action}`;
+    const count = this.#push(key, t);
     const rule = this.platform.ruleset.social.limits[action];
     const limit = this.#humans.has(actorId) ? rule.human : rule.agent;
     if (!this.held(count <= limit))
       this.violated(t, `actor ${actorId}: ${count} ${action} actions within the window, limit ${limit}`);
-    const key = `${actorId}|${action}`;
     const last = this.#last.get(key);
     if (!this.held(last === undefined || t - last >= rule.cooldownMs))
       this.violated(
@@ -170,11 +171,13 @@ class RateLimitsHeld extends Checker {
     this.#last.set(key, t);
   }
 
-  /** Records the action in its window, drops what has left it, and returns how many remain. */
-  #push(actorId: string, action: Limited, t: number): number {
-    const key = `${actorId}|${action}`;
-    const window = this.#windows.get(key) ?? [];
-    this.#windows.set(key, window);
+  /** Records the action in its window (by its key), drops what has left it, and returns how many remain. */
+  #push(key: string, t: number): number {
+    let window = this.#windows.get(key);
+    if (window === undefined) {
+      window = [];
+      this.#windows.set(key, window);
+    }
     const windowMs = this.platform.ruleset.social.windowMs;
     let stale = 0;
     while (stale < window.length && window[stale]! <= t - windowMs) stale++;
