@@ -210,8 +210,11 @@ describe.skipIf(!hasChromium && !inCi)('report.html at scale, in headless Chromi
     expect(top!.y).toBeLessThan(900);
     expect(await page.locator('.badge.fail').textContent()).toContain('elo_conservation');
     await page.click('#broke a.violation-game');
-    await expect.poll(() => page.getAttribute('#game-viewer', 'data-game')).toBe(String(brokenGame.index));
-    expect(await page.getAttribute('#game-viewer', 'data-ply')).toBe(String(brokenGame.ply));
+    // The game and the ply are waited for together: the page opens on game 1 at ply 0, and the broken game
+    // is game 1 here, so waiting for the game alone passed before the link's hashchange had landed.
+    const shown = async () =>
+      `${await page.getAttribute('#game-viewer', 'data-game')}.${await page.getAttribute('#game-viewer', 'data-ply')}`;
+    await expect.poll(shown).toBe(`${brokenGame.index}.${brokenGame.ply}`);
     await expect.poll(() => page.locator('#game-viewer .lpv__moves .current').count()).toBe(1);
     expectQuiet(pathToFileURL(failingFile).href);
   });
