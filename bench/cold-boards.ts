@@ -49,7 +49,7 @@ interface Job {
 export interface ArmResult {
   readonly nsPerMove: number;
   readonly moves: number;
-  /** A digest of every timed move's game, ply and SAN, independent of their order: equal in both arms. */
+  /** A digest of every timed move's board, index and SAN, independent of their order: equal in both arms. */
   readonly sanDigest: number;
 }
 

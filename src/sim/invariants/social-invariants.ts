@@ -155,7 +155,7 @@ class RateLimitsHeld extends Checker {
   }
 
   #accept(actorId: string, action: Limited, t: number): void {
-    // One key text per event: a new string is hashed afresh at each lookup it is used for.
+    // One key text per event: each new text is hashed at its first lookup, and two texts were two hashings.
     const key = `${actorId}|${action}`;
     const count = this.#push(key, t);
     const rule = this.platform.ruleset.social.limits[action];
