@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addLiveGame, dropLiveGame, liveGameList } from '../../src/platform/chess/live-game-lists.js';
+import { addLiveGame, dropLiveGame, liveGamesOf } from '../../src/platform/chess/live-game-lists.js';
 import { createPlatform } from '../../src/platform/index.js';
 import type { Game } from '../../src/platform/state.js';
 
@@ -39,9 +39,9 @@ describe('live game lists', () => {
           if (op === 'add' && !p.state.liveGamesByAgent.get(agent)!.has(game.id)) addLiveGame(p, agent, game);
           else if (op === 'drop') dropLiveGame(p, agent, game);
           else if (op === 'read') made.add(agent);
-          for (const known of made) expect(liveGameList(p, known)).toEqual(fromState(known));
+          for (const known of made) expect(liveGamesOf(p, known)).toEqual(fromState(known));
         }
-        for (const agent of AGENTS) expect(liveGameList(p, agent)).toEqual(fromState(agent));
+        for (const agent of AGENTS) expect(liveGamesOf(p, agent)).toEqual(fromState(agent));
       }),
     );
   });

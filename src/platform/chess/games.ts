@@ -15,7 +15,7 @@ import {
 import type { Platform, PlatformTimer } from '../platform.js';
 import { requireResearchDone } from '../guards.js';
 import type { Agent, EndReason, Game, MoveRecord } from '../state.js';
-import { addLiveGame, dropLiveGame, liveGameList } from './live-game-lists.js';
+import { addLiveGame, dropLiveGame, liveGamesOf } from './live-game-lists.js';
 import { GameRecord, type Seating } from './storage/game-record.js';
 import type { PackedMoves } from './storage/move-log.js';
 
@@ -101,13 +101,7 @@ export function isAgentsTurn(game: Game, agentId: string): boolean {
   return game.status === 'active' && colorOf(game, agentId) === game.sideToMove;
 }
 
-/**
- * The games an agent is playing (pending or active), in the order they began: a list to read at once, not
- * to keep or change (see live-game-lists.ts).
- */
-export function liveGamesOf(p: Platform, agentId: string): readonly Game[] {
-  return liveGameList(p, agentId);
-}
+export { liveGamesOf } from './live-game-lists.js';
 
 /** An agent's finished games, the latest to finish first. */
 export function finishedGamesOf(p: Platform, agentId: string): Game[] {
@@ -291,7 +285,7 @@ export function listGames(p: Platform, playerId: string | null, status: Game['st
   let games: Game[];
   if (playerId === null) games = [...p.state.games.values()];
   else {
-    const live = status === 'completed' ? [] : liveGameList(p, playerId);
+    const live = status === 'completed' ? [] : liveGamesOf(p, playerId);
     const done =
       status === 'pending' || status === 'active' ? [] : p.state.completedGamesByAgent.get(playerId)!;
     games = [...live];

@@ -22,10 +22,10 @@ function listsOf(p: Platform): Map<string, Game[]> {
 }
 
 /**
- * The games an agent is playing, in the order they began: the list itself, to be read before the next game
- * starts or ends, not kept or changed.
+ * The games an agent is playing (pending or active), in the order they began: the list itself, to be read
+ * before the next game starts or ends, not kept or changed.
  */
-export function liveGameList(p: Platform, agentId: string): readonly Game[] {
+export function liveGamesOf(p: Platform, agentId: string): readonly Game[] {
   const lists = listsOf(p);
   let list = lists.get(agentId);
   if (list === undefined) {
@@ -45,6 +45,7 @@ export function addLiveGame(p: Platform, agentId: string, game: Game): void {
 export function dropLiveGame(p: Platform, agentId: string, game: Game): void {
   p.state.liveGamesByAgent.get(agentId)!.delete(game.id);
   const list = listsOf(p).get(agentId);
-  const at = list === undefined ? -1 : list.indexOf(game);
-  if (at >= 0) list!.splice(at, 1);
+  if (list === undefined) return;
+  const at = list.indexOf(game);
+  if (at >= 0) list.splice(at, 1);
 }
